@@ -1,0 +1,164 @@
+// The abstract syntax tree, produced by the parser and annotated in place by the type
+// checker (the `type` of every expression and pattern, and the resolution of names and
+// calls). The interpreter evaluates the annotated tree directly.
+//
+// Expressions are one struct with a kind tag and generic child slots (chibicc style):
+// the comment on each kind says which fields it uses. Children are owned.
+// Syntactic sugar is removed by the parser where that loses nothing a diagnostic or a
+// failure message needs:
+//   x |> f a      ==> f a x        f a <| x ==> f a x
+//   let a[i] = v in e  ==> let a = a with [i] = v in e
+//   a.0 where a is a tuple ==> Project
+// Everything else (ranges, sections, lambdas, attributes) is kept as written.
+#pragma once
+
+#include "compiler/builtins.h"
+#include "compiler/source.h"
+#include "compiler/types.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kerb {
+
+struct Expr;
+struct FunDef;
+using ExprPtr = std::unique_ptr<Expr>;
+
+enum class BinOp : uint8_t {
+  Add, Sub, Mul, Div, Mod, Quot /* // */, Rem /* %% */, Pow,
+  Eq, Neq, Lt, Le, Gt, Ge,
+  LogAnd, LogOr,
+  BitAnd, BitOr, BitXor, Shl, Shr /* >> arithmetic */, UShr /* >>> logical */,
+  Concat /* ++ */,
+};
+const char *binop_text(BinOp op); // "+", "//", ">>>", ...
+
+enum class UnOp : uint8_t { Neg /* -x */, Not /* !x: logical for bool, bitwise for ints */ };
+
+// A binding pattern: `x`, `_`, `(a, b)`, `(x: i32)`, `((a, b): (i32, i32))`.
+struct Pattern {
+  enum Kind : uint8_t { Id, Wildcard, Tuple } kind = Id;
+  Span span;
+  std::string name;                // Id
+  std::vector<Pattern> elems;      // Tuple
+  std::optional<Type> annotation;  // as written, if any
+  Type type;                       // filled by the type checker
+};
+
+// One component of an index expression `a[i, j:k, :]`.
+struct IndexPart {
+  bool is_slice = false;
+  ExprPtr index;                  // !is_slice
+  ExprPtr start, end, stride;     // is_slice: each may be null (`:`, `i:`, `:j`, `::s`)
+  Span span;
+};
+
+enum class RangeKind : uint8_t { UpTo /* a..b */, UpToExcl /* a..<b */, DownToExcl /* a..>b */ };
+
+enum class LoopForm : uint8_t { For /* for i < n */, ForIn /* for x in xs */, While };
+
+enum class ExprKind : uint8_t {
+  IntLit,    // int_value (the literal's magnitude; a minus sign is a Neg), suffix
+  FloatLit,  // float_value, suffix
+  BoolLit,   // bool_value
+  Var,       // name (may be qualified: "f32.pi", "i32.highest"); resolved below
+  Tuple,     // args: the components (2 or more; `()` is the empty tuple)
+  ArrayLit,  // args: the elements (>= 1)
+  Unary,     // unop, args[0]
+  Binary,    // binop, args[0], args[1]
+  If,        // args[0] cond, args[1] then, args[2] else
+  Let,       // pattern, args[0] bound value, args[1] body
+  Loop,      // pattern (loop params), args[0] initial value (null: initialised from the
+             // variables of the same names, `loop (x, y) for ...`), loop_form,
+             // For: name = the counter, args[1] = bound; ForIn: pattern2 = the element
+             // pattern, args[1] = the array; While: args[1] = condition;
+             // args[2] = body
+  Index,     // args[0] the array, indices
+  Update,    // `args[0] with [indices] = args[1]`
+  Project,   // args[0] a tuple, field
+  Apply,     // name (the callee, possibly qualified), args (one per juxtaposed argument)
+  Lambda,    // params, args[0] body, annotation (optional return type)
+  OpSection, // binop; args: none for `(+)`, args[0] for `(x+)` (left given) or `(+x)`
+             // (right given) as told by section_left
+  Ascribe,   // `args[0] : annotation`  (checked statically, sizes at run time)
+  Coerce,    // `args[0] :> annotation` (sizes checked at run time)
+  Assert,    // `assert args[0] args[1]`
+  Range,     // args[0] start, args[1] second element or null (`a..b...c` has b), args[2]
+             // end; range_kind
+  Unsafe,    // `#[unsafe] args[0]`
+};
+
+// What a Var or an Apply refers to, filled by the type checker.
+enum class Callee : uint8_t {
+  Unresolved,
+  Local,        // Var: a local variable (let, parameter, loop, size parameter)
+  Function,     // a user function (fun); a Var naming a 0-parameter def is a call
+  ArrayBuiltin, // array_builtin
+  PrimBuiltin,  // prim_builtin (a Var for constants like f32.pi; functions otherwise)
+};
+
+struct Expr {
+  ExprKind kind;
+  Span span;
+  Type type; // filled by the type checker
+
+  std::vector<ExprPtr> args;
+
+  // Literals.
+  uint64_t int_value = 0;
+  double float_value = 0;
+  bool bool_value = false;
+  std::optional<PrimType> suffix; // 1i64, 2.5f32
+
+  // Names (Var, Apply, Loop counter).
+  std::string name;
+  // Operators.
+  BinOp binop = BinOp::Add;
+  UnOp unop = UnOp::Neg;
+  bool section_left = false; // OpSection: true when args[0] is the left operand
+  // Patterns and bindings.
+  Pattern pattern;             // Let, Loop
+  Pattern pattern2;            // Loop ForIn element pattern
+  std::vector<Pattern> params; // Lambda
+  LoopForm loop_form = LoopForm::For;
+  RangeKind range_kind = RangeKind::UpTo;
+  std::vector<IndexPart> indices; // Index, Update
+  int field = 0;                  // Project
+  std::optional<Type> annotation; // Ascribe, Coerce, Lambda return type
+
+  // Resolution (type checker).
+  Callee callee = Callee::Unresolved;
+  FunDef *fun = nullptr;
+  ArrayBuiltin array_builtin = ArrayBuiltin::Map;
+  PrimBuiltin prim_builtin;
+
+  Expr(ExprKind k, Span s) : kind(k), span(s) {}
+};
+
+ExprPtr make_expr(ExprKind k, Span s);
+
+// `def`, `let` (top level) or `entry`.
+struct FunDef {
+  bool is_entry = false;
+  bool is_unsafe = false;          // #[unsafe] def ...
+  std::string name;
+  Span span;                       // the whole definition
+  Span name_span;
+  std::vector<std::string> size_params; // [n] [m]
+  std::vector<Pattern> params;     // each a pattern with a type annotation
+  std::optional<Type> ret_annotation;
+  ExprPtr body;
+  Type ret_type;                   // filled by the type checker
+};
+
+struct Program {
+  std::shared_ptr<const SourceFile> file;
+  std::vector<std::unique_ptr<FunDef>> defs; // in source order
+
+  FunDef *find(const std::string &name) const;
+};
+
+} // namespace kerb

@@ -1,0 +1,35 @@
+// The reference interpreter ("gold"): evaluates a type-checked Program directly. It
+// always performs every dynamic check (also under #[unsafe]; it is the reference)
+// and reports a failure with the exact message and location of LANGUAGE.md.
+#pragma once
+
+#include "compiler/ast.h"
+#include "failure_table/failure_table.h"
+#include "runtime/value.h"
+
+#include <string>
+#include <vector>
+
+namespace kerb {
+
+// A dynamic check failed while running a program.
+struct RunFailure {
+  FailureKind kind;
+  std::string message;  // "Index [7] out of bounds for array of shape [3]."
+  std::string location; // "prog.fut:5:46-50"
+  std::string str() const { return message + "\nat " + location; }
+};
+
+struct RunResult {
+  bool ok = false;
+  std::vector<Value> results; // ok: the entry's results (a tuple result is split)
+  RunFailure failure;         // !ok
+};
+
+// Runs entry point `entry` on `args` (one Value per parameter, already of the
+// parameter's type; see check_entry_args). Entry parameters' size variables are bound
+// from the arguments' shapes; inconsistent sizes are a Size failure.
+RunResult interpret(const Program &program, const std::string &entry,
+                    const std::vector<Value> &args);
+
+} // namespace kerb
