@@ -1,6 +1,7 @@
 // NumPy .npy files (format versions 1.0-3.0), in and out. Supported dtypes: b1, i1..i8,
-// u1..u8, f2, f4, f8, little- or big-endian, C order (Fortran order is rejected with a
-// clear error). A 0-d .npy is a scalar.
+// u1..u8, f2, f4, f8, little- or big-endian, C or Fortran order (Fortran-order data is
+// reordered to row-major on reading; writing is always C order, little-endian, version
+// 1.0, or 2.0 when the header needs it). A 0-d .npy is a scalar.
 #pragma once
 
 #include "runtime/value.h"

@@ -30,6 +30,12 @@ inline bool is_float(PrimType t) {
 }
 int prim_bits(PrimType t); // 1 for bool, 8..64 otherwise
 
+// IEEE 754 half precision (f16), round to nearest even. f16 values are carried in a
+// float; round_to_f16 gives the float nearest to v's half-precision rounding.
+uint16_t f16_bits_from_double(double v);
+float f16_bits_to_float(uint16_t bits);
+float round_to_f16(double v);
+
 // The payload of one scalar. Integers are kept normalised: a signed value is stored
 // sign-extended in `i`, an unsigned one zero-extended in `u` (so both fields read the
 // same bits for in-range values). f16 and f32 are kept in `f32` (f16 values are rounded
@@ -114,7 +120,8 @@ struct ArrayData {
 Value make_prim_array(PrimType t, std::vector<int64_t> shape, std::vector<Bits> data);
 // An array of tuples from component arrays (all with the same outer `shape` prefix).
 Value make_tuple_array(std::vector<int64_t> shape, std::vector<Value> components);
-// An empty array of any element type, e.g. empty([0][3]i32).
+// An empty array of any element type, e.g. empty([0][3]i32). Array dims of `elem`
+// itself (elem.rank > 0) are appended as 0; with no zero dim the array is zero-filled.
 Value make_empty_array(const ValueType &elem, std::vector<int64_t> shape);
 // Stacks equally-shaped values (all of type `row`) into an array of length rows.size().
 // `row` is needed when rows is empty. Throws std::invalid_argument on irregular rows.

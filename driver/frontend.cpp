@@ -1,0 +1,60 @@
+// Runs lexer, parser and type checker on one file for the driver (see frontend.h).
+#include "driver/frontend.h"
+
+#include "compiler/parser.h"
+#include "compiler/source.h"
+#include "compiler/type_check.h"
+#include "driver/cli.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+
+namespace kerb::driver {
+
+FrontendResult run_frontend(const std::string &path, bool check) {
+  FrontendResult r;
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    r.unreadable = true;
+    r.diagnostic = fmt::format("'{}' is a directory, not a .fut file", path);
+    return r;
+  }
+  try {
+    std::shared_ptr<const SourceFile> file = load_source_file(path);
+    Program program = parse_program(file);
+    if (check) type_check(program);
+    r.program = std::move(program);
+  } catch (const CompileError &e) {
+    r.unreadable = !e.span().valid();
+    r.diagnostic = r.unreadable ? std::string(e.what()) : e.render();
+  } catch (const std::exception &e) {
+    // A bug in the front end; shown like a diagnostic so that it is never lost.
+    r.diagnostic = fmt::format("{}: internal error: {}\n", path, e.what());
+  }
+  return r;
+}
+
+int report_frontend_failure(const FrontendResult &r) {
+  if (r.unreadable) {
+    print_error(r.diagnostic);
+    return kExitUsage;
+  }
+  std::fputs(r.diagnostic.c_str(), stderr);
+  if (!r.diagnostic.empty() && r.diagnostic.back() != '\n') std::fputc('\n', stderr);
+  return kExitFailure;
+}
+
+const FunDef *find_entry(const Program &program, const std::string &name) {
+  bool any_entry = false;
+  for (const auto &def : program.defs)
+    any_entry = any_entry || def->is_entry;
+  for (const auto &def : program.defs) {
+    if (def->name != name) continue;
+    if (def->is_entry || (!any_entry && name == "main")) return def.get();
+  }
+  return nullptr;
+}
+
+} // namespace kerb::driver

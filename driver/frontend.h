@@ -1,0 +1,33 @@
+// The front end as the driver runs it: load a .fut file, parse it, type-check it.
+// Used by `kerb check`, `kerb run` and `kerb test`; the first two print the
+// diagnostic, the test runner matches it against a test's `error:` pattern.
+#pragma once
+
+#include "compiler/ast.h"
+
+#include <optional>
+#include <string>
+
+namespace kerb::driver {
+
+struct FrontendResult {
+  std::optional<Program> program; // set on success
+  // On failure: the rendered diagnostic (CompileError::render(), with its source line
+  // and caret), or for a file that cannot be read, "cannot open 'PATH'".
+  std::string diagnostic;
+  bool unreadable = false; // the file could not be read (no diagnostic to render)
+};
+
+// Loads and parses `path`; type-checks it too when `check` is set.
+FrontendResult run_frontend(const std::string &path, bool check = true);
+
+// Prints a failed FrontendResult to stderr and returns the exit status for it:
+// kExitUsage for an unreadable file ("kerb: error: ..."), kExitFailure for a compile
+// error (the rendered diagnostic).
+int report_frontend_failure(const FrontendResult &r);
+
+// The entry point `name` of `program`: an `entry` definition, or (as Futhark allows)
+// a plain `def main` when the program declares no entry points. Null if none.
+const FunDef *find_entry(const Program &program, const std::string &name);
+
+} // namespace kerb::driver

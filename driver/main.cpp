@@ -1,0 +1,126 @@
+// The `kerb` command: dispatches to the subcommands (commands.h), prints help and the
+// version, and turns the errors that subcommands throw into one-line messages and the
+// exit statuses of docs/CONVENTIONS.md.
+#include "driver/cli.h"
+#include "driver/commands.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+
+namespace kerb::driver {
+
+namespace {
+
+constexpr const char *kVersion = "0.1.0";
+
+void print_general_help(std::FILE *out) {
+  std::string text = R"(Usage: kerb COMMAND [ARGS...]
+
+Kerb compiles a first-order subset of Futhark with every array index, division and
+assert checked. This build has the front end and the reference interpreter.
+
+Commands:
+)";
+  for (const Command *c : all_commands())
+    text += fmt::format("  {:<9} {}\n", c->name, c->summary);
+  text += R"(
+Options:
+  -h, --help     show this help
+  --version      show the version
+
+Run 'kerb help COMMAND' or 'kerb COMMAND --help' for a command's options.
+Exit status: 0 success; 1 a failed program, compile error or failed test; 2 a usage
+error or bad input.
+)";
+  std::fputs(text.c_str(), out);
+}
+
+const Command *find_command(const std::string &name) {
+  for (const Command *c : all_commands())
+    if (name == c->name) return c;
+  return nullptr;
+}
+
+int run_main(int argc, char **argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    print_general_help(stderr);
+    return kExitUsage;
+  }
+  const std::string &first = args[0];
+  if (first == "-h" || first == "--help") {
+    print_general_help(stdout);
+    return kExitOk;
+  }
+  if (first == "--version") {
+    std::printf("kerb %s (front end and reference interpreter)\n", kVersion);
+    return kExitOk;
+  }
+  if (first == "help") {
+    if (args.size() == 1) {
+      print_general_help(stdout);
+      return kExitOk;
+    }
+    const Command *c = find_command(args[1]);
+    if (!c) {
+      print_error(fmt::format("unknown command '{}' (see 'kerb --help')", args[1]));
+      return kExitUsage;
+    }
+    std::fputs(c->help, stdout);
+    return kExitOk;
+  }
+  const Command *c = find_command(first);
+  if (!c) {
+    if (looks_like_option(first))
+      print_error(fmt::format("unknown option '{}' (see 'kerb --help')", first));
+    else
+      print_error(fmt::format("unknown command '{}' (see 'kerb --help')", first));
+    return kExitUsage;
+  }
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (wants_help(rest)) {
+    std::fputs(c->help, stdout);
+    return kExitOk;
+  }
+  try {
+    return c->run(rest);
+  } catch (const UsageError &e) {
+    print_error(e.what());
+    std::fprintf(stderr, "Try 'kerb %s --help'.\n", c->name);
+    return kExitUsage;
+  } catch (const InputError &e) {
+    print_error(e.what());
+    return kExitUsage;
+  }
+}
+
+} // namespace
+
+const std::vector<const Command *> &all_commands() {
+  static const std::vector<const Command *> commands = {&kCheckCommand, &kRunCommand, &kTestCommand,
+                                                        &kCompileCommand, &kBenchCommand};
+  return commands;
+}
+
+bool wants_help(const std::vector<std::string> &args) {
+  for (const std::string &a : args) {
+    if (a == "--") return false;
+    if (a == "-h" || a == "--help") return true;
+  }
+  return false;
+}
+
+} // namespace kerb::driver
+
+int main(int argc, char **argv) {
+  try {
+    return kerb::driver::run_main(argc, argv);
+  } catch (const std::exception &e) {
+    std::fflush(stdout);
+    kerb::driver::print_error(fmt::format("internal error: {}", e.what()));
+    return kerb::driver::kExitFailure;
+  }
+}

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# CLI tests of the `kerb` command (registered with CTest in tests/CMakeLists.txt):
+# exit statuses, messages and outputs of `kerb run`, `kerb check`, `kerb test` and
+# the help. Usage: cli_test.sh PATH/TO/kerb tests/cli
+set -uo pipefail
+
+kerb=$1
+dir=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+checks=0
+
+# run STATUS STDIN CMD...: runs `kerb CMD...` with STDIN, expects exit status STATUS.
+# Leaves stdout in $out and stderr in $err.
+run() {
+  local want=$1 input=$2
+  shift 2
+  printf '%s' "$input" | "$kerb" "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  out=$(cat "$tmp/out")
+  err=$(cat "$tmp/err")
+  last="kerb $*"
+  checks=$((checks + 1))
+  if [ "$got" != "$want" ]; then
+    echo "FAIL: $last: exit status $got, expected $want"
+    echo "  stdout: $out"
+    echo "  stderr: $err"
+    failures=$((failures + 1))
+  fi
+}
+
+# has WHICH TEXT: $out or $err (WHICH = out|err) contains TEXT (a fixed string).
+has() {
+  local text
+  if [ "$1" = out ]; then text=$out; else text=$err; fi
+  checks=$((checks + 1))
+  if ! grep -qF -- "$2" <<<"$text"; then
+    echo "FAIL: $last: std$1 lacks: $2"
+    echo "  stdout: $out"
+    echo "  stderr: $err"
+    failures=$((failures + 1))
+  fi
+}
+
+# is WHICH TEXT: $out or $err is exactly TEXT.
+is() {
+  local text
+  if [ "$1" = out ]; then text=$out; else text=$err; fi
+  checks=$((checks + 1))
+  if [ "$text" != "$2" ]; then
+    echo "FAIL: $last: std$1 is:"
+    echo "$text"
+    echo "  expected:"
+    echo "$2"
+    failures=$((failures + 1))
+  fi
+}
+
+g=$dir/gather.fut
+
+# Help, version and usage errors.
+run 0 '' --help;            has out 'Usage: kerb'; has out 'compile'; has out 'not yet available'
+run 0 '' --version;         has out 'kerb '
+run 0 '' help run;          has out '--npy-out'
+for cmd in check run test compile bench; do
+  run 0 '' "$cmd" --help;   has out "kerb $cmd"
+done
+run 2 '';                   has err 'Usage: kerb'
+run 2 '' frobnicate;        has err "kerb: error: unknown command 'frobnicate'"
+run 2 '' --frob;            has err 'kerb: error: unknown option'
+run 2 '' run "$g" --frob;   has err "kerb: error: unknown option '--frob'"
+run 2 '' run;               has err 'kerb: error:'
+run 2 '' run "$g" -e;       has err "option '-e' needs a value"
+run 2 '' compile "$g";      has err 'not available in this build'
+run 2 '' bench "$g";        has err 'not available in this build'
+
+# kerb run: good input, a failing check, bad input values.
+run 0 '[1, 2, 3] [0, 2]' run "$g";                     is out '[1i32, 3i32]'
+run 0 '[1, 2, 3] [0, 2]' run "$g" --device interp;     is out '[1i32, 3i32]'
+run 1 '[1, 2, 3] [0, 7]' run "$g"
+has err "Error: Index [7] out of bounds for array of shape [3]."
+has err "at $g:3:"
+run 2 '[1, 2, 3]' run "$g";             has err "kerb: error: entry 'main' expects 2 arguments, got 1"
+run 2 '[1] [0] [0]' run "$g";           has err "entry 'main' expects 2 arguments, got 3"
+run 2 '[1, 2, 3] [1.5]' run "$g";       has err "kerb: error: argument 2 ('is') of entry 'main': stdin:1:"
+run 2 '[1, 2, 3] 1' run "$g";           has err "argument 2 ('is')"
+run 2 '[1, 2, 3] [0' run "$g";          has err 'kerb: error:'
+run 2 '1 [0]' run "$g" --device cuda;   has err "device 'cuda' is not available in this build"
+run 2 '1 [0]' run "$g" --device cpu;    has err "device 'cpu' is not available in this build"
+run 2 '1 [0]' run "$g" --device tpu;    has err "unknown device 'tpu'"
+run 2 '' run "$dir/no_such.fut";        has err "kerb: error: cannot open"
+run 2 '' run "$g" -e nope;              has err "has no entry point 'nope'"
+
+# Tuple results are split, arrays of tuples unzipped, tuple parameters read flat.
+run 0 '3' run "$g" -e split;                 is out $'6i32\ntrue'
+run 0 '[1, 2] [0.5, 1.5]' run "$g" -e pairs; is out $'[1i32, 2i32]\n[0.5f32, 1.5f32]'
+run 0 '4 5' run "$g" --entry=add_pair;       is out '9i32'
+run 0 '' run "$g" -e constant;               is out '42i32'
+
+# --input files (text and .npy) and --npy-out.
+printf '[5, 6, 7]\n' >"$tmp/xs.in"
+printf '[2i64]\n' >"$tmp/is.in"
+run 0 '' run "$g" --input "$tmp/xs.in" --input "$tmp/is.in";  is out '[7i32]'
+run 2 '' run "$g" --input "$tmp/missing.in";                   has err 'kerb: error:'
+run 0 '[5, 6, 7] [2, 1]' run "$g" --npy-out "$tmp/r";          is out ''
+run 0 '[0, 1]' run "$g" --input "$tmp/r0.npy" --input -;      is out '[7i32, 6i32]'
+run 2 '' run "$g" --input "$tmp/r0.npy" --input "$tmp/r0.npy"
+has err "argument 2 ('is') of entry 'main'"
+
+# kerb check.
+run 0 '' check "$g";                       is out ''
+run 1 '' check "$dir/bad_type.fut";        has err "bad_type.fut:2:"; has err 'error:'
+run 0 '' check "$g" --emit=typed-ast;      has out 'main'
+run 0 '' check "$g" --emit=tokens;         has out 'entry'
+run 2 '' check "$g" --emit=ptx;            has err 'not available in this build'
+run 2 '' check "$g" --emit=bogus;          has err "unknown stage 'bogus'"
+run 2 '' check "$dir";                     has err 'is a directory'
+
+# kerb test: a passing suite, a failing one, bad paths.
+run 0 '' test "$dir/suite"
+has out "PASS $dir/suite/forms.fut (11 cases)"
+has out "PASS $dir/suite/rejected.fut (1 case)"
+is out "$(printf 'PASS %s (11 cases)\nPASS %s (1 case)\n12 passed, 0 failed, 2 skipped' \
+  "$dir/suite/forms.fut" "$dir/suite/rejected.fut")"
+run 0 '' test "$dir/suite" -v;             has out "SKIP $dir/suite/untested.fut (no test block)"
+has out 'ok   line 3'
+run 1 '' test "$dir/failing"
+has out "FAIL $dir/failing/wrong.fut (3 of 4 cases failed)"
+has out 'expected: 3i32'
+has out 'actual:   2i32'
+has out 'expected an error matching: never'
+has out 'division by zero'
+has out "FAIL $dir/failing/malformed.fut"
+has out 'failing/malformed.fut:3:'
+has out "FAIL $dir/failing/no_compile.fut"
+has out 'error:'
+has out '1 passed, 5 failed'
+run 1 '' test "$dir/failing/wrong.fut" --device interp; has out '1 passed, 3 failed'
+run 2 '' test "$dir/nope";                 has err "no such file or directory"
+run 2 '' test "$dir/suite" --device cuda;  has err "not available in this build"
+run 2 '' test;                             has err 'kerb: error:'
+
+echo "$checks checks, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,5 @@
+-- last of an empty array is an index failure (index -1 into shape [0]).
+-- ==
+-- input { [3, 1] }        output { 1 }
+-- input { empty([0]i32) } error: Index \[-1\] out of bounds for array of shape \[0\]
+entry main (xs: []i32) : i32 = last xs

@@ -1,0 +1,12 @@
+-- rotate r xs moves elements left by r: result[i] = xs[(i + r) mod n]; negative r rotates
+-- right, and |r| may exceed the length.
+-- ==
+-- input { 1i64 [1, 2, 3, 4, 5] }   output { [2, 3, 4, 5, 1] }
+-- input { -1i64 [1, 2, 3, 4, 5] }  output { [5, 1, 2, 3, 4] }
+-- input { 7i64 [1, 2, 3, 4, 5] }   output { [3, 4, 5, 1, 2] }
+-- input { -8i64 [1, 2, 3, 4, 5] }  output { [3, 4, 5, 1, 2] }
+-- input { 0i64 [1, 2, 3] }         output { [1, 2, 3] }
+-- input { 5i64 [1, 2, 3, 4, 5] }   output { [1, 2, 3, 4, 5] }
+-- input { 3i64 [9] }               output { [9] }
+-- input { 2i64 empty([0]i32) }     output { empty([0]i32) }
+entry main (r: i64) (xs: []i32) : []i32 = rotate r xs

@@ -1,0 +1,7 @@
+-- #[unsafe] may drop checks in compiled code, but the interpreter still checks:
+-- an out-of-bounds index under #[unsafe] fails in the interpreter.
+-- ==
+-- input { [1, 2, 3] 1i64 } output { 2 }
+-- input { [1, 2, 3] 5i64 } error: Index \[5\] out of bounds for array of shape \[3\]
+entry main (xs: []i32) (i: i64) : i32 =
+  #[unsafe] xs[i]

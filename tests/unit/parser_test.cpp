@@ -1,0 +1,231 @@
+// Unit tests for compiler/parser (and the AST printer it is checked through):
+// precedence and associativity, every construct of the subset, desugarings, spans,
+// and the diagnostics for syntax errors and left-out features.
+#include "compiler/ast_printer.h"
+#include "compiler/parser.h"
+
+#include <catch2/catch.hpp>
+
+#include <regex>
+
+using namespace kerb;
+
+namespace {
+
+Program parse_text(const std::string &src) {
+  return parse_program(std::make_shared<SourceFile>("t.fut", src));
+}
+
+// The printed body of `def main = EXPR`, on one line with single spaces.
+std::string body_of(const std::string &expr) {
+  Program p = parse_text("def main = " + expr);
+  REQUIRE(p.defs.size() == 1);
+  std::string s = print_expr(*p.defs[0]->body, false);
+  std::string out;
+  bool space = false;
+  for (char c : s) {
+    if (c == '\n' || c == ' ') {
+      space = true;
+      continue;
+    }
+    if (space && !out.empty())
+      out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+// "LINE:COL: MESSAGE" of the error parsing `src` throws.
+std::string parse_error(const std::string &src) {
+  auto f = std::make_shared<SourceFile>("t.fut", src);
+  try {
+    parse_program(f);
+  } catch (const CompileError &e) {
+    return std::to_string(f->line_of(e.span().begin)) + ":" + std::to_string(f->col_of(e.span().begin)) +
+           ": " + e.what();
+  }
+  return "no error";
+}
+
+} // namespace
+
+TEST_CASE("binary operators follow Futhark's precedence", "[parser]") {
+  CHECK(body_of("a + b * c") == "(binop + (var a) (binop * (var b) (var c)))");
+  CHECK(body_of("a - b - c") == "(binop - (binop - (var a) (var b)) (var c))");
+  CHECK(body_of("2 ** 3 ** 4") == "(binop ** (binop ** (int 2) (int 3)) (int 4))");
+  CHECK(body_of("a < b && c || d") ==
+        "(binop || (binop && (binop < (var a) (var b)) (var c)) (var d))");
+  CHECK(body_of("a & b == c") == "(binop == (binop & (var a) (var b)) (var c))");
+  CHECK(body_of("a << 1 + b") == "(binop << (var a) (binop + (int 1) (var b)))");
+  CHECK(body_of("xs ++ ys ++ zs") == "(binop ++ (binop ++ (var xs) (var ys)) (var zs))");
+  CHECK(body_of("a // b %% c") == "(binop %% (binop // (var a) (var b)) (var c))");
+}
+
+TEST_CASE("unary operators bind tighter than binary ones, looser than application", "[parser]") {
+  CHECK(body_of("-x ** 2") == "(binop ** (neg (var x)) (int 2))");
+  CHECK(body_of("-f x") == "(neg (apply f (var x)))");
+  CHECK(body_of("!a && b") == "(binop && (not (var a)) (var b))");
+  CHECK(body_of("a - -1") == "(binop - (var a) (neg (int 1)))");
+}
+
+TEST_CASE("pipes become applications", "[parser]") {
+  CHECK(body_of("x |> f |> g") == "(apply g (apply f (var x)))");
+  CHECK(body_of("xs |> map f |> reduce (+) 0") ==
+        "(apply reduce (section (+)) (int 0) (apply map (var f) (var xs)))");
+  CHECK(body_of("f a <| g <| x") == "(apply f (var a) (apply g (var x)))");
+  CHECK(body_of("x + 1 |> f") == "(apply f (binop + (var x) (int 1)))");
+  CHECK(body_of("x |> \\y -> y + 1") == "(let y (var x) (binop + (var y) (int 1)))");
+  CHECK(body_of("x |> (*2)") == "(binop * (var x) (int 2))");
+  CHECK(body_of("x |> (2-)") == "(binop - (int 2) (var x))");
+}
+
+TEST_CASE("application, indexing and projection", "[parser]") {
+  CHECK(body_of("f x y") == "(apply f (var x) (var y))");
+  CHECK(body_of("f [1, 2] a[0]") == "(apply f (array (int 1) (int 2)) (index (var a) (indices (int 0))))");
+  CHECK(body_of("f32.sqrt x + i32.highest") == "(binop + (apply f32.sqrt (var x)) (var i32.highest))");
+  CHECK(body_of("t.0.1") == "(project 1 (project 0 (var t)))");
+  CHECK(body_of("xs[i].0") == "(project 0 (index (var xs) (indices (var i))))");
+  CHECK(body_of("a[i, j]") == "(index (var a) (indices (var i) (var j)))");
+  CHECK(body_of("a[i:j:2, :, ::2, 1:, :n]") ==
+        "(index (var a) (indices (slice (var i) (var j) (int 2)) (slice _ _ _) (slice _ _ (int 2)) "
+        "(slice (int 1) _ _) (slice _ (var n) _)))");
+}
+
+TEST_CASE("literals", "[parser]") {
+  CHECK(body_of("(1i64, 2.5f32, true, 0xffu8, 2f64)") ==
+        "(tuple (int 1i64) (float 2.5f32) (bool true) (int 255u8) (float 2f64))");
+  CHECK(body_of("()") == "(tuple)");
+  CHECK(body_of("(-1)") == "(neg (int 1))");
+}
+
+TEST_CASE("let, if and loops", "[parser]") {
+  CHECK(body_of("let a = 1\nlet (b, _) = (2, 3)\nin a + b") ==
+        "(let a (int 1) (let (b, _) (tuple (int 2) (int 3)) (binop + (var a) (var b))))");
+  CHECK(body_of("let x: i32 = 1 in x") == "(let (x: i32) (int 1) (var x))");
+  CHECK(body_of("let xs[i] = 5 in xs") ==
+        "(let xs (update (var xs) (int 5) (indices (var i))) (var xs))");
+  CHECK(body_of("if c then 1 else 2 + 3") == "(if (var c) (int 1) (binop + (int 2) (int 3)))");
+  CHECK(body_of("1 + if c then 1 else 2") == "(binop + (int 1) (if (var c) (int 1) (int 2)))");
+  CHECK(body_of("loop (x, y) = (0, 1) for i < n do (y, x + y)") ==
+        "(loop (x, y) for i < (tuple (int 0) (int 1)) (var n) (tuple (var y) (binop + (var x) (var y))))");
+  CHECK(body_of("loop acc for x in xs do acc + x") ==
+        "(loop acc for x in _ (var xs) (binop + (var acc) (var x)))");
+  CHECK(body_of("loop i = 0 while i < 10 do i + 1") ==
+        "(loop i while (int 0) (binop < (var i) (int 10)) (binop + (var i) (int 1)))");
+}
+
+TEST_CASE("updates, ranges, ascriptions, asserts and attributes", "[parser]") {
+  CHECK(body_of("a with [i] = v with [j:] = w") ==
+        "(update (update (var a) (var v) (indices (var i))) (var w) (indices (slice (var j) _ _)))");
+  CHECK(body_of("a with [i] = x + 1") == "(update (var a) (binop + (var x) (int 1)) (indices (var i)))");
+  CHECK(body_of("0..<n") == "(range ..< (int 0) _ (var n))");
+  CHECK(body_of("1..3...9") == "(range .. (int 1) (int 3) (int 9))");
+  CHECK(body_of("n..>0") == "(range ..> (var n) _ (int 0))");
+  CHECK(body_of("0..n-1") == "(range .. (int 0) _ (binop - (var n) (int 1)))");
+  CHECK(body_of("x : i32") == "(ascribe i32 (var x))");
+  CHECK(body_of("xs :> [n][3]f32") == "(coerce [n][3]f32 (var xs))");
+  CHECK(body_of("assert (x > 0) (x + 1)") ==
+        "(assert (binop > (var x) (int 0)) (binop + (var x) (int 1)))");
+  CHECK(body_of("#[unsafe] xs[i] + 1") == "(unsafe (binop + (index (var xs) (indices (var i))) (int 1)))");
+}
+
+TEST_CASE("lambdas and operator sections", "[parser]") {
+  CHECK(body_of("map (\\x y -> x + y) xs") ==
+        "(apply map (lambda x y (binop + (var x) (var y))) (var xs))");
+  CHECK(body_of("map (\\(x: i32) (y, z) : i32 -> x) xs") ==
+        "(apply map (lambda (x: i32) (y, z) -> i32 (var x)) (var xs))");
+  CHECK(body_of("map (*2) (map (2-) xs)") ==
+        "(apply map (section right * (int 2)) (apply map (section left - (int 2)) (var xs)))");
+  CHECK(body_of("reduce (-) 0 xs") == "(apply reduce (section (-)) (int 0) (var xs))");
+}
+
+TEST_CASE("declarations", "[parser]") {
+  Program p = parse_text("#[unsafe] def f [n] (xs: *[n]i32) (a: i32, b: f32) (): [n]i32 = xs\n"
+                         "entry main (x: i32) = f x\nlet g (x: bool) = x");
+  REQUIRE(p.defs.size() == 3);
+  const FunDef &f = *p.defs[0];
+  CHECK(f.is_unsafe);
+  CHECK_FALSE(f.is_entry);
+  CHECK(f.size_params == std::vector<std::string>{"n"});
+  REQUIRE(f.params.size() == 3);
+  CHECK(f.params[0].annotation->str() == "*[n]i32");
+  CHECK(f.params[1].kind == Pattern::Tuple);
+  CHECK(f.params[1].annotation->str() == "(i32, f32)");
+  CHECK(f.params[2].annotation->str() == "()");
+  CHECK(f.ret_annotation->str() == "[n]i32");
+  CHECK(f.span.text().starts_with("#[unsafe] def f"));
+  CHECK(f.name_span.text() == "f");
+  CHECK(p.defs[1]->is_entry);
+  CHECK(p.find("g") == p.defs[2].get());
+  CHECK(p.find("nope") == nullptr);
+  CHECK(print_ast(p, false).starts_with("(#[unsafe] def f [n] (xs: *[n]i32)"));
+}
+
+TEST_CASE("spans cover the whole construct", "[parser]") {
+  Program p = parse_text("def main = f (a + 1) xs[i + 2]");
+  const Expr &app = *p.defs[0]->body;
+  CHECK(app.span.text() == "f (a + 1) xs[i + 2]");
+  CHECK(app.args[1]->span.text() == "xs[i + 2]");
+  CHECK(app.args[1]->indices[0].span.text() == "i + 2");
+  Program q = parse_text("def main = let x = 1 in x * 2");
+  CHECK(q.defs[0]->body->span.text() == "let x = 1 in x * 2");
+  CHECK(q.defs[0]->body->args[1]->span.text() == "x * 2");
+}
+
+TEST_CASE("syntax errors", "[parser]") {
+  CHECK(parse_error("def main (x: i32) = if x > 0 1 else 2") ==
+        "1:30: expected 'then' after the condition of 'if', found '1'");
+  CHECK(parse_error("def main (x: i32) = if x then 1") ==
+        "1:32: expected 'else' after the 'then' branch (every 'if' needs an 'else'), found end of file");
+  CHECK(parse_error("def main (x: i32) = let y = x + 1 2") ==
+        "1:35: expected 'in' after the value of 'let', found '2'");
+  CHECK(parse_error("def main (x: i32) = (x + 1") ==
+        "1:27: expected ')' or ',' in the parenthesised expression, found end of file");
+  CHECK(parse_error("def main (x: i32) = (x + 1) 2") == "1:21: only named functions can be applied");
+  CHECK(parse_error("def main x = x") == "1:10: parameter 'x' needs a type annotation: write '(x: t)'");
+  CHECK(parse_error("def main (x: i32) = x |> (+)") ==
+        "1:26: the function side of '|>' must be a function name or an application such as 'map f', not an "
+        "arbitrary expression");
+  CHECK(parse_error("main = 1") == "1:1: expected a declaration ('def', 'entry' or 'let'), found 'main'");
+  CHECK(parse_error("def main = x )") == "1:14: unexpected ')' after the body of 'main'");
+  CHECK(parse_error("def main = loop x = 0 for i < 3 x") ==
+        "1:33: expected 'do' before the loop body, found 'x'");
+  CHECK(parse_error("def main = []") ==
+        "1:12: empty array literals are not supported; use 'iota 0' or 'replicate 0 x' for an empty array");
+  CHECK(parse_error("def main (x: t) = x") ==
+        "1:14: unknown type 't' (type abbreviations and polymorphism are not supported)");
+  CHECK(parse_error("def main = a[1:2:3:4]") == "1:19: a slice has at most three parts ('i:j:s')");
+  CHECK(parse_error("def main = _") == "1:12: '_' can only be used in a pattern, not as a value");
+}
+
+TEST_CASE("left-out features are reported as not supported", "[parser]") {
+  CHECK(parse_error("module M = { def x = 1 }") == "1:1: modules are not supported ('module')");
+  CHECK(parse_error("open i32") == "1:1: modules are not supported ('open')");
+  CHECK(parse_error("import \"lib\"") == "1:1: modules are not supported ('import')");
+  CHECK(parse_error("type t = i32") == "1:1: type declarations are not supported");
+  CHECK(parse_error("def id 'a (x: a) = x") == "1:8: type parameters are not supported");
+  CHECK(parse_error("def main (r: {a: i32}) = r") == "1:14: records are not supported");
+  CHECK(parse_error("def main (x: i32) = x.foo") ==
+        "1:21: field access '.foo' is not supported (records and modules are left out)");
+  CHECK(parse_error("def main (x: i32) = match x case _ -> 1") == "1:21: match expressions are not supported");
+  CHECK(parse_error("def main (x: i32) = let f y = y in f x") ==
+        "1:21: local function definitions are not supported; define 'f' at the top level with 'def'");
+  CHECK(parse_error("def (+) (x: i32) (y: i32) = x") == "1:5: user-defined operators are not supported");
+  CHECK(parse_error("def main (x: i32) = x `max` 2") == "1:23: backtick operators are not supported");
+  CHECK(parse_error("#[inline] def main (x: i32) = x") ==
+        "1:3: attribute 'inline' is not supported (only #[unsafe] is)");
+  CHECK(parse_error("def main (n: i64): ?[m].[m]i32 = iota n") == "1:20: existential sizes are not supported");
+  CHECK(parse_error("def main [n] (xs: [n+1]i32) = xs") ==
+        "1:20: size expressions are not supported (only a name or a constant)");
+  CHECK(parse_error("def main (f: i32 -> i32) = 1") == "1:18: function types are not supported");
+  CHECK(parse_error("def main = \"s\"") == "1:12: string literals are not supported");
+}
+
+TEST_CASE("the printer shows types when asked", "[parser]") {
+  Program p = parse_text("def main (x: i32) = x");
+  p.defs[0]->body->type = Type::prim_type(PrimType::I32);
+  p.defs[0]->params[0].type = Type::prim_type(PrimType::I32);
+  p.defs[0]->ret_type = Type::prim_type(PrimType::I32);
+  CHECK(print_ast(p, true) == "(def main (x: i32) : i32\n  (var x : i32))\n");
+}
