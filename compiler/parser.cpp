@@ -252,8 +252,11 @@ private:
     if (is_sym("'"))
       error_at(peek().span.to(peek(1).span), "type parameters are not supported");
 
-    while (is_sym("(") || (peek().kind == TokenKind::Ident))
+    while (is_sym("(") || (peek().kind == TokenKind::Ident)) {
+      in_param_type_ = true;
       def->params.push_back(parse_param());
+      in_param_type_ = false;
+    }
     if (is_sym("'"))
       error_at(peek().span.to(peek(1).span), "type parameters are not supported");
 
@@ -378,6 +381,8 @@ private:
     error_at(t.span, fmt::format("expected a type, found {}", describe(t)));
   }
 
+  bool in_param_type_ = false; // size expressions are allowed everywhere else
+
   Dim parse_dim() {
     Dim d;
     if (accept_sym("]"))
@@ -407,7 +412,14 @@ private:
     }
     if (peek().kind == TokenKind::Eof)
       error_at(t.span, "unterminated array dimension: expected ']'");
-    error_at(span_from(begin), "size expressions are not supported (only a name or a constant)");
+    // A size expression such as [n * m] or [k + (n - k)] is kept as its source text:
+    // the interpreter evaluates it where it needs the size.
+    Span s = span_from(begin);
+    if (in_param_type_)
+      error_at(s, "size expressions are not supported in parameter types (only a name or a "
+                  "constant)");
+    advance(); // ']'
+    return Dim::var(std::string(s.text()));
   }
 
   // ---- Patterns ----

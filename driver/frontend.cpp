@@ -21,8 +21,11 @@ FrontendResult run_frontend(const std::string &path, bool check) {
     r.diagnostic = fmt::format("'{}' is a directory, not a .fut file", path);
     return r;
   }
+  // Declared outside the try: a CompileError's span points into the file's text, so the
+  // file must outlive the handler that renders it.
+  std::shared_ptr<const SourceFile> file;
   try {
-    std::shared_ptr<const SourceFile> file = load_source_file(path);
+    file = load_source_file(path);
     Program program = parse_program(file);
     if (check) type_check(program);
     r.program = std::move(program);

@@ -217,7 +217,7 @@ TEST_CASE("left-out features are reported as not supported", "[parser]") {
         "1:3: attribute 'inline' is not supported (only #[unsafe] is)");
   CHECK(parse_error("def main (n: i64): ?[m].[m]i32 = iota n") == "1:20: existential sizes are not supported");
   CHECK(parse_error("def main [n] (xs: [n+1]i32) = xs") ==
-        "1:20: size expressions are not supported (only a name or a constant)");
+        "1:20: size expressions are not supported in parameter types (only a name or a constant)");
   CHECK(parse_error("def main (f: i32 -> i32) = 1") == "1:18: function types are not supported");
   CHECK(parse_error("def main = \"s\"") == "1:12: string literals are not supported");
 }
