@@ -139,8 +139,9 @@ public:
     for (auto &def : program_.defs) {
       auto it = seen.find(def->name);
       if (it != seen.end())
-        error_at(def->name_span, fmt::format("'{}' is already defined at {}", def->name,
-                                             it->second->name_span.location()));
+        error_at(def->name_span,
+                 fmt::format("'{}' is already defined (line {})", def->name,
+                             def->name_span.file->line_of(it->second->name_span.begin)));
       check_def(*def);
       seen.emplace(def->name, def.get());
       defined_.insert(def->name);
@@ -684,8 +685,15 @@ private:
       error_at(span, fmt::format("'{}' is used before its definition (definitions must come "
                                  "before their uses; recursion is not supported)",
                                  name));
-    if (name.find('.') != std::string::npos)
-      error_at(span, fmt::format("unknown name '{}' (not a member of a numeric module)", name));
+    if (size_t dot = name.find('.'); dot != std::string::npos) {
+      PrimType module;
+      if (prim_from_name(name.substr(0, dot), module))
+        error_at(span, fmt::format("the numeric module '{}' has no member '{}'",
+                                   name.substr(0, dot), name.substr(dot + 1)));
+      error_at(span, fmt::format("unknown name '{}' (modules are not supported; only the "
+                                 "numeric modules such as f32 and i64 exist)",
+                                 name));
+    }
     error_at(span, fmt::format("unknown {} '{}'", what, name));
   }
 
@@ -1140,7 +1148,7 @@ private:
       Type is = array(1);
       Type vs = array(2);
       index_array(is, args[1], 1, name);
-      same(dest.row(), vs.row(), 2, "the values");
+      same(dest.row(), vs.row(), 2, "each value");
       return dest;
     }
     case ArrayBuiltin::ReduceByIndex: {
@@ -1151,7 +1159,7 @@ private:
       Type is = array(3);
       index_array(is, args[3], 3, name);
       Type vs = array(4);
-      same(t, vs.row(), 4, "the values");
+      same(t, vs.row(), 4, "each value");
       same(t, fn(1, {t, t}), 1, "the result of the operator");
       return dest;
     }
@@ -1163,7 +1171,7 @@ private:
       Type is = array(3);
       index_array(is, args[3], 3, name);
       Type vs = array(4);
-      same(ne, vs.row(), 4, "the values");
+      same(ne, vs.row(), 4, "each value");
       same(ne, fn(0, {ne, ne}), 0, "the result of the operator");
       return Type::array(ne, {k});
     }
