@@ -839,8 +839,7 @@ public:
     frame_base_ = base;
     for (size_t i = 0; i < args.size(); i++) {
       const Pattern &p = f.params[i];
-      const Type &t = p.annotation ? *p.annotation : p.type;
-      bind_sizes(f, t, args[i], call_span, entry);
+      bind_param_sizes(f, p, args[i], call_span, entry);
       bind(p, std::move(args[i]));
     }
     Value result = eval(*f.body);
@@ -852,6 +851,16 @@ public:
   }
 
 private:
+  // Binds the size parameters that a parameter's types name: the pattern's own type
+  // and the annotations inside a tuple pattern (`(_, xs: [n]i64): (i32, []i64)`).
+  void bind_param_sizes(const FunDef &f, const Pattern &p, const Value &v, const Span &span,
+                        bool entry) {
+    bind_sizes(f, p.annotation ? *p.annotation : p.type, v, span, entry);
+    if (p.kind != Pattern::Tuple || v.kind != Value::Tuple) return;
+    for (size_t k = 0; k < p.elems.size() && k < v.elems.size(); k++)
+      bind_param_sizes(f, p.elems[k], v.elems[k], span, entry);
+  }
+
   Value call(const Callable &c, Value *args, size_t n, const Span &span) {
     switch (c.kind) {
     case Callable::Lambda: {

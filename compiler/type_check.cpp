@@ -360,6 +360,7 @@ private:
       Type t = declared_type(p, f.name);
       bind_pattern(p, t);
     }
+    check_size_params(f);
     if (f.ret_annotation) check_dims(*f.ret_annotation, f.name_span);
     Type body = infer(*f.body);
     if (f.ret_annotation) {
@@ -390,6 +391,63 @@ private:
     finish_def(f);
   }
 
+  // Every size parameter must be the size of some parameter's array: Kerb does not
+  // infer sizes from the result type expected at a call, as Futhark can.
+  void check_size_params(const FunDef &f) {
+    std::set<std::string> given;
+    std::function<void(const Type &)> from_type = [&](const Type &t) {
+      for (const Dim &d : t.dims)
+        if (d.kind == Dim::Var) given.insert(d.name);
+      for (const Type &e : t.elems) from_type(e);
+    };
+    std::function<void(const Pattern &)> from_pattern = [&](const Pattern &p) {
+      if (p.annotation) from_type(*p.annotation);
+      for (const Pattern &e : p.elems) from_pattern(e);
+    };
+    for (const Pattern &p : f.params) from_pattern(p);
+    for (const std::string &n : f.size_params)
+      if (!given.count(n))
+        error_at(f.name_span, fmt::format("size parameter [{}] of '{}' is not the size of any "
+                                          "parameter (Kerb does not infer sizes from the "
+                                          "result type)",
+                                          n, f.name));
+  }
+
+  // unflatten and split (their one-argument forms) take the sizes of their results from
+  // the type of their argument ([n * m]t, [n + m]t) or from an annotation on the result.
+  void check_result_sizes_known(const Expr &e) {
+    if (e.kind != ExprKind::Apply || e.callee != Callee::ArrayBuiltin || e.args.size() != 1)
+      return;
+    bool unflatten = e.array_builtin == ArrayBuiltin::Unflatten;
+    if (!unflatten && e.array_builtin != ArrayBuiltin::Split) return;
+    const Type &arg = e.args[0]->type;
+    if (arg.is_array() && arg.dims[0].kind == Dim::Var &&
+        has_top_level(arg.dims[0].name, unflatten ? '*' : '+'))
+      return;
+    auto known = [](const Dim &d) { return d.kind != Dim::Unknown; };
+    if (unflatten && e.type.is_array() && known(e.type.dims[0]) && known(e.type.dims[1])) return;
+    if (!unflatten && e.type.is_tuple() && known(e.type.elems[0].dims[0]) &&
+        known(e.type.elems[1].dims[0]))
+      return;
+    error_at(e.span, fmt::format("the sizes of the result of '{}' are not known here: coerce "
+                                 "its argument, as in {} (xs :> [{}]t), or give the result a "
+                                 "type, as in let ys : {} = ...",
+                                 unflatten ? "unflatten" : "split",
+                                 unflatten ? "unflatten" : "split", unflatten ? "n * m" : "n + m",
+                                 unflatten ? "[n][m]t" : "([n]t, [m]t)"));
+  }
+
+  // Whether `op` occurs in `text` outside parentheses.
+  static bool has_top_level(const std::string &text, char op) {
+    int depth = 0;
+    for (char c : text) {
+      if (c == '(') depth++;
+      else if (c == ')') depth--;
+      else if (c == op && depth == 0) return true;
+    }
+    return false;
+  }
+
   // ---- zonking (the end of a definition)
 
   void finish_def(FunDef &f) {
@@ -407,6 +465,7 @@ private:
   void zonk_expr(Expr &e) {
     e.type = zonk(e.type);
     if (e.kind == ExprKind::IntLit) check_literal_range(e);
+    check_result_sizes_known(e);
     zonk_pattern(e.pattern);
     zonk_pattern(e.pattern2);
     for (Pattern &p : e.params) zonk_pattern(p);
@@ -810,8 +869,22 @@ private:
   Dim dim_of(const Expr &e) {
     if (e.kind == ExprKind::IntLit) return Dim::constant(int64_t(e.int_value));
     if (!is_size_expr(e)) return Dim::unknown();
-    std::string text(e.span.text());
-    return Dim::var(text);
+    return Dim::var(size_text(e));
+  }
+
+  // The text of a size expression, parenthesised so that it reads the same.
+  static std::string size_text(const Expr &e) {
+    switch (e.kind) {
+    case ExprKind::IntLit: return std::to_string(e.int_value);
+    case ExprKind::Var: return e.name;
+    case ExprKind::Binary: {
+      auto operand = [](const Expr &x) {
+        return x.kind == ExprKind::Binary ? "(" + size_text(x) + ")" : size_text(x);
+      };
+      return operand(*e.args[0]) + " " + binop_text(e.binop) + " " + operand(*e.args[1]);
+    }
+    default: return "";
+    }
   }
 
   bool is_size_expr(const Expr &e) {
