@@ -739,8 +739,9 @@ struct ValueParser {
     uint64_t m = n.magnitude;
     if (is_unsigned_int(t)) {
       uint64_t max = w == 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1;
-      if ((n.negative && m != 0) || m > max) does_not_fit(n, t);
-      return PrimValue::unsigned_int(t, m);
+      if (m > max) does_not_fit(n, t);
+      // A negative value wraps, as in Futhark's value reader (-1u8 is 255u8).
+      return PrimValue::unsigned_int(t, n.negative ? (0 - m) & max : m);
     }
     uint64_t limit = uint64_t(1) << (w - 1); // |lowest|
     if (n.negative) {

@@ -106,6 +106,8 @@ TEST_CASE("Futhark's lenient forms: trailing commas, plus signs, strings", "[val
   CHECK(format_value(read1("[[1,], [2,],]")) == "[[1i32], [2i32]]");
   CHECK(format_value(read1("+3")) == "3i32");
   CHECK(format_value(read1("+2.5f32")) == "2.5f32");
+  CHECK(format_value(read1("-1u8")) == "255u8"); // negative unsigned values wrap
+  CHECK(format_value(read1("-271733879u32")) == "4023233417u32");
   CHECK(format_value(read1("\"ab\\n\"")) == "[97u8, 98u8, 10u8]");
   CHECK(format_value(read1("\"\"")) == "empty([0]u8)");
   ValueType u8v = prim_t(PrimType::U8, 1), i32v = prim_t(PrimType::I32, 1);
@@ -176,7 +178,7 @@ TEST_CASE("type errors name the value and its location", "[value_text]") {
   ValueType u8 = prim_t(PrimType::U8), i64 = prim_t(PrimType::I64), i32 = prim_t(PrimType::I32);
   ValueType v32 = prim_t(PrimType::I32, 1), f32 = prim_t(PrimType::F32);
   CHECK(read_error("300", &u8) == "in.txt:1:1: value 300 does not fit in u8");
-  CHECK(read_error("-1", &u8) == "in.txt:1:1: value -1 does not fit in u8");
+  CHECK(read_error("-256", &u8) == "in.txt:1:1: value -256 does not fit in u8");
   CHECK(read_error("300u8") == "in.txt:1:1: value 300 does not fit in u8");
   CHECK(read_error("128i8") == "in.txt:1:1: value 128 does not fit in i8");
   CHECK(read_error("0x1ffu8") == "in.txt:1:1: value 0x1ff does not fit in u8");
