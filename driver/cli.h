@@ -42,11 +42,11 @@ bool looks_like_option(const std::string &arg);
 bool match_option(const std::vector<std::string> &args, size_t &i,
                   std::initializer_list<std::string_view> names, std::string &value);
 
-// The executors a program can run on. Only the interpreter exists in this build.
-enum class Device { Interp };
+// The executors a program can run on: the reference interpreter, compiled code on the
+// CPU device, compiled code on the GPU.
+enum class Device { Interp, Cpu, Cuda };
 
-// Parses a --device value. Throws UsageError for an unknown name and for a device
-// that this build does not have (cpu, cuda).
+// Parses a --device value. Throws UsageError for an unknown name.
 Device parse_device(const std::string &name);
 
 // The text of an unknown-option error for subcommand `cmd`.

@@ -1,5 +1,6 @@
 // `kerb check PROG [--emit=tokens|ast|typed-ast]`: runs the front end on a program
 // and optionally prints one of its stages. Silent on success (like `futhark check`).
+#include "codegen/compiled_program.h"
 #include "driver/cli.h"
 #include "driver/commands.h"
 #include "driver/frontend.h"
@@ -28,7 +29,12 @@ Options:
   --emit=typed-ast   type-check, then print the AST with every expression's type
   -h, --help         show this help
 
-The later stages (--emit=ir, llvm, ptx) come with code generation.
+  --emit=ir          lower to the core IR and print it
+  --emit=llvm        print the LLVM IR: host code and CPU kernels, then CUDA kernels
+  --emit=ptx         print the PTX of the CUDA kernels
+  --sm=SM            the PTX target: sm_80 (default; the driver JIT-compiles it for
+                     newer GPUs) or sm_86, sm_89, sm_90
+  --unsafe           generate code without any checks
 )";
 
 int emit_tokens(const std::string &path) {
@@ -46,11 +52,24 @@ int emit_tokens(const std::string &path) {
 }
 
 int run_check(const std::vector<std::string> &args) {
-  std::string emit, prog;
+  std::string emit, prog, sm;
+  bool unsafe = false;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string value;
     if (match_option(args, i, {"--emit"}, value)) {
       emit = value;
+      continue;
+    }
+    if (match_option(args, i, {"--sm"}, value)) {
+      if (value != "sm_80" && value != "sm_86" && value != "sm_89" && value != "sm_90")
+        throw UsageError(fmt::format("unsupported --sm '{}' (expected sm_80, sm_86, sm_89 or "
+                                     "sm_90)",
+                                     value));
+      sm = value;
+      continue;
+    }
+    if (args[i] == "--unsafe") {
+      unsafe = true;
       continue;
     }
     if (looks_like_option(args[i])) throw UsageError(unknown_option("check", args[i]));
@@ -58,17 +77,29 @@ int run_check(const std::vector<std::string> &args) {
     prog = args[i];
   }
   if (prog.empty()) throw UsageError("'kerb check' needs a program (kerb check PROG)");
-  if (emit == "ir" || emit == "llvm" || emit == "ptx")
-    throw UsageError(fmt::format("--emit={} is not available in this build (code generation "
-                                 "comes later)",
-                                 emit));
-  if (!emit.empty() && emit != "tokens" && emit != "ast" && emit != "typed-ast")
-    throw UsageError(
-        fmt::format("unknown stage '{}' for --emit (expected tokens, ast or typed-ast)", emit));
+  bool codegen_stage = emit == "ir" || emit == "llvm" || emit == "ptx";
+  if (!emit.empty() && emit != "tokens" && emit != "ast" && emit != "typed-ast" &&
+      !codegen_stage)
+    throw UsageError(fmt::format(
+        "unknown stage '{}' for --emit (expected tokens, ast, typed-ast, ir, llvm or ptx)", emit));
 
   if (emit == "tokens") return emit_tokens(prog);
   FrontendResult r = run_frontend(prog, /*check=*/emit != "ast");
   if (!r.program) return report_frontend_failure(r);
+  if (codegen_stage) {
+    codegen::CompileOptions co;
+    co.unsafe = unsafe;
+    if (!sm.empty()) co.sm = sm;
+    std::string text;
+    try {
+      text = codegen::emit_stage(*r.program, emit, co);
+    } catch (const CompileError &e) {
+      std::fputs(e.render().c_str(), stderr);
+      return kExitFailure;
+    }
+    std::fputs(text.c_str(), stdout);
+    return kExitOk;
+  }
   if (!emit.empty()) {
     std::string dump = print_ast(*r.program, /*with_types=*/emit == "typed-ast");
     std::fputs(dump.c_str(), stdout);

@@ -6,6 +6,7 @@
 #include "driver/frontend.h"
 
 #include "compiler/interpreter.h"
+#include "driver/executor.h"
 #include "runtime/npy.h"
 #include "runtime/value_text.h"
 
@@ -31,8 +32,10 @@ one component per line, an array of tuples as its component arrays).
 
 Options:
   -e, --entry NAME    the entry point to run (default: main)
-  --device DEVICE     interp (the reference interpreter, the default); cpu and cuda
-                      are not available in this build
+  --device DEVICE     interp (the reference interpreter, the default), cpu (compiled
+                      code on the CPU device) or cuda (compiled code on the GPU); the
+                      code generator does not support every construct yet and says so
+  --unsafe            compile without checks (cpu and cuda; the interpreter checks all)
   --input FILE        read arguments from FILE instead of stdin; may be repeated
                       ('-' is stdin); a FILE ending in .npy holds exactly one value
   --npy-out PREFIX    write the results to PREFIX0.npy, PREFIX1.npy, ... instead of
@@ -53,7 +56,7 @@ std::string read_stdin() {
 int run_run(const std::vector<std::string> &args) {
   std::string prog, entry_name = "main", device = "interp", npy_prefix;
   std::vector<std::string> inputs;
-  bool options_done = false;
+  bool options_done = false, unsafe = false;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string value;
     if (!options_done) {
@@ -67,6 +70,10 @@ int run_run(const std::vector<std::string> &args) {
       }
       if (match_option(args, i, {"--device"}, value)) {
         device = value;
+        continue;
+      }
+      if (args[i] == "--unsafe") {
+        unsafe = true;
         continue;
       }
       if (match_option(args, i, {"--input"}, value)) {
@@ -85,7 +92,7 @@ int run_run(const std::vector<std::string> &args) {
     prog = args[i];
   }
   if (prog.empty()) throw UsageError("'kerb run' needs a program (kerb run PROG)");
-  parse_device(device); // only the interpreter exists in this build
+  Device dev = parse_device(device);
 
   FrontendResult fr = run_frontend(prog);
   if (!fr.program) return report_frontend_failure(fr);
@@ -110,10 +117,18 @@ int run_run(const std::vector<std::string> &args) {
 
   RunResult result;
   try {
-    result = interpret(program, entry->name, arguments);
+    ExecOptions eo;
+    eo.unsafe = unsafe;
+    std::unique_ptr<Executor> exec = make_executor(dev, program, eo);
+    result = exec->run(*entry, arguments);
   } catch (const CompileError &e) {
-    // The interpreter may reject what it cannot run with a diagnostic.
+    // The interpreter or the code generator may reject what it cannot run.
     std::fputs(e.render().c_str(), stderr);
+    return kExitFailure;
+  } catch (const InputError &) {
+    throw;
+  } catch (const std::exception &e) {
+    print_error(fmt::format("the {} device failed: {}", device, e.what()));
     return kExitFailure;
   }
   if (!result.ok) {

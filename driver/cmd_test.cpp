@@ -9,6 +9,7 @@
 #include "driver/test_spec.h"
 
 #include "compiler/interpreter.h"
+#include "driver/executor.h"
 #include "runtime/value_text.h"
 
 #include <fmt/format.h>
@@ -40,6 +41,8 @@ with `-- ==`:
   -- input @ data/x.in output @ data/x.out    (files relative to the program; .npy too)
   -- random input { [100]i32 }                (must run without failing)
   -- tags { disable }                         (skips the block)
+  -- tags { no_cpu no_cuda }                  (skips it on those devices; `no_cpu input`
+                                                skips one case)
 
 A block with only `-- error: REGEX` says the program must fail to compile with a
 diagnostic matching REGEX; a block with no cases says it must compile. Values may span
@@ -49,7 +52,9 @@ ECMAScript, searched in "MESSAGE\nat LOCATION" (run-time) or in the whole diagno
 `script input` and `auto output` are reported as errors.
 
 Options:
-  --device DEVICE   interp (default); cpu and cuda are not available in this build
+  --device DEVICE   interp (the reference interpreter, default), cpu or cuda (compiled
+                    code); programs the code generator does not support yet are listed
+                    as UNSUPPORTED and counted apart, not as failures
   -v, --verbose     list every case, and the files that have no test block
   -h, --help        show this help
 
@@ -61,13 +66,31 @@ failed; 2 a usage error or a path that does not exist.
 
 struct Options {
   bool verbose = false;
+  Device device = Device::Interp;
 };
 
 // The outcome of one file.
 struct FileReport {
   int passed = 0, failed = 0, skipped = 0;
+  int unsupported = 0;             // cases the code generator cannot run yet
+  std::string unsupported_reason;  // its diagnostic
   std::string details; // failure explanations (and case lines with -v), indented
 };
+
+std::string first_line(const std::string &s) { return s.substr(0, s.find('\n')); }
+
+std::string device_name(Device d) {
+  switch (d) {
+  case Device::Interp: return "interp";
+  case Device::Cpu: return "cpu";
+  case Device::Cuda: return "cuda";
+  }
+  return "?";
+}
+
+bool has_tag(const std::vector<std::string> &tags, const std::string &tag) {
+  return std::find(tags.begin(), tags.end(), tag) != tags.end();
+}
 
 std::string indent(const std::string &text, const std::string &prefix) {
   std::string out;
@@ -150,7 +173,7 @@ std::string failure_text(const RunFailure &f) {
 }
 
 // Runs one case; returns an explanation when it fails, "" when it passes.
-std::string run_case(const Program &program, const FunDef &entry, const TestCase &c,
+std::string run_case(Executor &exec, const FunDef &entry, const TestCase &c,
                      const fs::path &dir, const std::string &fut_path) {
   std::vector<Value> args;
   try {
@@ -162,7 +185,7 @@ std::string run_case(const Program &program, const FunDef &entry, const TestCase
 
   RunResult r;
   try {
-    r = interpret(program, entry.name, args);
+    r = exec.run(entry, args);
   } catch (const CompileError &e) {
     return fmt::format("the interpreter rejected the program:\n{}", e.render());
   } catch (const std::exception &e) {
@@ -249,13 +272,16 @@ FileReport test_file(const std::string &path, const Options &opts) {
   }
 
   FrontendResult fr = run_frontend(path);
+  std::unique_ptr<Executor> exec;
   fs::path dir = fs::path(path).parent_path();
   bool shown_diagnostic = false;
   for (const TestBlock &block : spec.blocks) {
-    if (block.disabled()) {
+    std::string no_device = "no_" + device_name(opts.device);
+    if (block.disabled() || has_tag(block.tags, no_device)) {
       rep.skipped += std::max<int>(1, int(block.cases.size() * block.entries.size()));
       if (opts.verbose)
-        rep.details += fmt::format("  skip block at line {} (tagged disable)\n", block.line);
+        rep.details += fmt::format("  skip block at line {} (tagged {})\n", block.line,
+                                   block.disabled() ? "disable" : no_device);
       continue;
     }
     std::string block_label = fmt::format("line {}", block.line);
@@ -294,11 +320,32 @@ FileReport test_file(const std::string &path, const Options &opts) {
       record(rep, opts, block_label + ", compiles", "");
       continue;
     }
+    if (!exec) {
+      // Compile once per file, for the first block that runs something.
+      try {
+        exec = make_executor(opts.device, *fr.program, ExecOptions{});
+      } catch (const CompileError &e) {
+        int n = std::max<int>(1, int(block.cases.size() * block.entries.size()));
+        if (is_unsupported_error(e.what())) {
+          rep.unsupported += n;
+          rep.unsupported_reason = e.render();
+          continue;
+        }
+        rep.failed += n - 1;
+        record(rep, opts, block_label, fmt::format("the code generator rejected the program:\n{}",
+                                                   e.render()));
+        continue;
+      }
+    }
     for (const std::string &entry_name : block.entries) {
       const FunDef *entry = find_entry(*fr.program, entry_name);
       for (const TestCase &c : block.cases) {
+        if (has_tag(c.tags, no_device)) {
+          ++rep.skipped;
+          continue;
+        }
         std::string failure = entry
-                                  ? run_case(*fr.program, *entry, c, dir, path)
+                                  ? run_case(*exec, *entry, c, dir, path)
                                   : fmt::format("the program has no entry point '{}'", entry_name);
         record(rep, opts, case_label(c, entry_name), failure);
       }
@@ -344,7 +391,7 @@ int run_test(const std::vector<std::string> &args) {
     paths.push_back(args[i]);
   }
   if (paths.empty()) throw UsageError("'kerb test' needs at least one file or directory");
-  parse_device(device);
+  opts.device = parse_device(device);
 
   std::vector<std::string> files;
   for (const std::string &p : paths) {
@@ -353,14 +400,19 @@ int run_test(const std::vector<std::string> &args) {
   }
   if (files.empty()) std::printf("no .fut files found\n");
 
-  int passed = 0, failed = 0, skipped = 0;
+  int passed = 0, failed = 0, skipped = 0, unsupported = 0;
   for (const std::string &file : files) {
     FileReport rep = test_file(file, opts);
     passed += rep.passed;
     failed += rep.failed;
     skipped += rep.skipped;
+    unsupported += rep.unsupported;
     int cases = rep.passed + rep.failed;
-    if (rep.failed > 0)
+    if (rep.unsupported > 0 && cases == 0) {
+      std::printf("UNSUPPORTED %s (%d case%s: %s)\n", file.c_str(), rep.unsupported,
+                  rep.unsupported == 1 ? "" : "s", first_line(rep.unsupported_reason).c_str());
+      if (opts.verbose) std::fputs(rep.unsupported_reason.c_str(), stdout);
+    } else if (rep.failed > 0)
       std::printf("FAIL %s (%d of %d cases failed)\n", file.c_str(), rep.failed, cases);
     else if (cases > 0)
       std::printf("PASS %s (%d case%s)\n", file.c_str(), cases, cases == 1 ? "" : "s");
@@ -373,6 +425,8 @@ int run_test(const std::vector<std::string> &args) {
   }
   std::printf("%d passed, %d failed", passed, failed);
   if (skipped > 0) std::printf(", %d skipped", skipped);
+  if (unsupported > 0)
+    std::printf(", %d not supported by the code generator yet", unsupported);
   std::printf("\n");
   return failed > 0 ? kExitFailure : kExitOk;
 }

@@ -75,7 +75,7 @@ struct TestCase {
   bool compiled = false;         // `compiled input`
   bool nobench = false;          // `nobench input`
   std::string name;              // `"name" input {...}`, or empty
-  std::vector<std::string> tags; // per-case tags (`no_python input {...}`), ignored
+  std::vector<std::string> tags; // per-case tags (`no_cpu input {...}`): no_DEVICE skips
 };
 
 struct TestBlock {

@@ -1,0 +1,1315 @@
+// LLVM code generation for core programs (see gen_llvm.h).
+//
+// Values: a scalar is an LLVM register of its primitive type; an array is its address
+// (an i64 device address in host code, a pointer in kernels) and one i64 per
+// dimension, row-major and packed (bool as one byte). Core variables that change in
+// loops and branches live in allocas; LLVM's mem2reg turns them into registers.
+//
+// Kernels get their arguments as 8-byte slots: on the GPU as kernel parameters, on the
+// CPU through a pointer (see runtime/device_abi.h). The first slot of every kernel is
+// the failure slot's address.
+#include "codegen/gen_llvm.h"
+
+#include "codegen/scalar_ops.h"
+#include "compiler/prim_ops.h"
+#include "compiler/source.h"
+
+#include <fmt/format.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <functional>
+#include <map>
+#include <set>
+
+namespace kerb::codegen {
+
+using namespace llvm;
+// LLVM's, not the interpreter's kerb::Value / kerb::Type.
+using llvm::Type;
+using llvm::Value;
+
+GeneratedProgram::GeneratedProgram() = default;
+GeneratedProgram::~GeneratedProgram() {
+  // Modules before their contexts.
+  host.reset();
+  kernels.reset();
+}
+GeneratedProgram::GeneratedProgram(GeneratedProgram &&) noexcept = default;
+GeneratedProgram &GeneratedProgram::operator=(GeneratedProgram &&) noexcept = default;
+
+std::string entry_symbol(const std::string &entry) { return "kerb_entry_" + entry; }
+
+namespace {
+
+constexpr int64_t kThreadsBlock = 256; // block size of Threads kernels on the GPU
+
+[[noreturn]] void unsupported(const core::Exp &e, const std::string &what) {
+  error_at(e.span, fmt::format("the code generator does not support {} yet", what));
+}
+
+// A value during code generation.
+struct Val {
+  Value *scalar = nullptr;   // scalars
+  Value *addr = nullptr;     // arrays: i64 (host) or pointer (kernel)
+  std::vector<Value *> dims; // arrays: i64 each
+};
+
+// Free variables of a lambda (used inside, bound outside), in a stable order.
+void free_vars_body(const core::Body &b, std::set<int> &bound, std::set<int> &out);
+
+void free_vars_subexp(const core::SubExp &s, const std::set<int> &bound, std::set<int> &out) {
+  if (s.is_var() && !bound.count(s.var)) out.insert(s.var);
+}
+
+void free_vars_exp(const core::Exp &e, std::set<int> &bound, std::set<int> &out) {
+  for (const core::SubExp &s : e.args) free_vars_subexp(s, bound, out);
+  for (int a : e.arrays)
+    if (!bound.count(a)) out.insert(a);
+  std::set<int> inner = bound;
+  for (int p : e.loop_params) inner.insert(p);
+  if (e.loop_var >= 0) inner.insert(e.loop_var);
+  for (const auto &b : e.bodies) {
+    std::set<int> scope = inner;
+    free_vars_body(*b, scope, out);
+  }
+  if (e.lambda) {
+    std::set<int> scope = bound;
+    for (int p : e.lambda->params) scope.insert(p);
+    free_vars_body(e.lambda->body, scope, out);
+  }
+}
+
+void free_vars_body(const core::Body &b, std::set<int> &bound, std::set<int> &out) {
+  for (const core::Stm &s : b.stms) {
+    free_vars_exp(s.exp, bound, out);
+    for (int v : s.pat) bound.insert(v);
+  }
+  for (const core::SubExp &s : b.result) free_vars_subexp(s, bound, out);
+}
+
+// Code generation of one function body (host code or a kernel), with its builder.
+class FnGen {
+public:
+  enum Mode { Host, Kernel };
+
+  FnGen(const core::Program &p, Module &m, Function *f, Mode mode, bool gpu, MathLib lib)
+      : p_(p), m_(m), c_(m.getContext()), f_(f), b_(c_), ops_(b_, m, lib), mode_(mode),
+        gpu_(gpu) {}
+
+  IRBuilder<> &builder() { return b_; }
+  ScalarOps &ops() { return ops_; }
+  Function *function() { return f_; }
+
+  // Where control goes after a check fails: host code returns the status; a kernel
+  // thread stops (or, in a block kernel, records that it failed and goes on to the
+  // next barrier).
+  std::function<void(Value *status)> on_fail;
+  Value *ctx = nullptr;          // host: the context pointer
+  Value *failure_slot = nullptr; // kernel: pointer to the FailureSlot
+  // Host: called for statements that become kernels.
+  std::function<bool(const core::Stm &)> launch_hook;
+
+  void bind(int var, Val v) { env_[var] = std::move(v); }
+  const Val &lookup(int var) const {
+    auto it = env_.find(var);
+    KERB_ASSERT(it != env_.end(), "core variable v" + std::to_string(var) + " has no value");
+    return it->second;
+  }
+
+  Value *scalar(const core::SubExp &s) {
+    if (!s.is_var()) return ops_.constant(s.constant);
+    const Val &v = lookup(s.var);
+    KERB_ASSERT(v.scalar, "scalar expected");
+    return v.scalar;
+  }
+  PrimType prim_of(const core::SubExp &s) const {
+    return s.is_var() ? p_.var(s.var).type.prim : s.constant.type;
+  }
+  int rank_of(const core::SubExp &s) const { return s.is_var() ? p_.var(s.var).type.rank : 0; }
+  Val val(const core::SubExp &s) {
+    if (!s.is_var()) return Val{ops_.constant(s.constant), nullptr, {}};
+    return lookup(s.var);
+  }
+
+  Value *i64(int64_t v) { return b_.getInt64(uint64_t(v)); }
+
+  // An element address: base + index * element size.
+  Value *element_addr(Value *base, Value *flat_index, PrimType t) {
+    Type *et = ops_.mem_type(t);
+    if (mode_ == Host) {
+      uint64_t size = m_.getDataLayout().getTypeAllocSize(et);
+      return b_.CreateAdd(base, b_.CreateMul(flat_index, i64(int64_t(size))));
+    }
+    return b_.CreateGEP(et, base, flat_index);
+  }
+
+  // Row-major flat index of `idx` (leading dims) times the size of the rest.
+  Value *flat_offset(const std::vector<Value *> &dims, const std::vector<Value *> &idx) {
+    Value *off = i64(0);
+    for (size_t d = 0; d < dims.size(); d++) {
+      Value *i = d < idx.size() ? idx[d] : i64(0);
+      off = b_.CreateAdd(b_.CreateMul(off, dims[d]), i);
+    }
+    return off;
+  }
+
+  Value *product(const std::vector<Value *> &dims, size_t from = 0) {
+    Value *n = i64(1);
+    for (size_t d = from; d < dims.size(); d++) n = b_.CreateMul(n, dims[d]);
+    return n;
+  }
+
+  // Kernel: load / store an element.
+  Value *load_elem(PrimType t, Value *addr) {
+    return ops_.from_mem(t, b_.CreateLoad(ops_.mem_type(t), addr));
+  }
+  void store_elem(PrimType t, Value *v, Value *addr) { b_.CreateStore(ops_.to_mem(t, v), addr); }
+
+  // ---- checks
+
+  // Emits `if (!ok) fail(site, args)`; continues on the ok path.
+  void check(Value *ok, int site, const std::vector<Value *> &args) {
+    BasicBlock *bad = BasicBlock::Create(c_, "check.fail", f_);
+    BasicBlock *good = BasicBlock::Create(c_, "check.ok", f_);
+    b_.CreateCondBr(ok, good, bad, MDBuilder(c_).createBranchWeights(1 << 20, 1));
+    b_.SetInsertPoint(bad);
+    emit_failure(site, args);
+    b_.SetInsertPoint(good);
+  }
+
+  void emit_failure(int site, const std::vector<Value *> &args) {
+    if (mode_ == Host) {
+      Value *buf = b_.CreateAlloca(b_.getInt64Ty(), i64(int64_t(std::max<size_t>(args.size(), 1))));
+      for (size_t i = 0; i < args.size(); i++)
+        b_.CreateStore(args[i], b_.CreateGEP(b_.getInt64Ty(), buf, i64(int64_t(i))));
+      Value *status = b_.CreateCall(rt("kerb_rt_fail"),
+                                    {ctx, b_.getInt32(uint32_t(site)), buf,
+                                     b_.getInt32(uint32_t(args.size()))});
+      on_fail(status);
+      return;
+    }
+    // Kernel: the first failing thread claims the slot and writes the arguments.
+    Value *code_ptr = failure_slot;
+    Value *old = b_.CreateAtomicCmpXchg(code_ptr, b_.getInt32(uint32_t(-1)),
+                                        b_.getInt32(uint32_t(site)), MaybeAlign(4),
+                                        AtomicOrdering::Monotonic, AtomicOrdering::Monotonic);
+    Value *won = b_.CreateExtractValue(old, 1);
+    BasicBlock *write = BasicBlock::Create(c_, "fail.write", f_);
+    BasicBlock *after = BasicBlock::Create(c_, "fail.done", f_);
+    b_.CreateCondBr(won, write, after);
+    b_.SetInsertPoint(write);
+    for (size_t i = 0; i < args.size() && i < size_t(kFailureMaxArgs); i++) {
+      Value *slot = b_.CreateGEP(b_.getInt8Ty(), failure_slot, i64(int64_t(8 + 8 * i)));
+      b_.CreateStore(args[i], slot);
+    }
+    b_.CreateBr(after);
+    b_.SetInsertPoint(after);
+    on_fail(nullptr);
+  }
+
+  // Index arguments of a bounds failure: the indices, then every dim.
+  std::vector<Value *> index_failure_args(const std::vector<Value *> &idx,
+                                          const std::vector<Value *> &dims) {
+    std::vector<Value *> args = idx;
+    args.insert(args.end(), dims.begin(), dims.end());
+    return args;
+  }
+
+  Function *rt(const std::string &name) {
+    Function *f = m_.getFunction(name);
+    KERB_ASSERT(f, "runtime function " + name + " is not declared");
+    return f;
+  }
+
+  // ---- statements
+
+  void body(const core::Body &b) {
+    for (const core::Stm &s : b.stms) stm(s);
+  }
+
+  std::vector<Val> results(const core::Body &b) {
+    std::vector<Val> out;
+    for (const core::SubExp &s : b.result) out.push_back(val(s));
+    return out;
+  }
+
+  void stm(const core::Stm &s) {
+    if (mode_ == Host && launch_hook && launch_hook(s)) return;
+    const core::Exp &e = s.exp;
+    auto bind1 = [&](Val v) {
+      KERB_ASSERT(s.pat.size() == 1, "one result expected");
+      bind(s.pat[0], std::move(v));
+    };
+    switch (e.kind) {
+    case core::ExpKind::SubExp: bind1(val(e.args[0])); return;
+    case core::ExpKind::BinOp: {
+      PrimType t = prim_of(e.args[0]);
+      Value *a = scalar(e.args[0]), *b = scalar(e.args[1]);
+      if (e.site >= 0 && is_checked_division(e.binop, t))
+        check(b_.CreateICmpNE(b, ConstantInt::get(b->getType(), 0)), e.site, {});
+      if (e.site >= 0 && e.binop == BinOp::Pow && is_signed_int(t))
+        check(b_.CreateICmpSGE(b, ConstantInt::get(b->getType(), 0)), e.site, {});
+      bind1(Val{ops_.binop(e.binop, t, a, b), nullptr, {}});
+      return;
+    }
+    case core::ExpKind::UnOp:
+      bind1(Val{ops_.unop(e.unop, prim_of(e.args[0]), scalar(e.args[0])), nullptr, {}});
+      return;
+    case core::ExpKind::Convert:
+      bind1(Val{ops_.convert(prim_of(e.args[0]), e.to, scalar(e.args[0])), nullptr, {}});
+      return;
+    case core::ExpKind::PrimFn: {
+      if (prim_fn_arity(e.prim_fn.fn) == 0) {
+        bind1(Val{ops_.constant(prim_constant(e.prim_fn.module, e.prim_fn.fn)), nullptr, {}});
+        return;
+      }
+      Value *x = scalar(e.args[0]);
+      Value *y = e.args.size() > 1 ? scalar(e.args[1]) : nullptr;
+      bind1(Val{ops_.prim_fn(e.prim_fn, x, y), nullptr, {}});
+      return;
+    }
+    case core::ExpKind::If: return if_stm(s);
+    case core::ExpKind::Loop: return loop_stm(s);
+    case core::ExpKind::Index: return index_stm(s);
+    case core::ExpKind::Assert:
+      if (e.site >= 0) {
+        // args[1..]: the message's arguments (sizes of a size check, ...).
+        std::vector<Value *> margs;
+        for (size_t i = 1; i < e.args.size(); i++)
+          margs.push_back(ops_.to_i64(prim_of(e.args[i]), scalar(e.args[i])));
+        check(scalar(e.args[0]), e.site, margs);
+      }
+      for (int v : s.pat) bind(v, Val{b_.getInt1(true), nullptr, {}});
+      return;
+    case core::ExpKind::Reduce:
+      if (mode_ == Kernel) return sequential_reduce(s);
+      break;
+    default: break;
+    }
+    if (mode_ == Kernel) unsupported(e, "this operation inside a kernel (it needs memory)");
+    host_stm(s);
+  }
+
+  // Host statements that are not kernels: overridden by the host generator.
+  std::function<void(const core::Stm &)> host_stm;
+
+  // Variables of a statement's pattern live in allocas across control flow.
+  struct Slots {
+    std::vector<AllocaInst *> scalar, addr;
+    std::vector<std::vector<AllocaInst *>> dims;
+  };
+
+  AllocaInst *entry_alloca(Type *t) {
+    IRBuilder<> eb(&f_->getEntryBlock(), f_->getEntryBlock().begin());
+    return eb.CreateAlloca(t);
+  }
+
+  Type *addr_type() {
+    if (mode_ == Host) return b_.getInt64Ty();
+    return PointerType::get(c_, gpu_ ? 1 : 0);
+  }
+
+  Slots make_slots(const std::vector<int> &vars) {
+    Slots s;
+    for (int v : vars) {
+      const core::CType &t = p_.var(v).type;
+      if (t.rank == 0) {
+        s.scalar.push_back(entry_alloca(ops_.reg_type(t.prim)));
+        s.addr.push_back(nullptr);
+        s.dims.push_back({});
+      } else {
+        s.scalar.push_back(nullptr);
+        s.addr.push_back(entry_alloca(addr_type()));
+        std::vector<AllocaInst *> d;
+        for (int k = 0; k < t.rank; k++) d.push_back(entry_alloca(b_.getInt64Ty()));
+        s.dims.push_back(d);
+      }
+    }
+    return s;
+  }
+
+  void store_slots(const Slots &s, const std::vector<Val> &vals) {
+    for (size_t i = 0; i < vals.size(); i++) {
+      if (s.scalar[i]) {
+        b_.CreateStore(vals[i].scalar, s.scalar[i]);
+        continue;
+      }
+      b_.CreateStore(vals[i].addr, s.addr[i]);
+      for (size_t k = 0; k < s.dims[i].size(); k++) b_.CreateStore(vals[i].dims[k], s.dims[i][k]);
+    }
+  }
+
+  std::vector<Val> load_slots(const Slots &s, const std::vector<int> &vars) {
+    std::vector<Val> out;
+    for (size_t i = 0; i < vars.size(); i++) {
+      const core::CType &t = p_.var(vars[i]).type;
+      Val v;
+      if (s.scalar[i]) {
+        v.scalar = b_.CreateLoad(ops_.reg_type(t.prim), s.scalar[i]);
+      } else {
+        v.addr = b_.CreateLoad(addr_type(), s.addr[i]);
+        for (AllocaInst *d : s.dims[i]) v.dims.push_back(b_.CreateLoad(b_.getInt64Ty(), d));
+      }
+      out.push_back(v);
+    }
+    return out;
+  }
+
+  void if_stm(const core::Stm &s) {
+    const core::Exp &e = s.exp;
+    Slots slots = make_slots(s.pat);
+    BasicBlock *then_bb = BasicBlock::Create(c_, "if.then", f_);
+    BasicBlock *else_bb = BasicBlock::Create(c_, "if.else", f_);
+    BasicBlock *join = BasicBlock::Create(c_, "if.end", f_);
+    b_.CreateCondBr(scalar(e.args[0]), then_bb, else_bb);
+    for (int k = 0; k < 2; k++) {
+      b_.SetInsertPoint(k == 0 ? then_bb : else_bb);
+      body(*e.bodies[size_t(k)]);
+      store_slots(slots, results(*e.bodies[size_t(k)]));
+      b_.CreateBr(join);
+    }
+    b_.SetInsertPoint(join);
+    std::vector<Val> vals = load_slots(slots, s.pat);
+    for (size_t i = 0; i < s.pat.size(); i++) bind(s.pat[i], vals[i]);
+  }
+
+  void loop_stm(const core::Stm &s) {
+    const core::Exp &e = s.exp;
+    const std::vector<int> &params = e.loop_params;
+    Slots state = make_slots(params);
+    std::vector<Val> init;
+    for (size_t i = 0; i < params.size(); i++) init.push_back(val(e.args[i]));
+    store_slots(state, init);
+    AllocaInst *counter = nullptr;
+    Value *bound = nullptr;
+    PrimType ct = PrimType::I64;
+    if (!e.is_while) {
+      const core::SubExp &n = e.args.back();
+      ct = prim_of(n);
+      bound = scalar(n);
+      counter = entry_alloca(ops_.reg_type(ct));
+      b_.CreateStore(ConstantInt::get(ops_.reg_type(ct), 0), counter);
+    }
+    BasicBlock *head = BasicBlock::Create(c_, "loop.head", f_);
+    BasicBlock *body_bb = BasicBlock::Create(c_, "loop.body", f_);
+    BasicBlock *exit = BasicBlock::Create(c_, "loop.end", f_);
+    b_.CreateBr(head);
+    b_.SetInsertPoint(head);
+    std::vector<Val> cur = load_slots(state, params);
+    for (size_t i = 0; i < params.size(); i++) bind(params[i], cur[i]);
+    Value *go;
+    if (e.is_while) {
+      body(*e.bodies[1]);
+      go = scalar(e.bodies[1]->result[0]);
+    } else {
+      Value *i = b_.CreateLoad(ops_.reg_type(ct), counter);
+      bind(e.loop_var, Val{i, nullptr, {}});
+      go = is_signed_int(ct) ? b_.CreateICmpSLT(i, bound) : b_.CreateICmpULT(i, bound);
+    }
+    b_.CreateCondBr(go, body_bb, exit);
+    b_.SetInsertPoint(body_bb);
+    body(*e.bodies[0]);
+    store_slots(state, results(*e.bodies[0]));
+    if (!e.is_while) {
+      Value *i = b_.CreateLoad(ops_.reg_type(ct), counter);
+      b_.CreateStore(b_.CreateAdd(i, ConstantInt::get(i->getType(), 1)), counter);
+    }
+    b_.CreateBr(head);
+    b_.SetInsertPoint(exit);
+    std::vector<Val> out = load_slots(state, params);
+    for (size_t i = 0; i < s.pat.size(); i++) bind(s.pat[i], out[i]);
+  }
+
+  // xs[i, j, ...]: a scalar load, or a sub-array view.
+  void index_stm(const core::Stm &s) {
+    const core::Exp &e = s.exp;
+    const Val &arr = lookup(e.arrays[0]);
+    PrimType t = p_.var(e.arrays[0]).type.prim;
+    std::vector<Value *> idx;
+    Value *ok = b_.getTrue();
+    for (size_t k = 0; k < e.args.size(); k++) {
+      Value *i = ops_.to_i64(prim_of(e.args[k]), scalar(e.args[k]));
+      idx.push_back(i);
+      ok = b_.CreateAnd(ok, b_.CreateICmpULT(i, arr.dims[k]));
+    }
+    if (e.site >= 0) check(ok, e.site, index_failure_args(idx, arr.dims));
+    Value *off = flat_offset(arr.dims, idx);
+    Value *addr = element_addr(arr.addr, off, t);
+    if (idx.size() < arr.dims.size()) {
+      Val v;
+      v.addr = addr;
+      v.dims.assign(arr.dims.begin() + long(idx.size()), arr.dims.end());
+      bind(s.pat[0], v);
+      return;
+    }
+    if (mode_ == Kernel) {
+      bind(s.pat[0], Val{load_elem(t, addr), nullptr, {}});
+      return;
+    }
+    AllocaInst *buf = entry_alloca(ops_.mem_type(t));
+    Value *st = b_.CreateCall(rt("kerb_rt_read"),
+                              {ctx, buf, addr, i64(int64_t(m_.getDataLayout().getTypeAllocSize(ops_.mem_type(t))))});
+    return_if_error(st);
+    bind(s.pat[0], Val{ops_.from_mem(t, b_.CreateLoad(ops_.mem_type(t), buf)), nullptr, {}});
+  }
+
+  // Host: if `status` is non-zero, return it.
+  void return_if_error(Value *status) {
+    BasicBlock *bad = BasicBlock::Create(c_, "rt.fail", f_);
+    BasicBlock *good = BasicBlock::Create(c_, "rt.ok", f_);
+    b_.CreateCondBr(b_.CreateICmpEQ(status, b_.getInt32(0)), good, bad,
+                    MDBuilder(c_).createBranchWeights(1 << 20, 1));
+    b_.SetInsertPoint(bad);
+    b_.CreateRet(status);
+    b_.SetInsertPoint(good);
+  }
+
+  // Applies a lambda to argument values; returns its results.
+  std::vector<Val> apply(const core::Lambda &l, const std::vector<Val> &args) {
+    KERB_ASSERT(l.params.size() == args.size(), "lambda applied to the wrong number of values");
+    for (size_t i = 0; i < args.size(); i++) bind(l.params[i], args[i]);
+    body(l.body);
+    return results(l.body);
+  }
+
+  // Row i of each array: a scalar element or a sub-array view (kernel code).
+  std::vector<Val> rows_at(const std::vector<int> &arrays, Value *i) {
+    std::vector<Val> out;
+    for (int a : arrays) {
+      const Val &arr = lookup(a);
+      PrimType t = p_.var(a).type.prim;
+      Value *row_size = product(arr.dims, 1);
+      Value *addr = element_addr(arr.addr, b_.CreateMul(i, row_size), t);
+      if (arr.dims.size() == 1) {
+        out.push_back(Val{load_elem(t, addr), nullptr, {}});
+      } else {
+        Val v;
+        v.addr = addr;
+        v.dims.assign(arr.dims.begin() + 1, arr.dims.end());
+        out.push_back(v);
+      }
+    }
+    return out;
+  }
+
+  // A Reduce inside a kernel: a sequential loop.
+  void sequential_reduce(const core::Stm &s) {
+    const core::Exp &e = s.exp;
+    size_t k = e.args.size() - 1;
+    for (int r : s.pat)
+      if (p_.var(r).type.rank != 0) unsupported(e, "reductions with array operands");
+    Slots acc = make_slots(s.pat);
+    std::vector<Val> ne;
+    for (size_t j = 0; j < k; j++) ne.push_back(val(e.args[j + 1]));
+    store_slots(acc, ne);
+    Value *n = scalar(e.args[0]);
+    AllocaInst *counter = entry_alloca(b_.getInt64Ty());
+    b_.CreateStore(i64(0), counter);
+    BasicBlock *head = BasicBlock::Create(c_, "red.head", f_);
+    BasicBlock *body_bb = BasicBlock::Create(c_, "red.body", f_);
+    BasicBlock *exit = BasicBlock::Create(c_, "red.end", f_);
+    b_.CreateBr(head);
+    b_.SetInsertPoint(head);
+    Value *i = b_.CreateLoad(b_.getInt64Ty(), counter);
+    b_.CreateCondBr(b_.CreateICmpSLT(i, n), body_bb, exit);
+    b_.SetInsertPoint(body_bb);
+    std::vector<Val> args = load_slots(acc, s.pat);
+    std::vector<Val> rows = rows_at(e.arrays, i);
+    args.insert(args.end(), rows.begin(), rows.end());
+    store_slots(acc, apply(*e.lambda, args));
+    b_.CreateStore(b_.CreateAdd(i, i64(1)), counter);
+    b_.CreateBr(head);
+    b_.SetInsertPoint(exit);
+    std::vector<Val> out = load_slots(acc, s.pat);
+    for (size_t j = 0; j < s.pat.size(); j++) bind(s.pat[j], out[j]);
+  }
+
+  const core::Program &p_;
+  Module &m_;
+  LLVMContext &c_;
+  Function *f_;
+  IRBuilder<> b_;
+  ScalarOps ops_;
+  Mode mode_;
+  bool gpu_;
+  std::map<int, Val> env_;
+};
+
+// ---------------------------------------------------------------------------------
+// The program generator: host functions, and kernels extracted from them.
+
+class ProgramGen {
+public:
+  ProgramGen(const core::Program &p, Target target) : p_(p), target_(target) {}
+
+  GeneratedProgram run() {
+    out_.host_context = std::make_unique<LLVMContext>();
+    out_.host = std::make_unique<Module>("kerb_host", *out_.host_context);
+    if (target_ == Target::Cuda) {
+      out_.kernel_context = std::make_unique<LLVMContext>();
+      out_.kernels = std::make_unique<Module>("kerb_kernels", *out_.kernel_context);
+    }
+    declare_runtime(*out_.host);
+    for (const core::Function &f : p_.functions) host_function(f);
+    return std::move(out_);
+  }
+
+private:
+  Module &kernel_module() { return target_ == Target::Cuda ? *out_.kernels : *out_.host; }
+  bool gpu() const { return target_ == Target::Cuda; }
+
+  void declare_runtime(Module &m) {
+    LLVMContext &c = m.getContext();
+    Type *i64 = Type::getInt64Ty(c), *i32 = Type::getInt32Ty(c);
+    Type *ptr = PointerType::get(c, 0);
+    auto decl = [&](const char *name, Type *ret, std::vector<Type *> params) {
+      Function::Create(FunctionType::get(ret, params, false), GlobalValue::ExternalLinkage, name, m);
+    };
+    decl("kerb_rt_alloc", i64, {ptr, i64});
+    decl("kerb_rt_failure_slot", i64, {ptr});
+    decl("kerb_rt_block_size", i64, {ptr});
+    decl("kerb_rt_num_blocks", i64, {ptr, i64});
+    decl("kerb_rt_launch", i32, {ptr, i32, i64, ptr, i32});
+    decl("kerb_rt_read", i32, {ptr, ptr, i64, i64});
+    decl("kerb_rt_write", i32, {ptr, i64, ptr, i64});
+    decl("kerb_rt_copy", i32, {ptr, i64, i64, i64});
+    decl("kerb_rt_fail", i32, {ptr, i32, ptr, i32});
+  }
+
+  // ---- host functions
+
+  void host_function(const core::Function &fn) {
+    Module &m = *out_.host;
+    LLVMContext &c = m.getContext();
+    Type *ptr = PointerType::get(c, 0);
+    Function *f = Function::Create(FunctionType::get(Type::getInt32Ty(c), {ptr, ptr, ptr}, false),
+                                   GlobalValue::ExternalLinkage, entry_symbol(fn.name), m);
+    BasicBlock::Create(c, "entry", f);
+    FnGen g(p_, m, f, FnGen::Host, false, MathLib::Libm);
+    IRBuilder<> &b = g.builder();
+    b.SetInsertPoint(&f->getEntryBlock());
+    g.ctx = f->getArg(0);
+    Value *in = f->getArg(1), *out = f->getArg(2);
+    g.on_fail = [&g](Value *status) { g.builder().CreateRet(status); };
+    host_ = &g;
+    g.launch_hook = [this](const core::Stm &s) { return launch(s); };
+    g.host_stm = [this](const core::Stm &s) { host_stm(s); };
+
+    // Parameters from the input slots.
+    int slot = 0;
+    auto in_slot = [&](int i) {
+      return b.CreateLoad(b.getInt64Ty(), b.CreateGEP(b.getInt64Ty(), in, g.i64(i)));
+    };
+    for (size_t k = 0; k < fn.params.size(); k++) {
+      int v = fn.params[k];
+      const core::CType &t = p_.var(v).type;
+      if (t.rank == 0) {
+        g.bind(v, Val{g.ops().from_slot(t.prim, in_slot(slot++)), nullptr, {}});
+        continue;
+      }
+      Val a;
+      a.addr = in_slot(slot++);
+      for (int d = 0; d < t.rank; d++) a.dims.push_back(in_slot(slot++));
+      g.bind(v, a);
+      if (k < fn.param_shape_vars.size())
+        for (size_t d = 0; d < fn.param_shape_vars[k].size(); d++)
+          g.bind(fn.param_shape_vars[k][d], Val{a.dims[d], nullptr, {}});
+    }
+    g.body(fn.body);
+    // Results to the output slots.
+    std::vector<Val> res = g.results(fn.body);
+    slot = 0;
+    auto out_slot = [&](Value *v) {
+      b.CreateStore(v, b.CreateGEP(b.getInt64Ty(), out, g.i64(slot++)));
+    };
+    for (size_t k = 0; k < res.size(); k++) {
+      PrimType t = g.prim_of(fn.body.result[k]);
+      if (g.rank_of(fn.body.result[k]) == 0) {
+        out_slot(g.ops().to_slot(t, res[k].scalar));
+        continue;
+      }
+      out_slot(res[k].addr);
+      for (Value *d : res[k].dims) out_slot(d);
+    }
+    b.CreateRet(b.getInt32(0));
+    host_ = nullptr;
+  }
+
+  // Host statements that are neither scalar code nor kernels.
+  void host_stm(const core::Stm &s) {
+    FnGen &g = *host_;
+    IRBuilder<> &b = g.builder();
+    const core::Exp &e = s.exp;
+    switch (e.kind) {
+    case core::ExpKind::ArrayLit: {
+      int v = s.pat[0];
+      const core::CType &t = p_.var(v).type;
+      size_t n = e.args.size();
+      if (t.rank == 1) {
+        Type *et = g.ops().mem_type(t.prim);
+        uint64_t es = out_.host->getDataLayout().getTypeAllocSize(et);
+        AllocaInst *buf = b.CreateAlloca(et, g.i64(int64_t(n)));
+        for (size_t i = 0; i < n; i++)
+          b.CreateStore(g.ops().to_mem(t.prim, g.scalar(e.args[i])),
+                        b.CreateGEP(et, buf, g.i64(int64_t(i))));
+        Value *bytes = g.i64(int64_t(n * es));
+        Value *addr = alloc(bytes);
+        g.return_if_error(b.CreateCall(g.rt("kerb_rt_write"), {g.ctx, addr, buf, bytes}));
+        g.bind(v, Val{nullptr, addr, {g.i64(int64_t(n))}});
+        return;
+      }
+      // Rows that are arrays: copy each into place.
+      Val first = g.val(e.args[0]);
+      Value *row_elems = g.product(first.dims);
+      uint64_t es = out_.host->getDataLayout().getTypeAllocSize(g.ops().mem_type(t.prim));
+      Value *row_bytes = b.CreateMul(row_elems, g.i64(int64_t(es)));
+      Value *addr = alloc(b.CreateMul(row_bytes, g.i64(int64_t(n))));
+      for (size_t i = 0; i < n; i++) {
+        Val row = g.val(e.args[i]);
+        Value *dst = b.CreateAdd(addr, b.CreateMul(row_bytes, g.i64(int64_t(i))));
+        g.return_if_error(b.CreateCall(g.rt("kerb_rt_copy"), {g.ctx, dst, row.addr, row_bytes}));
+      }
+      Val out{nullptr, addr, {g.i64(int64_t(n))}};
+      out.dims.insert(out.dims.end(), first.dims.begin(), first.dims.end());
+      g.bind(v, out);
+      return;
+    }
+    case core::ExpKind::Copy: {
+      const Val &src = g.lookup(e.arrays[0]);
+      const core::CType &t = p_.var(e.arrays[0]).type;
+      Value *bytes = byte_size(t.prim, src.dims);
+      Value *addr = alloc(bytes);
+      g.return_if_error(b.CreateCall(g.rt("kerb_rt_copy"), {g.ctx, addr, src.addr, bytes}));
+      g.bind(s.pat[0], Val{nullptr, addr, src.dims});
+      return;
+    }
+    case core::ExpKind::Update: {
+      // A copy of the array with one element or row replaced.
+      const Val &src = g.lookup(e.arrays[0]);
+      const core::CType &t = p_.var(e.arrays[0]).type;
+      size_t k = e.args.size() - 1;
+      std::vector<Value *> idx;
+      Value *ok = b.getTrue();
+      for (size_t j = 0; j < k; j++) {
+        Value *i = g.ops().to_i64(g.prim_of(e.args[j]), g.scalar(e.args[j]));
+        idx.push_back(i);
+        ok = b.CreateAnd(ok, b.CreateICmpULT(i, src.dims[j]));
+      }
+      if (e.site >= 0) g.check(ok, e.site, g.index_failure_args(idx, src.dims));
+      Value *bytes = byte_size(t.prim, src.dims);
+      Value *addr = alloc(bytes);
+      g.return_if_error(b.CreateCall(g.rt("kerb_rt_copy"), {g.ctx, addr, src.addr, bytes}));
+      Value *dst = g.element_addr(addr, g.flat_offset(src.dims, idx), t.prim);
+      const core::SubExp &v = e.args.back();
+      if (g.rank_of(v) == 0) {
+        Type *et = g.ops().mem_type(t.prim);
+        AllocaInst *buf = g.entry_alloca(et);
+        b.CreateStore(g.ops().to_mem(t.prim, g.scalar(v)), buf);
+        Value *es = g.i64(int64_t(out_.host->getDataLayout().getTypeAllocSize(et)));
+        g.return_if_error(b.CreateCall(g.rt("kerb_rt_write"), {g.ctx, dst, buf, es}));
+      } else {
+        Val row = g.val(v);
+        g.return_if_error(b.CreateCall(g.rt("kerb_rt_copy"),
+                                       {g.ctx, dst, row.addr, byte_size(t.prim, row.dims)}));
+      }
+      g.bind(s.pat[0], Val{nullptr, addr, src.dims});
+      return;
+    }
+    default: break;
+    }
+    unsupported(e, "this operation in host code");
+  }
+
+  Value *byte_size(PrimType t, const std::vector<Value *> &dims) {
+    FnGen &g = *host_;
+    uint64_t es = out_.host->getDataLayout().getTypeAllocSize(g.ops().mem_type(t));
+    return g.builder().CreateMul(g.product(dims), g.i64(int64_t(es)));
+  }
+
+  Value *alloc(Value *bytes) {
+    FnGen &g = *host_;
+    IRBuilder<> &b = g.builder();
+    Value *addr = b.CreateCall(g.rt("kerb_rt_alloc"), {g.ctx, bytes});
+    // An allocation failure has already been recorded in the context.
+    g.return_if_error(b.CreateZExt(b.CreateICmpEQ(addr, g.i64(0)), b.getInt32Ty()));
+    return addr;
+  }
+
+  // ---- kernels
+
+  // One launch argument: a slot value in host code, and how the kernel reads it back.
+  struct KernelArg {
+    int var;         // the core variable (its type says how to unpack)
+    size_t first;    // its first slot
+  };
+
+  // Collects the slots for values the kernel uses: scalars (1 slot) and arrays
+  // (address + dims).
+  struct SlotList {
+    std::vector<Value *> host_values; // in host code
+    std::vector<KernelArg> args;
+  };
+
+  void add_var(SlotList &sl, int v) {
+    FnGen &g = *host_;
+    const core::CType &t = p_.var(v).type;
+    const Val &val = g.lookup(v);
+    sl.args.push_back(KernelArg{v, sl.host_values.size() + 1}); // slot 0: failure slot
+    if (t.rank == 0) {
+      sl.host_values.push_back(g.ops().to_slot(t.prim, val.scalar));
+      return;
+    }
+    sl.host_values.push_back(val.addr);
+    for (Value *d : val.dims) sl.host_values.push_back(d);
+  }
+
+  // Adds a raw i64 slot; returns its slot index.
+  size_t add_raw(SlotList &sl, Value *v) {
+    sl.host_values.push_back(v);
+    return sl.host_values.size(); // +1 for the failure slot, -1 for the index
+  }
+
+  // Emits the launch in host code.
+  void emit_launch(int kernel, Value *total, SlotList &sl) {
+    FnGen &g = *host_;
+    IRBuilder<> &b = g.builder();
+    Value *fs = b.CreateCall(g.rt("kerb_rt_failure_slot"), {g.ctx});
+    size_t n = sl.host_values.size() + 1;
+    AllocaInst *buf = b.CreateAlloca(b.getInt64Ty(), g.i64(int64_t(n)));
+    b.CreateStore(fs, b.CreateGEP(b.getInt64Ty(), buf, g.i64(0)));
+    for (size_t i = 0; i < sl.host_values.size(); i++)
+      b.CreateStore(sl.host_values[i], b.CreateGEP(b.getInt64Ty(), buf, g.i64(int64_t(i + 1))));
+    g.return_if_error(b.CreateCall(g.rt("kerb_rt_launch"),
+                                   {g.ctx, b.getInt32(uint32_t(kernel)), total, buf,
+                                    b.getInt32(uint32_t(n))}));
+  }
+
+  // A kernel function being generated: its FnGen and how to read slot i.
+  struct KernelFn {
+    Function *f = nullptr;
+    std::unique_ptr<FnGen> g;
+    std::function<Value *(size_t)> slot;
+    Value *begin = nullptr, *end = nullptr; // CPU: the range of threads or blocks
+    BasicBlock *exit = nullptr;
+  };
+
+  KernelFn new_kernel(const std::string &name, size_t num_slots, KernelDesc desc) {
+    Module &km = kernel_module();
+    LLVMContext &c = km.getContext();
+    Type *i64 = Type::getInt64Ty(c);
+    KernelFn k;
+    int id = int(out_.kernel_descs.size());
+    std::string fname = fmt::format("kerb_kernel_{}_{}", id, name);
+    out_.kernel_descs.push_back(desc);
+    out_.kernel_names.push_back(fname);
+    if (gpu()) {
+      std::vector<Type *> params(num_slots, i64);
+      k.f = Function::Create(FunctionType::get(Type::getVoidTy(c), params, false),
+                             GlobalValue::ExternalLinkage, fname, km);
+      k.f->setCallingConv(CallingConv::PTX_Kernel);
+    } else {
+      k.f = Function::Create(
+          FunctionType::get(Type::getVoidTy(c), {i64, i64, PointerType::get(c, 0)}, false),
+          GlobalValue::ExternalLinkage, fname, km);
+    }
+    BasicBlock::Create(c, "entry", k.f);
+    k.exit = BasicBlock::Create(c, "exit", k.f);
+    IRBuilder<>(k.exit).CreateRetVoid();
+    k.g = std::make_unique<FnGen>(p_, km, k.f, FnGen::Kernel, gpu(),
+                                  gpu() ? MathLib::Libdevice : MathLib::Libm);
+    IRBuilder<> &b = k.g->builder();
+    b.SetInsertPoint(&k.f->getEntryBlock());
+    if (gpu()) {
+      Function *f = k.f;
+      k.slot = [f](size_t i) -> Value * { return f->getArg(unsigned(i)); };
+    } else {
+      Value *slots = k.f->getArg(2);
+      k.begin = k.f->getArg(0);
+      k.end = k.f->getArg(1);
+      FnGen *g = k.g.get();
+      // Slots are read at the point of use (the entry block dominates everything).
+      k.slot = [g, slots, f = k.f](size_t i) -> Value * {
+        IRBuilder<> eb(&f->getEntryBlock(), f->getEntryBlock().begin());
+        return eb.CreateLoad(eb.getInt64Ty(), eb.CreateGEP(eb.getInt64Ty(), slots, eb.getInt64(i)));
+        (void)g;
+      };
+    }
+    Type *gptr = PointerType::get(c, gpu() ? 1 : 0);
+    k.g->failure_slot = b.CreateIntToPtr(k.slot(0), gptr);
+    return k;
+  }
+
+  // Binds the kernel's copies of the slot arguments.
+  void bind_kernel_args(KernelFn &k, const SlotList &sl) {
+    FnGen &g = *k.g;
+    IRBuilder<> &b = g.builder();
+    Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
+    for (const KernelArg &a : sl.args) {
+      const core::CType &t = p_.var(a.var).type;
+      if (t.rank == 0) {
+        g.bind(a.var, Val{g.ops().from_slot(t.prim, k.slot(a.first)), nullptr, {}});
+        continue;
+      }
+      Val v;
+      v.addr = b.CreateIntToPtr(k.slot(a.first), gptr);
+      for (int d = 0; d < t.rank; d++) v.dims.push_back(k.slot(a.first + 1 + size_t(d)));
+      g.bind(a.var, v);
+    }
+  }
+
+  // GPU: the global thread index and the thread/block ids.
+  Value *sreg(IRBuilder<> &b, Intrinsic::ID id) {
+    Function *f = Intrinsic::getDeclaration(&kernel_module(), id);
+    return b.CreateZExt(b.CreateCall(f), b.getInt64Ty());
+  }
+
+  // Emits the per-thread loop (CPU) or the guarded thread (GPU) of a Threads kernel
+  // over [0, n); `per_thread(gid)` emits one thread's work. A thread that fails a check
+  // stops; a kernel launched after a failure does nothing.
+  void threads_kernel(KernelFn &k, Value *n, const std::function<void(Value *)> &per_thread) {
+    FnGen &g = *k.g;
+    IRBuilder<> &b = g.builder();
+    LLVMContext &c = b.getContext();
+    Function *f = k.f;
+    // Prelude: nothing to do after a failure.
+    Value *code = b.CreateLoad(b.getInt32Ty(), g.failure_slot);
+    BasicBlock *run = BasicBlock::Create(c, "run", f);
+    b.CreateCondBr(b.CreateICmpEQ(code, b.getInt32(uint32_t(-1))), run, k.exit);
+    b.SetInsertPoint(run);
+    if (gpu()) {
+      Value *gid = b.CreateAdd(b.CreateMul(sreg(b, Intrinsic::nvvm_read_ptx_sreg_ctaid_x),
+                                           sreg(b, Intrinsic::nvvm_read_ptx_sreg_ntid_x)),
+                               sreg(b, Intrinsic::nvvm_read_ptx_sreg_tid_x));
+      BasicBlock *work = BasicBlock::Create(c, "work", f);
+      b.CreateCondBr(b.CreateICmpSLT(gid, n), work, k.exit);
+      b.SetInsertPoint(work);
+      g.on_fail = [&g, exit = k.exit](Value *) { g.builder().CreateBr(exit); };
+      per_thread(gid);
+      b.CreateBr(k.exit);
+      return;
+    }
+    AllocaInst *ctr = g.entry_alloca(b.getInt64Ty());
+    b.CreateStore(k.begin, ctr);
+    BasicBlock *head = BasicBlock::Create(c, "thread.head", f);
+    BasicBlock *work = BasicBlock::Create(c, "thread.work", f);
+    BasicBlock *next = BasicBlock::Create(c, "thread.next", f);
+    b.CreateBr(head);
+    b.SetInsertPoint(head);
+    Value *gid = b.CreateLoad(b.getInt64Ty(), ctr);
+    b.CreateCondBr(b.CreateICmpSLT(gid, b.CreateSelect(b.CreateICmpSLT(k.end, n), k.end, n)),
+                   work, k.exit);
+    b.SetInsertPoint(work);
+    // A failing thread stops: on the CPU, the rest of its range is not run either.
+    g.on_fail = [&g, exit = k.exit](Value *) { g.builder().CreateBr(exit); };
+    per_thread(gid);
+    b.CreateBr(next);
+    b.SetInsertPoint(next);
+    b.CreateStore(b.CreateAdd(gid, b.getInt64(1)), ctr);
+    b.CreateBr(head);
+  }
+
+  bool launch(const core::Stm &s) {
+    switch (s.exp.kind) {
+    case core::ExpKind::Map: map_kernel(s); return true;
+    case core::ExpKind::Iota: iota_kernel(s); return true;
+    case core::ExpKind::Replicate: replicate_kernel(s); return true;
+    case core::ExpKind::Reduce: reduce_kernels(s); return true;
+    case core::ExpKind::Scan: unsupported(s.exp, "scan");
+    default: return false;
+    }
+  }
+
+  // Outputs of a map-like kernel: allocated in host code, [n] ++ row dims.
+  void alloc_outputs(const core::Stm &s, Value *n, SlotList &sl) {
+    FnGen &g = *host_;
+    for (int v : s.pat) {
+      const core::CType &t = p_.var(v).type;
+      if (t.rank != 1) unsupported(s.exp, "maps whose function returns arrays");
+      Value *addr = alloc(byte_size(t.prim, {n}));
+      g.bind(v, Val{nullptr, addr, {n}});
+      add_var(sl, v);
+    }
+  }
+
+  void map_kernel(const core::Stm &s) {
+    const core::Exp &e = s.exp;
+    FnGen &h = *host_;
+    Value *n = h.scalar(e.args[0]);
+    SlotList sl;
+    size_t n_slot = add_raw(sl, n);
+    std::set<int> bound, free;
+    for (int p : e.lambda->params) bound.insert(p);
+    free_vars_body(e.lambda->body, bound, free);
+    for (int a : e.arrays) free.erase(a);
+    std::vector<int> free_list(free.begin(), free.end());
+    for (int v : free_list) add_var(sl, v);
+    for (int a : e.arrays) add_var(sl, a);
+    size_t first_out = sl.args.size();
+    alloc_outputs(s, n, sl);
+
+    KernelFn k = new_kernel("map", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+    bind_kernel_args(k, sl);
+    FnGen &g = *k.g;
+    Value *kn = k.slot(n_slot);
+    threads_kernel(k, kn, [&](Value *gid) {
+      std::vector<Val> rows = g.rows_at(e.arrays, gid);
+      std::vector<Val> res = g.apply(*e.lambda, rows);
+      for (size_t j = 0; j < s.pat.size(); j++) {
+        int out = sl.args[first_out + j].var;
+        PrimType t = p_.var(out).type.prim;
+        g.store_elem(t, res[j].scalar, g.element_addr(g.lookup(out).addr, gid, t));
+      }
+    });
+    emit_launch(int(out_.kernel_descs.size()) - 1, n, sl);
+  }
+
+  void iota_kernel(const core::Stm &s) {
+    FnGen &h = *host_;
+    Value *n = h.ops().to_i64(h.prim_of(s.exp.args[0]), h.scalar(s.exp.args[0]));
+    SlotList sl;
+    size_t n_slot = add_raw(sl, n);
+    alloc_outputs(s, n, sl);
+    KernelFn k = new_kernel("iota", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+    bind_kernel_args(k, sl);
+    FnGen &g = *k.g;
+    int out = s.pat[0];
+    PrimType t = p_.var(out).type.prim;
+    threads_kernel(k, k.slot(n_slot), [&](Value *gid) {
+      Value *v = g.ops().convert(PrimType::I64, t, gid);
+      g.store_elem(t, v, g.element_addr(g.lookup(out).addr, gid, t));
+    });
+    emit_launch(int(out_.kernel_descs.size()) - 1, n, sl);
+  }
+
+  void replicate_kernel(const core::Stm &s) {
+    FnGen &h = *host_;
+    const core::Exp &e = s.exp;
+    Value *n = h.ops().to_i64(h.prim_of(e.args[0]), h.scalar(e.args[0]));
+    int out = s.pat[0];
+    const core::CType &t = p_.var(out).type;
+    SlotList sl;
+    // Element count: n times the size of the value.
+    Val x = h.val(e.args[1]);
+    Value *row = h.product(x.dims);
+    Value *total = h.builder().CreateMul(n, row);
+    size_t total_slot = add_raw(sl, total);
+    size_t row_slot = add_raw(sl, row);
+    size_t x_slot = 0;
+    if (h.rank_of(e.args[1]) == 0) {
+      x_slot = add_raw(sl, h.ops().to_slot(t.prim, x.scalar));
+    } else {
+      x_slot = add_raw(sl, x.addr);
+    }
+    Value *addr = alloc(byte_size(t.prim, {total}));
+    size_t out_slot = add_raw(sl, addr);
+    Val ov{nullptr, addr, {n}};
+    ov.dims.insert(ov.dims.end(), x.dims.begin(), x.dims.end());
+    h.bind(out, ov);
+    KernelFn k = new_kernel("replicate", sl.host_values.size() + 1,
+                            KernelDesc{KernelDesc::Threads, 0});
+    FnGen &g = *k.g;
+    IRBuilder<> &b = g.builder();
+    Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
+    bool scalar_value = h.rank_of(e.args[1]) == 0;
+    threads_kernel(k, k.slot(total_slot), [&](Value *gid) {
+      Value *v;
+      if (scalar_value) {
+        v = g.ops().from_slot(t.prim, k.slot(x_slot));
+      } else {
+        Value *src = b.CreateIntToPtr(k.slot(x_slot), gptr);
+        Value *i = b.CreateURem(gid, k.slot(row_slot));
+        v = g.load_elem(t.prim, g.element_addr(src, i, t.prim));
+      }
+      Value *dst = b.CreateIntToPtr(k.slot(out_slot), gptr);
+      g.store_elem(t.prim, v, g.element_addr(dst, gid, t.prim));
+    });
+    emit_launch(int(out_.kernel_descs.size()) - 1, total, sl);
+  }
+
+  // reduce op ne xs: two launches of one block kernel. Each block reduces a contiguous
+  // part of the input: each thread a contiguous chunk, sequentially, then the block's
+  // threads combine neighbours in a tree (order-preserving: the operator need only be
+  // associative) and thread 0 writes the block's partial result. The second launch
+  // reduces the partial results with one block.
+  void reduce_kernels(const core::Stm &s) {
+    const core::Exp &e = s.exp;
+    FnGen &h = *host_;
+    IRBuilder<> &hb = h.builder();
+    size_t k_res = s.pat.size();
+    for (int r : s.pat)
+      if (p_.var(r).type.rank != 0) unsupported(e, "reductions with array operands");
+    for (int a : e.arrays)
+      if (p_.var(a).type.rank != 1) unsupported(e, "reductions over arrays of arrays");
+    Value *n = h.scalar(e.args[0]);
+    Value *nblocks = hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, n});
+    Value *bsize = hb.CreateCall(h.rt("kerb_rt_block_size"), {h.ctx});
+
+    // Partial results, one array per result component.
+    std::vector<Value *> partials;
+    for (int r : s.pat) partials.push_back(alloc(byte_size(p_.var(r).type.prim, {nblocks})));
+
+    // The kernel: slots = n, nblocks?, free vars, neutral values, input arrays, outputs.
+    SlotList sl;
+    size_t n_slot = add_raw(sl, n);
+    std::set<int> bound, free;
+    for (int p : e.lambda->params) bound.insert(p);
+    free_vars_body(e.lambda->body, bound, free);
+    for (int v : free) add_var(sl, v);
+    std::vector<size_t> ne_slots, in_slots, out_slots;
+    for (size_t j = 0; j < k_res; j++)
+      ne_slots.push_back(add_raw(sl, h.ops().to_slot(p_.var(s.pat[j]).type.prim, h.scalar(e.args[j + 1]))));
+    for (int a : e.arrays) in_slots.push_back(add_raw(sl, h.lookup(a).addr));
+    for (size_t j = 0; j < k_res; j++) out_slots.push_back(add_raw(sl, partials[j]));
+
+    uint32_t shared = 0;
+    for (int r : s.pat) shared += uint32_t(out_.host->getDataLayout().getTypeAllocSize(
+        h.ops().mem_type(p_.var(r).type.prim)));
+    KernelFn k = new_kernel("reduce", sl.host_values.size() + 1,
+                            KernelDesc{KernelDesc::Blocks, shared});
+    int kernel_id = int(out_.kernel_descs.size()) - 1;
+    bind_kernel_args(k, sl);
+    block_reduce_body(k, s, k.slot(n_slot), ne_slots, in_slots, out_slots);
+
+    // First launch over the input; second over the partials with one block.
+    std::vector<Value *> values = sl.host_values;
+    emit_launch(kernel_id, nblocks, sl);
+    sl.host_values[n_slot - 1] = nblocks;
+    for (size_t j = 0; j < e.arrays.size(); j++) sl.host_values[in_slots[j] - 1] = partials[j];
+    std::vector<Value *> finals;
+    for (int r : s.pat) finals.push_back(alloc(byte_size(p_.var(r).type.prim, {h.i64(1)})));
+    for (size_t j = 0; j < k_res; j++) sl.host_values[out_slots[j] - 1] = finals[j];
+    emit_launch(kernel_id, h.i64(1), sl);
+    (void)bsize;
+    (void)values;
+    // Read the results back (a sync point).
+    for (size_t j = 0; j < k_res; j++) {
+      PrimType t = p_.var(s.pat[j]).type.prim;
+      Type *et = h.ops().mem_type(t);
+      AllocaInst *buf = h.entry_alloca(et);
+      h.return_if_error(hb.CreateCall(h.rt("kerb_rt_read"),
+                                      {h.ctx, buf, finals[j],
+                                       h.i64(int64_t(out_.host->getDataLayout().getTypeAllocSize(et)))}));
+      h.bind(s.pat[j], Val{h.ops().from_mem(t, hb.CreateLoad(et, buf)), nullptr, {}});
+    }
+  }
+
+  // The body of the block-reduction kernel (see reduce_kernels). The input arrays are
+  // one-dimensional; slot n holds their length.
+  void block_reduce_body(KernelFn &k, const core::Stm &s, Value *n, const std::vector<size_t> &ne_slots,
+                         const std::vector<size_t> &in_slots, const std::vector<size_t> &out_slots) {
+    const core::Exp &e = s.exp;
+    FnGen &g = *k.g;
+    IRBuilder<> &b = g.builder();
+    LLVMContext &c = b.getContext();
+    Function *f = k.f;
+    Type *gptr = PointerType::get(c, gpu() ? 1 : 0);
+    size_t kr = s.pat.size();
+    std::vector<PrimType> types;
+    for (int r : s.pat) types.push_back(p_.var(r).type.prim);
+
+    // Block and thread ids. The CPU runs a range of blocks of one thread each.
+    Value *block, *tid, *ntid, *nblocks;
+    AllocaInst *block_ctr = nullptr;
+    BasicBlock *cpu_next = nullptr;
+    if (gpu()) {
+      block = sreg(b, Intrinsic::nvvm_read_ptx_sreg_ctaid_x);
+      tid = sreg(b, Intrinsic::nvvm_read_ptx_sreg_tid_x);
+      ntid = sreg(b, Intrinsic::nvvm_read_ptx_sreg_ntid_x);
+      nblocks = sreg(b, Intrinsic::nvvm_read_ptx_sreg_nctaid_x);
+    } else {
+      block_ctr = g.entry_alloca(b.getInt64Ty());
+      b.CreateStore(k.begin, block_ctr);
+      BasicBlock *head = BasicBlock::Create(c, "block.head", f);
+      BasicBlock *work = BasicBlock::Create(c, "block.work", f);
+      cpu_next = BasicBlock::Create(c, "block.next", f);
+      b.CreateBr(head);
+      b.SetInsertPoint(head);
+      block = b.CreateLoad(b.getInt64Ty(), block_ctr);
+      b.CreateCondBr(b.CreateICmpSLT(block, k.end), work, k.exit);
+      b.SetInsertPoint(work);
+      tid = b.getInt64(0);
+      ntid = b.getInt64(1);
+      nblocks = k.f->getArg(1); // unused for chunking on the CPU: see below
+    }
+    // On the CPU the number of blocks is the launch's total; pass it through `end` is
+    // not right for sub-ranges, so chunks are computed from the slot-free formula:
+    // chunk = ceil(n / (nblocks * ntid)) with nblocks from the launch.
+    Value *total_blocks = gpu() ? nblocks : cpu_total_blocks_;
+    (void)total_blocks;
+
+    // Failure: a failing thread remembers it and skips the rest of its work, but still
+    // reaches every barrier.
+    AllocaInst *failed = g.entry_alloca(b.getInt1Ty());
+    b.CreateStore(b.getFalse(), failed);
+
+    // Shared memory: one element per thread per result component.
+    std::vector<Value *> shared;
+    for (size_t j = 0; j < kr; j++) {
+      Type *et = g.ops().mem_type(types[j]);
+      if (gpu()) {
+        auto *arr = ArrayType::get(et, 1024);
+        auto *gv = new GlobalVariable(kernel_module(), arr, false, GlobalValue::InternalLinkage,
+                                      UndefValue::get(arr), fmt::format("{}_shared{}", f->getName().str(), j),
+                                      nullptr, GlobalValue::NotThreadLocal, 3);
+        gv->setAlignment(Align(8));
+        shared.push_back(gv);
+      } else {
+        shared.push_back(g.entry_alloca(et));
+      }
+    }
+    auto shared_at = [&](size_t j, Value *i) -> Value * {
+      Type *et = g.ops().mem_type(types[j]);
+      if (gpu())
+        return b.CreateGEP(ArrayType::get(et, 1024), shared[j], {b.getInt64(0), i});
+      return shared[j];
+    };
+    auto barrier = [&]() {
+      if (gpu()) b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_barrier0));
+    };
+
+    // Accumulators.
+    std::vector<AllocaInst *> acc;
+    for (size_t j = 0; j < kr; j++) {
+      acc.push_back(g.entry_alloca(g.ops().reg_type(types[j])));
+      b.CreateStore(g.ops().from_slot(types[j], k.slot(ne_slots[j])), acc[j]);
+    }
+    auto load_acc = [&]() {
+      std::vector<Val> v;
+      for (size_t j = 0; j < kr; j++)
+        v.push_back(Val{b.CreateLoad(g.ops().reg_type(types[j]), acc[j]), nullptr, {}});
+      return v;
+    };
+
+    // This thread's chunk of the block's part.
+    Value *threads = b.CreateMul(nblocks_value(k, nblocks), ntid);
+    Value *chunk = b.CreateSDiv(b.CreateAdd(n, b.CreateSub(threads, b.getInt64(1))), threads);
+    Value *gtid = b.CreateAdd(b.CreateMul(block, ntid), tid);
+    Value *lo = b.CreateMul(gtid, chunk);
+    Value *hi = b.CreateAdd(lo, chunk);
+    hi = b.CreateSelect(b.CreateICmpSLT(hi, n), hi, n);
+    AllocaInst *i_ctr = g.entry_alloca(b.getInt64Ty());
+    b.CreateStore(lo, i_ctr);
+    BasicBlock *head = BasicBlock::Create(c, "chunk.head", f);
+    BasicBlock *work = BasicBlock::Create(c, "chunk.work", f);
+    BasicBlock *done = BasicBlock::Create(c, "chunk.done", f);
+    b.CreateBr(head);
+    b.SetInsertPoint(head);
+    Value *i = b.CreateLoad(b.getInt64Ty(), i_ctr);
+    b.CreateCondBr(b.CreateICmpSLT(i, hi), work, done);
+    b.SetInsertPoint(work);
+    g.on_fail = [&](Value *) {
+      b.CreateStore(b.getTrue(), failed);
+      b.CreateBr(done);
+    };
+    std::vector<Val> args = load_acc();
+    for (size_t a = 0; a < e.arrays.size(); a++) {
+      PrimType t = p_.var(e.arrays[a]).type.prim;
+      Value *base = b.CreateIntToPtr(k.slot(in_slots[a]), gptr);
+      args.push_back(Val{g.load_elem(t, g.element_addr(base, i, t)), nullptr, {}});
+    }
+    std::vector<Val> r = g.apply(*e.lambda, args);
+    for (size_t j = 0; j < kr; j++) b.CreateStore(r[j].scalar, acc[j]);
+    b.CreateStore(b.CreateAdd(i, b.getInt64(1)), i_ctr);
+    b.CreateBr(head);
+    b.SetInsertPoint(done);
+
+    // Tree over the block's threads: stride 1, 2, 4, ...; thread t (t % 2s == 0)
+    // combines its value with t + s's.
+    for (size_t j = 0; j < kr; j++)
+      b.CreateStore(g.ops().to_mem(types[j], b.CreateLoad(g.ops().reg_type(types[j]), acc[j])),
+                    shared_at(j, tid));
+    barrier();
+    if (gpu()) {
+      AllocaInst *stride = g.entry_alloca(b.getInt64Ty());
+      b.CreateStore(b.getInt64(1), stride);
+      BasicBlock *thead = BasicBlock::Create(c, "tree.head", f);
+      BasicBlock *tstep = BasicBlock::Create(c, "tree.step", f);
+      BasicBlock *tcombine = BasicBlock::Create(c, "tree.combine", f);
+      BasicBlock *tsync = BasicBlock::Create(c, "tree.sync", f);
+      BasicBlock *tdone = BasicBlock::Create(c, "tree.done", f);
+      b.CreateBr(thead);
+      b.SetInsertPoint(thead);
+      Value *st = b.CreateLoad(b.getInt64Ty(), stride);
+      b.CreateCondBr(b.CreateICmpSLT(st, ntid), tstep, tdone);
+      b.SetInsertPoint(tstep);
+      Value *is_left = b.CreateICmpEQ(b.CreateURem(tid, b.CreateShl(st, 1)), b.getInt64(0));
+      Value *partner = b.CreateAdd(tid, st);
+      Value *ok = b.CreateAnd(is_left, b.CreateICmpSLT(partner, ntid));
+      ok = b.CreateAnd(ok, b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed)));
+      b.CreateCondBr(ok, tcombine, tsync);
+      b.SetInsertPoint(tcombine);
+      g.on_fail = [&](Value *) {
+        b.CreateStore(b.getTrue(), failed);
+        b.CreateBr(tsync);
+      };
+      std::vector<Val> xs;
+      for (size_t j = 0; j < kr; j++)
+        xs.push_back(Val{g.ops().from_mem(types[j], b.CreateLoad(g.ops().mem_type(types[j]), shared_at(j, tid))), nullptr, {}});
+      for (size_t j = 0; j < kr; j++)
+        xs.push_back(Val{g.ops().from_mem(types[j], b.CreateLoad(g.ops().mem_type(types[j]), shared_at(j, partner))), nullptr, {}});
+      std::vector<Val> rr = g.apply(*e.lambda, xs);
+      for (size_t j = 0; j < kr; j++) b.CreateStore(g.ops().to_mem(types[j], rr[j].scalar), shared_at(j, tid));
+      b.CreateBr(tsync);
+      b.SetInsertPoint(tsync);
+      barrier();
+      b.CreateStore(b.CreateShl(st, 1), stride);
+      b.CreateBr(thead);
+      b.SetInsertPoint(tdone);
+    }
+    // Thread 0 writes the block's result (unless a failure was seen).
+    BasicBlock *write = BasicBlock::Create(c, "write", f);
+    BasicBlock *after = gpu() ? k.exit : cpu_next;
+    Value *should = b.CreateAnd(b.CreateICmpEQ(tid, b.getInt64(0)),
+                                b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed)));
+    b.CreateCondBr(should, write, after);
+    b.SetInsertPoint(write);
+    for (size_t j = 0; j < kr; j++) {
+      Value *dst = b.CreateIntToPtr(k.slot(out_slots[j]), gptr);
+      Value *v = b.CreateLoad(g.ops().mem_type(types[j]), shared_at(j, tid));
+      b.CreateStore(v, g.element_addr(dst, block, types[j]));
+    }
+    b.CreateBr(after);
+    if (!gpu()) {
+      b.SetInsertPoint(cpu_next);
+      b.CreateStore(b.CreateAdd(block, b.getInt64(1)), block_ctr);
+      b.CreateBr(cpu_block_head(f));
+    }
+  }
+
+  // CPU: the number of blocks of the whole launch is not the end of this call's range;
+  // it is passed by the runtime as slot -1... Instead, the chunking uses the launch's
+  // total, which the runtime stores in the slot after the last one.
+  Value *nblocks_value(KernelFn &k, Value *gpu_nblocks) {
+    if (gpu()) return gpu_nblocks;
+    // The runtime passes the launch's total in slots[-1] (see cpu_device.cpp).
+    IRBuilder<> &b = k.g->builder();
+    Value *slots = k.f->getArg(2);
+    return b.CreateLoad(b.getInt64Ty(), b.CreateGEP(b.getInt64Ty(), slots, b.getInt64(uint64_t(-1))));
+  }
+
+  BasicBlock *cpu_block_head(Function *f) {
+    for (BasicBlock &bb : *f)
+      if (bb.getName() == "block.head") return &bb;
+    KERB_ASSERT(false, "no block loop head");
+    return nullptr;
+  }
+
+  const core::Program &p_;
+  Target target_;
+  GeneratedProgram out_;
+  FnGen *host_ = nullptr;
+  Value *cpu_total_blocks_ = nullptr;
+};
+
+} // namespace
+
+GeneratedProgram generate_llvm(const core::Program &program, Target target) {
+  return ProgramGen(program, target).run();
+}
+
+} // namespace kerb::codegen

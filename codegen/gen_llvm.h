@@ -1,0 +1,57 @@
+// LLVM code generation for a core program (compiler/core_ir.h): the host code of every
+// entry point (x86-64, run through the JIT) and the kernels (NVPTX for the CUDA device,
+// x86-64 for the CPU device).
+//
+// Kernel extraction happens here, statement by statement: a top-level Map becomes a
+// one-thread-per-element kernel whose lambda runs sequentially in the thread; a Reduce
+// becomes a block-level kernel run twice (per-block partial results over contiguous
+// chunks, then one block over the partials); Iota and Replicate become small map
+// kernels. Everything else at the top level (scalars, control flow, array literals,
+// single-element reads and writes) is host code.
+//
+// The host code talks to the device through the C functions of runtime/device_abi.h;
+// kernels and host code exchange arguments as 8-byte slots (see that header). Failures
+// follow DESIGN.md's protocol: a failing thread claims the failure slot with a
+// compare-and-swap and writes its arguments; the host looks at the slot at sync points.
+#pragma once
+
+#include "compiler/core_ir.h"
+#include "runtime/device_abi.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace kerb::codegen {
+
+enum class Target : uint8_t { Cpu, Cuda };
+
+struct GeneratedProgram {
+  // The host module: one `i32 kerb_entry_NAME(ptr ctx, ptr in, ptr out)` per entry
+  // point; on the CPU target it also holds the kernels.
+  std::unique_ptr<llvm::LLVMContext> host_context;
+  std::unique_ptr<llvm::Module> host;
+  // The CUDA target's kernels (NVPTX), in their own context.
+  std::unique_ptr<llvm::LLVMContext> kernel_context;
+  std::unique_ptr<llvm::Module> kernels;
+  std::vector<KernelDesc> kernel_descs; // indexed by kernel id
+  std::vector<std::string> kernel_names;
+
+  GeneratedProgram();
+  ~GeneratedProgram();
+  GeneratedProgram(GeneratedProgram &&) noexcept;
+  GeneratedProgram &operator=(GeneratedProgram &&) noexcept;
+};
+
+// Throws CompileError for a construct the code generator does not handle yet.
+GeneratedProgram generate_llvm(const core::Program &program, Target target);
+
+// The symbol of an entry point's host function.
+std::string entry_symbol(const std::string &entry);
+
+} // namespace kerb::codegen

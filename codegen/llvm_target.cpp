@@ -1,0 +1,199 @@
+// LLVM targets, the optimisation pipeline, PTX emission and the host JIT (see
+// llvm_target.h).
+#include "codegen/llvm_target.h"
+
+#include <fmt/format.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/TargetParser/Host.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+#include <stdexcept>
+
+extern "C" {
+void LLVMInitializeNVPTXTarget();
+void LLVMInitializeNVPTXTargetInfo();
+void LLVMInitializeNVPTXTargetMC();
+void LLVMInitializeNVPTXAsmPrinter();
+}
+
+namespace kerb::codegen {
+
+namespace {
+
+[[noreturn]] void llvm_fail(const char *call, const char *file, int line, const std::string &msg) {
+  throw std::runtime_error(fmt::format("llvm error in {} at {}:{}: {}", call, file, line, msg));
+}
+
+std::string error_text(llvm::Error e) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << e;
+  return s;
+}
+
+template <typename T>
+T check_expected(llvm::Expected<T> v, const char *call, const char *file, int line) {
+  if (!v) llvm_fail(call, file, line, error_text(v.takeError()));
+  return std::move(*v);
+}
+
+void check_error(llvm::Error e, const char *call, const char *file, int line) {
+  if (e) llvm_fail(call, file, line, error_text(std::move(e)));
+}
+
+#define KERB_LLVM_EXPECTED(expr) check_expected((expr), #expr, __FILE__, __LINE__)
+#define KERB_LLVM_CHECK(expr) check_error((expr), #expr, __FILE__, __LINE__)
+
+void verify(llvm::Module &m) {
+  std::string errors;
+  llvm::raw_string_ostream os(errors);
+  if (llvm::verifyModule(m, &os))
+    llvm_fail("verifyModule", __FILE__, __LINE__, "the generated module is invalid:\n" + errors);
+}
+
+void run_pipeline(llvm::Module &m, llvm::TargetMachine *tm, llvm::OptimizationLevel level) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cam, mam);
+  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
+  mpm.run(m, mam);
+}
+
+// Links libdevice into `m` if `m` calls __nv_* functions.
+void link_libdevice(llvm::Module &m) {
+  bool uses = false;
+  for (llvm::Function &f : m)
+    if (f.isDeclaration() && f.getName().starts_with("__nv_")) uses = true;
+  if (!uses) return;
+  std::string path = find_libdevice();
+  if (path.empty())
+    throw std::runtime_error("this program uses math functions on the GPU, which need the CUDA "
+                             "toolkit's libdevice.10.bc; set KERB_LIBDEVICE to its path");
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  if (!buf) llvm_fail("MemoryBuffer::getFile", __FILE__, __LINE__, path + ": " + buf.getError().message());
+  std::unique_ptr<llvm::Module> lib =
+      KERB_LLVM_EXPECTED(llvm::parseBitcodeFile((*buf)->getMemBufferRef(), m.getContext()));
+  lib->setTargetTriple(m.getTargetTriple());
+  lib->setDataLayout(m.getDataLayout());
+  if (llvm::Linker::linkModules(m, std::move(lib), llvm::Linker::LinkOnlyNeeded))
+    llvm_fail("Linker::linkModules", __FILE__, __LINE__, "cannot link libdevice from " + path);
+}
+
+} // namespace
+
+void initialize_llvm() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+std::string find_libdevice() {
+  if (const char *env = std::getenv("KERB_LIBDEVICE")) return env;
+  for (const char *p : {"/usr/local/cuda/nvvm/libdevice/libdevice.10.bc",
+                        "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc"}) {
+    std::error_code ec;
+    if (std::filesystem::exists(p, ec)) return p;
+  }
+  return "";
+}
+
+std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(const std::string &sm) {
+  initialize_llvm();
+  std::string triple = "nvptx64-nvidia-cuda", error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target) llvm_fail("TargetRegistry::lookupTarget", __FILE__, __LINE__, error);
+  std::string features = sm >= "sm_90" ? "+ptx78" : "+ptx75";
+  llvm::TargetOptions options;
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      triple, sm, features, options, llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  if (!tm) llvm_fail("Target::createTargetMachine", __FILE__, __LINE__, "no NVPTX target machine for " + sm);
+  return tm;
+}
+
+void optimize_module(llvm::Module &m, llvm::TargetMachine &tm) {
+  run_pipeline(m, &tm, llvm::OptimizationLevel::O3);
+}
+
+std::string emit_ptx(llvm::Module &m, const std::string &sm) {
+  std::unique_ptr<llvm::TargetMachine> tm = make_nvptx_target_machine(sm);
+  m.setTargetTriple(tm->getTargetTriple().str());
+  m.setDataLayout(tm->createDataLayout());
+  verify(m);
+  link_libdevice(m);
+  optimize_module(m, *tm);
+  llvm::SmallString<0> ptx;
+  llvm::raw_svector_ostream os(ptx);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
+    llvm_fail("TargetMachine::addPassesToEmitFile", __FILE__, __LINE__, "NVPTX cannot emit PTX");
+  pm.run(m);
+  return std::string(ptx.str());
+}
+
+std::unique_ptr<HostJit> HostJit::create() {
+  initialize_llvm();
+  std::unique_ptr<HostJit> j(new HostJit());
+  j->jit_ = KERB_LLVM_EXPECTED(llvm::orc::LLJITBuilder().create());
+  // The C library's functions (libm's expf, ...) come from the process.
+  auto gen = KERB_LLVM_EXPECTED(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      j->jit_->getDataLayout().getGlobalPrefix()));
+  j->jit_->getMainJITDylib().addGenerator(std::move(gen));
+  auto jtmb = KERB_LLVM_EXPECTED(llvm::orc::JITTargetMachineBuilder::detectHost());
+  jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  j->tm_ = KERB_LLVM_EXPECTED(jtmb.createTargetMachine());
+  return j;
+}
+
+HostJit::~HostJit() = default;
+
+void HostJit::define_symbols(const std::vector<std::pair<std::string, void *>> &symbols) {
+  llvm::orc::SymbolMap map;
+  for (const auto &[name, addr] : symbols)
+    map[jit_->mangleAndIntern(name)] = {llvm::orc::ExecutorAddr::fromPtr(addr),
+                                        llvm::JITSymbolFlags::Exported |
+                                            llvm::JITSymbolFlags::Callable};
+  KERB_LLVM_CHECK(jit_->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(map))));
+}
+
+void HostJit::add_module(std::unique_ptr<llvm::Module> m, std::unique_ptr<llvm::LLVMContext> ctx) {
+  m->setTargetTriple(tm_->getTargetTriple().str());
+  m->setDataLayout(jit_->getDataLayout());
+  verify(*m);
+  run_pipeline(*m, tm_.get(), llvm::OptimizationLevel::O2);
+  KERB_LLVM_CHECK(jit_->addIRModule(llvm::orc::ThreadSafeModule(std::move(m), std::move(ctx))));
+}
+
+void *HostJit::lookup(const std::string &name) {
+  llvm::orc::ExecutorAddr addr = KERB_LLVM_EXPECTED(jit_->lookup(name));
+  return addr.toPtr<void *>();
+}
+
+} // namespace kerb::codegen

@@ -1,0 +1,63 @@
+// LLVM infrastructure for Kerb's code generators: target initialisation, the NVPTX
+// target machine and PTX emission, the optimisation pipeline, and a JIT for host code
+// (and the CPU device's kernels) on the machine Kerb runs on.
+//
+// Every LLVM call that can fail is checked; a failure throws std::runtime_error naming
+// the call, the file and the line.
+#pragma once
+
+#include <llvm/Target/TargetMachine.h>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+namespace orc {
+class LLJIT;
+}
+} // namespace llvm
+
+namespace kerb::codegen {
+
+// Initialises the NVPTX and native targets (once; thread-safe).
+void initialize_llvm();
+
+// A target machine for NVPTX at `sm` ("sm_80", "sm_90").
+std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(const std::string &sm);
+
+// Optimises `m` (O3) for the target machine `tm`.
+void optimize_module(llvm::Module &m, llvm::TargetMachine &tm);
+
+// Verifies, optimises and compiles a kernel module to PTX text. Math functions of
+// libdevice (__nv_*) are linked from the CUDA toolkit's libdevice when the module uses
+// them (see find_libdevice).
+std::string emit_ptx(llvm::Module &m, const std::string &sm);
+
+// The path of libdevice.10.bc: $KERB_LIBDEVICE, else the CUDA toolkit's. Empty if
+// none is found.
+std::string find_libdevice();
+
+// A JIT for the host: add modules, define symbols, look up functions.
+class HostJit {
+public:
+  static std::unique_ptr<HostJit> create();
+  ~HostJit();
+
+  // Absolute symbols (e.g. the runtime's C functions) for code added later.
+  void define_symbols(const std::vector<std::pair<std::string, void *>> &symbols);
+  // Verifies, optimises (O2) and adds a module; the JIT takes ownership of both.
+  void add_module(std::unique_ptr<llvm::Module> m, std::unique_ptr<llvm::LLVMContext> ctx);
+  // The address of a function; throws if it is not defined.
+  void *lookup(const std::string &name);
+
+private:
+  HostJit() = default;
+  std::unique_ptr<llvm::orc::LLJIT> jit_;
+  std::unique_ptr<llvm::TargetMachine> tm_;
+};
+
+} // namespace kerb::codegen

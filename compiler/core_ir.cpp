@@ -1,0 +1,200 @@
+// The core IR's small helpers (types, variables) and its printer, `--emit=ir`: a
+// readable, stable listing with one statement per line and nested bodies indented.
+#include "compiler/core_ir.h"
+
+#include "runtime/value_text.h"
+
+#include <fmt/format.h>
+
+namespace kerb::core {
+
+std::string CType::str() const {
+  std::string out;
+  for (int i = 0; i < rank; i++) out += "[]";
+  return out + prim_name(prim);
+}
+
+int Program::new_var(std::string name, CType type, std::vector<SubExp> shape) {
+  int id = int(vars.size());
+  if (name.empty()) name = "v";
+  vars.push_back(VarInfo{name + "_" + std::to_string(id), type, std::move(shape)});
+  return id;
+}
+
+CType Program::type_of(const SubExp &s) const {
+  if (s.is_var()) return var(s.var).type;
+  return CType{s.constant.type, 0};
+}
+
+namespace {
+
+class Printer {
+public:
+  explicit Printer(const Program &p) : p_(p) {}
+
+  std::string function(const Function &f) {
+    out_ += "entry " + f.name + " (";
+    for (size_t i = 0; i < f.params.size(); i++)
+      out_ += (i ? ", " : "") + typed(f.params[i]);
+    out_ += ") -> (";
+    for (size_t i = 0; i < f.result_types.size(); i++)
+      out_ += (i ? ", " : "") + f.result_types[i].str();
+    out_ += ") {\n";
+    body(f.body, 1);
+    out_ += "}\n";
+    return out_;
+  }
+
+private:
+  std::string sub(const SubExp &s) {
+    if (s.is_var()) return p_.var(s.var).name;
+    return format_value(Value(s.constant));
+  }
+
+  std::string subs(const std::vector<SubExp> &ss) {
+    std::string out;
+    for (size_t i = 0; i < ss.size(); i++) out += (i ? ", " : "") + sub(ss[i]);
+    return out;
+  }
+
+  std::string vars(const std::vector<int> &vs) {
+    std::string out;
+    for (size_t i = 0; i < vs.size(); i++) out += (i ? ", " : "") + p_.var(vs[i]).name;
+    return out;
+  }
+
+  std::string type(int v) {
+    const VarInfo &info = p_.var(v);
+    std::string out;
+    for (const SubExp &d : info.shape) out += "[" + sub(d) + "]";
+    for (size_t i = info.shape.size(); i < size_t(info.type.rank); i++) out += "[]";
+    return out + prim_name(info.type.prim);
+  }
+
+  std::string typed(int v) { return p_.var(v).name + ": " + type(v); }
+
+  void line(int depth, const std::string &text) {
+    out_ += std::string(size_t(depth) * 2, ' ') + text + "\n";
+  }
+
+  void body(const Body &b, int depth) {
+    for (const Stm &s : b.stms) stm(s, depth);
+    line(depth, "in (" + subs(b.result) + ")");
+  }
+
+  // Opens a nested body on the current line's end and closes it with `close`.
+  void nested(const Body &b, int depth, const std::string &close) {
+    body(b, depth + 1);
+    line(depth, close);
+  }
+
+  std::string lambda_head(const Lambda &l) {
+    std::string out = "\\";
+    for (size_t i = 0; i < l.params.size(); i++) out += (i ? " " : "") + p_.var(l.params[i]).name;
+    return out + " -> {";
+  }
+
+  static std::string site(const Exp &e) {
+    return e.site >= 0 ? fmt::format(" @site {}", e.site) : "";
+  }
+
+  void stm(const Stm &s, int depth) {
+    std::string head = "let ";
+    for (size_t i = 0; i < s.pat.size(); i++) head += (i ? ", " : "") + typed(s.pat[i]);
+    head += " = ";
+    const Exp &e = s.exp;
+    switch (e.kind) {
+    case ExpKind::SubExp: line(depth, head + sub(e.args[0])); return;
+    case ExpKind::BinOp:
+      line(depth, head + sub(e.args[0]) + " " + binop_text(e.binop) + " " + sub(e.args[1]) + site(e));
+      return;
+    case ExpKind::UnOp:
+      line(depth, head + (e.unop == UnOp::Neg ? "-" : "!") + sub(e.args[0]));
+      return;
+    case ExpKind::Convert:
+      line(depth, head + "convert " + prim_name(e.to) + " " + sub(e.args[0]));
+      return;
+    case ExpKind::PrimFn:
+      line(depth, head + prim_name(e.prim_fn.module) + "." + prim_fn_name(e.prim_fn.fn) + "(" +
+                      subs(e.args) + ")");
+      return;
+    case ExpKind::If:
+      line(depth, head + "if " + sub(e.args[0]) + " then {");
+      nested(*e.bodies[0], depth, "} else {");
+      nested(*e.bodies[1], depth, "}");
+      return;
+    case ExpKind::Loop: {
+      std::string params;
+      for (size_t i = 0; i < e.loop_params.size(); i++)
+        params += (i ? ", " : "") + p_.var(e.loop_params[i]).name + " = " + sub(e.args[i]);
+      if (e.is_while) {
+        line(depth, head + "loop (" + params + ") while {");
+        nested(*e.bodies[1], depth, "} do {");
+      } else {
+        line(depth, head + "loop (" + params + ") for " + p_.var(e.loop_var).name + " < " +
+                        sub(e.args.back()) + " do {");
+      }
+      nested(*e.bodies[0], depth, "}");
+      return;
+    }
+    case ExpKind::Index:
+      line(depth, head + p_.var(e.arrays[0]).name + "[" + subs(e.args) + "]" + site(e));
+      return;
+    case ExpKind::Update: {
+      std::vector<SubExp> idx(e.args.begin(), e.args.end() - 1);
+      line(depth, head + p_.var(e.arrays[0]).name + " with [" + subs(idx) + "] = " +
+                      sub(e.args.back()) + site(e));
+      return;
+    }
+    case ExpKind::Iota:
+      line(depth, head + "iota " + prim_name(e.to) + " " + sub(e.args[0]) + site(e));
+      return;
+    case ExpKind::Replicate:
+      line(depth, head + "replicate " + sub(e.args[0]) + " " + sub(e.args[1]) + site(e));
+      return;
+    case ExpKind::ArrayLit: line(depth, head + "[" + subs(e.args) + "]"); return;
+    case ExpKind::Copy: line(depth, head + "copy " + p_.var(e.arrays[0]).name); return;
+    case ExpKind::Map:
+    case ExpKind::Reduce:
+    case ExpKind::Scan: {
+      const char *name = e.kind == ExpKind::Map ? "map" : e.kind == ExpKind::Reduce ? "reduce" : "scan";
+      std::string args = sub(e.args[0]);
+      if (e.args.size() > 1) {
+        std::vector<SubExp> ne(e.args.begin() + 1, e.args.end());
+        args += ", (" + subs(ne) + ")";
+      }
+      line(depth, head + name + " " + args + " (" + vars(e.arrays) + ") " + lambda_head(*e.lambda));
+      nested(e.lambda->body, depth, "}");
+      return;
+    }
+    case ExpKind::Assert:
+      line(depth, head + "assert(" + subs(e.args) + ")" + site(e));
+      return;
+    }
+    line(depth, head + "<unknown>");
+  }
+
+  const Program &p_;
+  std::string out_;
+};
+
+} // namespace
+
+std::string print_program(const Program &p) {
+  std::string out;
+  for (const Function &f : p.functions) {
+    if (!out.empty()) out += "\n";
+    out += Printer(p).function(f);
+  }
+  if (!p.failures.records.empty()) {
+    out += "\nsites:\n";
+    for (size_t i = 0; i < p.failures.records.size(); i++) {
+      const FailureRecord &r = p.failures.records[i];
+      out += fmt::format("  @site {}: {} at {}: {}\n", i, failure_kind_name(r.kind), r.location,
+                         r.message_template);
+    }
+  }
+  return out;
+}
+
+} // namespace kerb::core

@@ -1,0 +1,133 @@
+// The core IR: what the type-checked AST is lowered to (lower_to_core.cpp) and what
+// kernel extraction and code generation work on.
+//
+// A core program is one function per entry point, fully inlined (the language has no
+// recursion), in A-normal form: a Body is a list of let-bound statements and a result.
+// Tuples are gone: every variable is a primitive scalar or an array of primitives (an
+// array of tuples is one array per component), so a statement binds a list of variables.
+// Every dynamic check is explicit: an index, a division, an assert carries the code of
+// its check site (`site`, -1 when unchecked) in the program's failure table.
+//
+// Arrays are regular: each array variable has a shape of i64 sub-expressions, known
+// when it is bound (sizes that depend on data, e.g. of filter, are bound as variables
+// by the statement that computes them).
+#pragma once
+
+#include "compiler/ast.h"
+#include "failure_table/failure_table.h"
+#include "runtime/value.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kerb::core {
+
+// The type of a core variable: a primitive or an array of primitives.
+struct CType {
+  PrimType prim = PrimType::I32;
+  int rank = 0;
+
+  bool operator==(const CType &) const = default;
+  std::string str() const; // "i32", "[][]f32"
+};
+
+// A variable or a constant.
+struct SubExp {
+  int var = -1;         // >= 0: a variable
+  PrimValue constant;   // var < 0: a constant scalar
+
+  static SubExp of_var(int v) { SubExp s; s.var = v; return s; }
+  static SubExp of_const(PrimValue c) { SubExp s; s.constant = c; return s; }
+  static SubExp i64(int64_t v) { return of_const(PrimValue::signed_int(PrimType::I64, v)); }
+  bool is_var() const { return var >= 0; }
+};
+
+struct VarInfo {
+  std::string name; // for printing: the source name or a hint, made unique with the id
+  CType type;
+  std::vector<SubExp> shape; // arrays: one i64 per dimension
+};
+
+struct Body;
+struct Lambda;
+
+enum class ExpKind : uint8_t {
+  SubExp,    // args[0]
+  BinOp,     // binop, args[0], args[1]; site: division by zero / negative exponent
+  UnOp,      // unop, args[0]
+  Convert,   // to, args[0]
+  PrimFn,    // prim_fn (numeric-module member, scalar arity 0..2), args
+  If,        // args[0] condition; bodies[0] then, bodies[1] else
+  Loop,      // loop_params with args (initial values); for: args.back() is the bound,
+             // loop_var the counter; while: bodies[1] computes the condition from the
+             // params; bodies[0] the body (its result: the new params)
+  Index,     // arrays[0] indexed by args (one per leading dim; a scalar or a sub-array
+             // result); site: bounds
+  Update,    // arrays[0] with [args[0..n-2]] = args.back(); site: bounds
+  Iota,      // args[0] the length (i64); result element type: to
+  Replicate, // args[0] the length, args[1] the value (a scalar or an array)
+  ArrayLit,  // args: the elements (scalars or arrays of one shape)
+  Copy,      // arrays[0]
+  Map,       // width args[0]; lambda over rows of `arrays`
+  Reduce,    // width args[0]; neutral args[1..]; lambda (2k params) over `arrays`
+  Scan,      // as Reduce; results are arrays
+  Assert,    // args[0] the condition; site
+};
+
+struct Exp {
+  ExpKind kind = ExpKind::SubExp;
+  std::vector<SubExp> args;
+  std::vector<int> arrays;
+  BinOp binop = BinOp::Add;
+  UnOp unop = UnOp::Neg;
+  PrimType to = PrimType::I32;
+  PrimBuiltin prim_fn;
+  std::vector<std::unique_ptr<Body>> bodies;
+  std::unique_ptr<Lambda> lambda;
+  std::vector<int> loop_params; // Loop
+  int loop_var = -1;            // Loop (for): the counter
+  bool is_while = false;
+  int site = -1;                // check site (failure code), -1: none / unchecked
+  Span span;
+};
+
+struct Stm {
+  std::vector<int> pat; // the variables bound
+  Exp exp;
+};
+
+struct Body {
+  std::vector<Stm> stms;
+  std::vector<SubExp> result;
+};
+
+struct Lambda {
+  std::vector<int> params;
+  Body body;
+};
+
+struct Function {
+  std::string name;
+  std::vector<int> params;  // flattened entry parameters
+  std::vector<int> results; // variables holding the flattened results (after body)
+  Body body;
+  // How the flattened parameters and results map to the entry point's values.
+  std::vector<ValueType> param_types, result_types;
+  std::vector<std::vector<int>> param_shape_vars; // per flattened param, its shape variables
+};
+
+struct Program {
+  std::vector<VarInfo> vars;
+  std::vector<Function> functions;
+  FailureTable failures;
+
+  int new_var(std::string name, CType type, std::vector<SubExp> shape = {});
+  const VarInfo &var(int v) const { return vars[size_t(v)]; }
+  CType type_of(const SubExp &s) const;
+};
+
+// `--emit=ir`: a readable listing of the program.
+std::string print_program(const Program &p);
+
+} // namespace kerb::core

@@ -1,0 +1,983 @@
+// Lowering of the type-checked AST to the core IR (see lower_to_core.h and the spec in
+// core_ir.h). One pass, the Lowerer below: expressions are lowered in evaluation order
+// into the current Body; a source value becomes a Val, one SubExp per primitive
+// component (tuples and arrays of tuples flattened). User functions are inlined at
+// each call; functional arguments of built-ins become core Lambdas by applying them to
+// fresh parameters. The semantics (and every failure message and location) follow the
+// reference interpreter (interpreter.cpp).
+#include "compiler/lower_to_core.h"
+
+#include "compiler/prim_ops.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <map>
+#include <optional>
+
+namespace kerb {
+
+namespace {
+
+using core::Body;
+using core::CType;
+using core::ExpKind;
+using core::SubExp;
+using Val = std::vector<SubExp>;
+
+[[noreturn]] void unsupported(const Span &span, const std::string &what) {
+  throw CompileError(span, "the code generator does not support " + what + " yet");
+}
+
+// The primitive components of a type, with their ranks.
+void flatten_type(const Type &t, int outer, std::vector<CType> &out) {
+  switch (t.kind) {
+  case Type::Prim: out.push_back(CType{t.prim, outer}); return;
+  case Type::Tuple:
+    for (const Type &e : t.elems) flatten_type(e, outer, out);
+    return;
+  case Type::Array: flatten_type(t.element(), outer + t.rank(), out); return;
+  case Type::TypeVar: break;
+  }
+  KERB_ASSERT(false, "type variable after type checking");
+}
+
+std::vector<CType> components(const Type &t) {
+  std::vector<CType> out;
+  flatten_type(t, 0, out);
+  return out;
+}
+
+bool is_identifier(const std::string &s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '\'')) return false;
+  return true;
+}
+
+// A functional argument, with its captured values lowered outside the lambda.
+struct Fn {
+  const Expr *expr = nullptr; // Lambda, OpSection, Var or Apply
+  bool unsafe = false;
+  std::vector<Val> bound; // a section's operand, a partial application's arguments
+};
+
+class Lowerer {
+public:
+  Lowerer(const Program &src, const LowerOptions &opts) : src_(src), opts_(opts) {}
+
+  core::Program run(const std::vector<const FunDef *> &entries) {
+    for (const FunDef *f : entries) entry(*f);
+    return std::move(p_);
+  }
+
+private:
+  // ---- emission helpers
+
+  Val emit(core::Exp e, const std::vector<CType> &types, const std::vector<Val> &shapes,
+           const std::string &name) {
+    core::Stm s;
+    for (size_t i = 0; i < types.size(); i++)
+      s.pat.push_back(p_.new_var(name, types[i], i < shapes.size() ? shapes[i] : Val{}));
+    Val out;
+    for (int v : s.pat) out.push_back(SubExp::of_var(v));
+    s.exp = std::move(e);
+    cur_->stms.push_back(std::move(s));
+    return out;
+  }
+
+  SubExp emit1(core::Exp e, CType t, Val shape = {}, const std::string &name = "t") {
+    return emit(std::move(e), {t}, {std::move(shape)}, name)[0];
+  }
+
+  static core::Exp exp(ExpKind k, Val args = {}, Span span = {}) {
+    core::Exp e;
+    e.kind = k;
+    e.args = std::move(args);
+    e.span = span;
+    return e;
+  }
+
+  CType type_of(const SubExp &s) const { return p_.type_of(s); }
+
+  Val shape_of(const SubExp &s) const {
+    if (!s.is_var()) return {};
+    Val out;
+    for (const SubExp &d : p_.var(s.var).shape) out.push_back(canon(d));
+    return out;
+  }
+
+  SubExp canon(SubExp s) const {
+    while (s.is_var()) {
+      auto it = alias_.find(s.var);
+      if (it == alias_.end()) break;
+      s = it->second;
+    }
+    return s;
+  }
+
+  bool same(const SubExp &a, const SubExp &b) const {
+    SubExp x = canon(a), y = canon(b);
+    if (x.is_var() || y.is_var()) return x.var == y.var;
+    return x.constant == y.constant;
+  }
+
+  bool same_shape(const Val &a, const Val &b) const {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); i++)
+      if (!same(a[i], b[i])) return false;
+    return true;
+  }
+
+  bool checking() const { return !opts_.unsafe && unsafe_ == 0; }
+
+  int add_site(FailureKind kind, const Span &span, std::string tmpl, size_t nargs) {
+    FailureRecord r;
+    r.kind = kind;
+    r.location = span.location();
+    r.message_template = std::move(tmpl);
+    r.arg_types.assign(nargs, ArgType::I64);
+    return p_.failures.add(std::move(r));
+  }
+
+  // An Assert statement: fails with `tmpl` (arguments `args`) unless `cond`.
+  void emit_check(FailureKind kind, const Span &span, const std::string &tmpl, SubExp cond,
+                  const Val &args = {}) {
+    if (!checking()) return;
+    core::Exp e = exp(ExpKind::Assert, {cond}, span);
+    for (const SubExp &a : args) e.args.push_back(a);
+    e.site = add_site(kind, span, tmpl, args.size());
+    emit1(std::move(e), CType{PrimType::Bool, 0}, {}, "check");
+  }
+
+  SubExp binop(BinOp op, SubExp a, SubExp b, PrimType result) {
+    core::Exp e = exp(ExpKind::BinOp, {a, b});
+    e.binop = op;
+    return emit1(std::move(e), CType{result, 0});
+  }
+
+  SubExp to_i64(SubExp s) {
+    if (type_of(s).prim == PrimType::I64) return s;
+    if (!s.is_var()) return SubExp::of_const(convert_prim(s.constant, PrimType::I64));
+    core::Exp e = exp(ExpKind::Convert, {s});
+    e.to = PrimType::I64;
+    return emit1(std::move(e), CType{PrimType::I64, 0});
+  }
+
+  SubExp eq_i64(SubExp a, SubExp b) { return binop(BinOp::Eq, a, b, PrimType::Bool); }
+
+  // ---- scopes
+
+  void bind_name(const std::string &name, Val v) { env_.push_back({name, std::move(v)}); }
+
+  const Val *lookup(const std::string &name) const {
+    for (size_t i = env_.size(); i-- > frame_;)
+      if (env_[i].first == name) return &env_[i].second;
+    return nullptr;
+  }
+
+  static size_t count(const Type &t) { return components(t).size(); }
+
+  void bind(const Pattern &p, const Val &v, size_t &off) {
+    switch (p.kind) {
+    case Pattern::Id: {
+      size_t n = count(p.type);
+      bind_name(p.name, Val(v.begin() + long(off), v.begin() + long(off + n)));
+      off += n;
+      return;
+    }
+    case Pattern::Wildcard: off += count(p.type); return;
+    case Pattern::Tuple:
+      for (const Pattern &e : p.elems) bind(e, v, off);
+      return;
+    }
+  }
+
+  void bind(const Pattern &p, const Val &v) {
+    size_t off = 0;
+    bind(p, v, off);
+    KERB_ASSERT(off == v.size(), "pattern bound to a value of another shape");
+  }
+
+  Val value_of_pattern(const Pattern &p) {
+    if (p.kind == Pattern::Id) {
+      const Val *v = lookup(p.name);
+      KERB_ASSERT(v, "unbound loop variable");
+      return *v;
+    }
+    if (p.kind == Pattern::Wildcard) unsupported(p.span, "a loop parameter `_` without initial value");
+    Val out;
+    for (const Pattern &e : p.elems) {
+      Val c = value_of_pattern(e);
+      out.insert(out.end(), c.begin(), c.end());
+    }
+    return out;
+  }
+
+  // Lowers e into a fresh body and returns it.
+  std::unique_ptr<Body> lower_body(const std::function<Val()> &f) {
+    auto body = std::make_unique<Body>();
+    Body *saved = cur_;
+    auto saved_alias = alias_; // checks inside the body do not hold after it
+    cur_ = body.get();
+    body->result = f();
+    cur_ = saved;
+    alias_ = std::move(saved_alias);
+    return body;
+  }
+
+  // ---- entry points and inlining
+
+  void entry(const FunDef &f) {
+    core::Function fn;
+    fn.name = f.name;
+    cur_ = &fn.body;
+    env_.clear();
+    frame_ = 0;
+    unsafe_ = f.is_unsafe ? 1 : 0;
+    std::vector<Val> args;
+    for (const Pattern &p : f.params) {
+      fn.param_types.push_back(p.type.value_type());
+      std::string base = p.kind == Pattern::Id ? p.name : "p";
+      std::vector<CType> cts = components(p.type);
+      // Components of an array of tuples share the outer dims.
+      Val outer;
+      int outer_rank = p.type.is_array() ? p.type.rank() : 0;
+      for (int d = 0; d < outer_rank; d++)
+        outer.push_back(SubExp::of_var(p_.new_var(base + "_n" + std::to_string(d), CType{PrimType::I64, 0})));
+      Val v;
+      for (const CType &ct : cts) {
+        Val shape = ct.rank >= outer_rank ? outer : Val{};
+        std::vector<int> svars;
+        for (const SubExp &s : shape) svars.push_back(s.var);
+        for (int d = int(shape.size()); d < ct.rank; d++) {
+          int sv = p_.new_var(base + "_n" + std::to_string(d), CType{PrimType::I64, 0});
+          shape.push_back(SubExp::of_var(sv));
+          svars.push_back(sv);
+        }
+        int var = p_.new_var(base, ct, shape);
+        fn.params.push_back(var);
+        fn.param_shape_vars.push_back(svars);
+        v.push_back(SubExp::of_var(var));
+      }
+      args.push_back(std::move(v));
+    }
+    fn.result_types.push_back(f.ret_type.value_type());
+    if (f.ret_type.is_tuple()) {
+      fn.result_types.clear();
+      for (const Type &t : f.ret_type.elems) fn.result_types.push_back(t.value_type());
+    }
+    Val result = inline_call(f, args, f.name_span.valid() ? f.name_span : f.span, true);
+    fn.body.result = result;
+    // The results as variables.
+    for (const SubExp &r : result) {
+      if (r.is_var()) {
+        fn.results.push_back(r.var);
+        continue;
+      }
+      fn.results.push_back(emit1(exp(ExpKind::SubExp, {r}), type_of(r), {}, "res").var);
+    }
+    fn.body.result.clear();
+    for (int v : fn.results) fn.body.result.push_back(SubExp::of_var(v));
+    p_.functions.push_back(std::move(fn));
+  }
+
+  // The value of dim `d` in the current function's scope, if known.
+  std::optional<SubExp> resolve_dim(const Dim &d, const Span &span) {
+    if (d.kind == Dim::Const) return SubExp::i64(d.value);
+    if (d.kind == Dim::Unknown) return std::nullopt;
+    if (!is_identifier(d.name)) unsupported(span, "the size expression [" + d.name + "]");
+    if (const Val *v = lookup(d.name)) {
+      if (v->size() != 1 || type_of((*v)[0]).rank != 0 || !is_int(type_of((*v)[0]).prim))
+        return std::nullopt;
+      return to_i64((*v)[0]);
+    }
+    if (const FunDef *f = src_.find(d.name); f && f->params.empty())
+      unsupported(span, "a size given by a top-level constant");
+    return std::nullopt;
+  }
+
+  // Binds the size parameters of f named in t from v's shapes, or checks known sizes
+  // (the interpreter's bind_sizes / check_result_shape). `f` null: check only.
+  void sizes(const FunDef *f, const Type &t, const Val &v, size_t off, const Span &span,
+             const std::string &msg) {
+    if (t.is_tuple()) {
+      for (const Type &e : t.elems) {
+        sizes(f, e, v, off, span, msg);
+        off += count(e);
+      }
+      return;
+    }
+    if (!t.is_array()) return;
+    Val shape = shape_of(v[off]);
+    for (size_t d = 0; d < t.dims.size() && d < shape.size(); d++) {
+      const Dim &dim = t.dims[d];
+      if (dim.kind == Dim::Unknown) continue;
+      std::optional<SubExp> known = resolve_dim(dim, span);
+      if (!known) {
+        if (f && dim.kind == Dim::Var &&
+            std::find(f->size_params.begin(), f->size_params.end(), dim.name) != f->size_params.end())
+          bind_name(dim.name, {shape[d]});
+        continue;
+      }
+      if (same(*known, shape[d])) continue;
+      SubExp ok = eq_i64(shape[d], *known);
+      if (d > 0) ok = binop(BinOp::LogOr, ok, eq_i64(shape[d - 1], SubExp::i64(0)), PrimType::Bool);
+      emit_check(FailureKind::Size, span, escape_template_text(msg), ok);
+      if (d == 0 && checking() && shape[d].is_var()) alias_[canon(shape[d]).var] = canon(*known);
+    }
+    const Type &elem = t.element();
+    if (elem.is_tuple()) {
+      size_t o = off;
+      for (const Type &c : elem.elems) {
+        sizes(f, Type::array(c, t.dims), v, o, span, msg);
+        o += count(c);
+      }
+    }
+  }
+
+  void param_sizes(const FunDef &f, const Pattern &p, const Val &v, size_t off, const Span &span,
+                   const std::string &msg) {
+    sizes(&f, p.annotation ? *p.annotation : p.type, v, off, span, msg);
+    if (p.kind != Pattern::Tuple) return;
+    for (const Pattern &e : p.elems) {
+      param_sizes(f, e, v, off, span, msg);
+      off += count(e.type);
+    }
+  }
+
+  Val inline_call(const FunDef &f, const std::vector<Val> &args, const Span &span, bool is_entry) {
+    if (args.size() != f.params.size()) unsupported(span, "partial application of '" + f.name + "'");
+    auto saved_env = env_;
+    size_t saved_frame = frame_;
+    frame_ = env_.size();
+    if (f.is_unsafe) unsafe_++;
+    std::string msg = is_entry ? "entry point arguments have invalid sizes." : "function arguments of wrong shape";
+    for (size_t i = 0; i < args.size(); i++) {
+      param_sizes(f, f.params[i], args[i], 0, span, msg);
+      bind(f.params[i], args[i]);
+    }
+    Val r = lower(*f.body);
+    const Type &ret = f.ret_annotation ? *f.ret_annotation : f.ret_type;
+    sizes(nullptr, ret, r, 0, span, "Function return value does not match shape of declared return type.");
+    if (f.is_unsafe) unsafe_--;
+    env_ = std::move(saved_env);
+    frame_ = saved_frame;
+    return r;
+  }
+
+  // ---- expressions
+
+  Val lower(const Expr &e) {
+    switch (e.kind) {
+    case ExprKind::IntLit:
+      return {SubExp::of_const(convert_prim(PrimValue::unsigned_int(PrimType::U64, e.int_value), e.type.prim))};
+    case ExprKind::FloatLit: return {SubExp::of_const(PrimValue::floating(e.type.prim, e.float_value))};
+    case ExprKind::BoolLit: return {SubExp::of_const(PrimValue::boolean(e.bool_value))};
+    case ExprKind::Var: return lower_var(e);
+    case ExprKind::Tuple: {
+      Val out;
+      for (const ExprPtr &a : e.args) {
+        Val c = lower(*a);
+        out.insert(out.end(), c.begin(), c.end());
+      }
+      return out;
+    }
+    case ExprKind::Project: {
+      Val t = lower(*e.args[0]);
+      const Type &tt = e.args[0]->type;
+      size_t off = 0;
+      for (int i = 0; i < e.field; i++) off += count(tt.elems[size_t(i)]);
+      size_t n = count(tt.elems[size_t(e.field)]);
+      return Val(t.begin() + long(off), t.begin() + long(off + n));
+    }
+    case ExprKind::Unary: {
+      if (!e.type.is_prim()) unsupported(e.span, "this operator on non-scalars");
+      SubExp a = lower(*e.args[0])[0];
+      core::Exp x = exp(ExpKind::UnOp, {a}, e.span);
+      x.unop = e.unop;
+      return {emit1(std::move(x), CType{e.type.prim, 0})};
+    }
+    case ExprKind::Binary: return {lower_binary(e)};
+    case ExprKind::If: {
+      SubExp c = lower(*e.args[0])[0];
+      return lower_if(c, [&] { return lower(*e.args[1]); }, [&] { return lower(*e.args[2]); }, e);
+    }
+    case ExprKind::Let: {
+      Val v = lower(*e.args[0]);
+      size_t base = env_.size();
+      bind(e.pattern, v);
+      Val r = lower(*e.args[1]);
+      env_.resize(base);
+      return r;
+    }
+    case ExprKind::Loop: return lower_loop(e);
+    case ExprKind::Index: return lower_index(e);
+    case ExprKind::Update: return lower_update(e);
+    case ExprKind::Apply: return lower_apply(e);
+    case ExprKind::Ascribe: return lower(*e.args[0]);
+    case ExprKind::Unsafe: {
+      unsafe_++;
+      Val r = lower(*e.args[0]);
+      unsafe_--;
+      return r;
+    }
+    case ExprKind::Assert: {
+      SubExp c = lower(*e.args[0])[0];
+      if (checking()) {
+        core::Exp x = exp(ExpKind::Assert, {c}, e.span);
+        x.site = add_site(FailureKind::Assert, e.span,
+                          escape_template_text("Assertion is false: " + std::string(e.args[0]->span.text())), 0);
+        emit1(std::move(x), CType{PrimType::Bool, 0}, {}, "assert");
+      }
+      return lower(*e.args[1]);
+    }
+    case ExprKind::ArrayLit: return lower_array_lit(e);
+    case ExprKind::Coerce: unsupported(e.span, "size coercions (`:>`)");
+    case ExprKind::Range: unsupported(e.span, "ranges");
+    case ExprKind::Lambda:
+    case ExprKind::OpSection: unsupported(e.span, "function values here");
+    }
+    unsupported(e.span, "this expression");
+  }
+
+  Val lower_var(const Expr &e) {
+    switch (e.callee) {
+    case Callee::Local: {
+      const Val *v = lookup(e.name);
+      if (!v) unsupported(e.span, "the size '" + e.name + "' here");
+      Val out;
+      for (const SubExp &s : *v) out.push_back(s);
+      return out;
+    }
+    case Callee::Function: return inline_call(*e.fun, {}, e.span, false);
+    case Callee::PrimBuiltin:
+      if (prim_fn_arity(e.prim_builtin.fn) == 0)
+        return {SubExp::of_const(prim_constant(e.prim_builtin.module, e.prim_builtin.fn))};
+      break;
+    default: break;
+    }
+    unsupported(e.span, "'" + e.name + "' as a value");
+  }
+
+  Val lower_if(SubExp c, const std::function<Val()> &then_f, const std::function<Val()> &else_f,
+               const Expr &e) {
+    core::Exp x = exp(ExpKind::If, {c}, e.span);
+    x.bodies.push_back(lower_body(then_f));
+    x.bodies.push_back(lower_body(else_f));
+    const Val &a = x.bodies[0]->result, &b = x.bodies[1]->result;
+    std::vector<CType> types;
+    std::vector<Val> shapes;
+    for (size_t i = 0; i < a.size(); i++) {
+      types.push_back(type_of(a[i]));
+      Val sa = shape_of(a[i]), sb = shape_of(b[i]);
+      if (!same_shape(sa, sb)) unsupported(e.span, "branches with arrays of possibly different sizes");
+      for (const SubExp &d : sa)
+        if (d.is_var() && defined_in(*x.bodies[0], d.var))
+          unsupported(e.span, "branches returning arrays of sizes computed inside them");
+      shapes.push_back(sa);
+    }
+    return emit(std::move(x), types, shapes, "if");
+  }
+
+  static bool defined_in(const Body &b, int v) {
+    for (const core::Stm &s : b.stms)
+      for (int p : s.pat)
+        if (p == v) return true;
+    return false;
+  }
+
+  SubExp lower_binary(const Expr &e) {
+    if (e.binop == BinOp::LogAnd || e.binop == BinOp::LogOr) {
+      SubExp a = lower(*e.args[0])[0];
+      bool is_and = e.binop == BinOp::LogAnd;
+      auto rhs = [&] { return lower(*e.args[1]); };
+      auto konst = [&] { return Val{SubExp::of_const(PrimValue::boolean(!is_and))}; };
+      return is_and ? lower_if(a, rhs, konst, e)[0] : lower_if(a, konst, rhs, e)[0];
+    }
+    if (e.binop == BinOp::Concat) unsupported(e.span, "`++`");
+    if (!e.args[0]->type.is_prim()) unsupported(e.span, "this operator on non-scalars");
+    SubExp a = lower(*e.args[0])[0];
+    SubExp b = lower(*e.args[1])[0];
+    return apply_binop(e.binop, a, b, e.span);
+  }
+
+  SubExp apply_binop(BinOp op, SubExp a, SubExp b, const Span &span) {
+    if (type_of(a).rank != 0 || type_of(b).rank != 0) unsupported(span, "this operator on arrays");
+    PrimType t = type_of(a).prim;
+    core::Exp x = exp(ExpKind::BinOp, {a, b}, span);
+    x.binop = op;
+    // Division by zero and negative exponents are checked even under #[unsafe]
+    // (tests/programs/failures/unsafe_div.fut): they have no defined result.
+    bool is_const = !b.is_var();
+    if (is_checked_division(op, t) && !(is_const && !prim_is_zero(b.constant)))
+      x.site = add_site(FailureKind::Division, span, "division by zero", 0);
+    if (op == BinOp::Pow && is_signed_int(t) && !(is_const && b.constant.bits.i >= 0))
+      x.site = add_site(FailureKind::Division, span, "negative exponent", 0);
+    bool cmp = op == BinOp::Eq || op == BinOp::Neq || op == BinOp::Lt || op == BinOp::Le ||
+               op == BinOp::Gt || op == BinOp::Ge || op == BinOp::LogAnd || op == BinOp::LogOr;
+    return emit1(std::move(x), CType{cmp ? PrimType::Bool : t, 0});
+  }
+
+  Val lower_loop(const Expr &e) {
+    Val init = e.args[0] ? lower(*e.args[0]) : value_of_pattern(e.pattern);
+    Val bound;
+    Val xs;
+    if (e.loop_form == LoopForm::For) bound = lower(*e.args[1]);
+    if (e.loop_form == LoopForm::ForIn) {
+      xs = lower(*e.args[1]);
+      bound = {shape_of(xs[0])[0]};
+    }
+    core::Exp x = exp(ExpKind::Loop, init, e.span);
+    std::vector<CType> types;
+    std::vector<Val> shapes;
+    Val params;
+    for (const SubExp &i : init) {
+      types.push_back(type_of(i));
+      shapes.push_back(shape_of(i));
+      int v = p_.new_var("p", type_of(i), shape_of(i));
+      x.loop_params.push_back(v);
+      params.push_back(SubExp::of_var(v));
+    }
+    x.is_while = e.loop_form == LoopForm::While;
+    size_t base = env_.size();
+    if (!x.is_while) {
+      PrimType ct = type_of(bound[0]).prim;
+      x.loop_var = p_.new_var(e.loop_form == LoopForm::For ? e.name : "i", CType{ct, 0});
+      x.args.push_back(bound[0]);
+    }
+    bind(e.pattern, params);
+    if (x.is_while) {
+      auto cond = lower_body([&] { return lower(*e.args[1]); });
+      x.bodies.push_back(nullptr);
+      x.bodies.push_back(std::move(cond));
+    }
+    auto body = lower_body([&] {
+      if (e.loop_form == LoopForm::For) bind_name(e.name, {SubExp::of_var(x.loop_var)});
+      if (e.loop_form == LoopForm::ForIn) {
+        Val row;
+        for (const SubExp &c : xs) {
+          core::Exp ix = exp(ExpKind::Index, {SubExp::of_var(x.loop_var)}, e.span);
+          ix.arrays = {c.var};
+          Val sh = shape_of(c);
+          row.push_back(emit1(std::move(ix), CType{type_of(c).prim, type_of(c).rank - 1},
+                              Val(sh.begin() + 1, sh.end()), "x"));
+        }
+        bind(e.pattern2, row);
+      }
+      return lower(*e.args[2]);
+    });
+    for (size_t i = 0; i < init.size(); i++)
+      if (!same_shape(shape_of(body->result[i]), shapes[i]))
+        unsupported(e.span, "loops whose arrays may change size");
+    if (x.is_while) x.bodies[0] = std::move(body);
+    else x.bodies.push_back(std::move(body));
+    env_.resize(base);
+    return emit(std::move(x), types, shapes, "loop");
+  }
+
+  Val indices(const std::vector<IndexPart> &parts) {
+    Val out;
+    for (const IndexPart &p : parts) {
+      if (p.is_slice) unsupported(p.span, "slices");
+      out.push_back(to_i64(lower(*p.index)[0]));
+    }
+    return out;
+  }
+
+  int index_site(const Span &span, const Val &idx, const Val &shape) {
+    if (!checking()) return -1;
+    (void)shape;
+    return add_site(FailureKind::Bounds, span, index_template(int(idx.size())), 2 * idx.size());
+  }
+
+  Val lower_index(const Expr &e) {
+    Val arr = lower(*e.args[0]);
+    Val idx = indices(e.indices);
+    int site = index_site(e.span, idx, shape_of(arr[0]));
+    Val out;
+    for (const SubExp &c : arr) {
+      core::Exp x = exp(ExpKind::Index, idx, e.span);
+      x.arrays = {c.var};
+      x.site = site;
+      site = -1; // the first component's check covers the others
+      Val sh = shape_of(c);
+      out.push_back(emit1(std::move(x), CType{type_of(c).prim, type_of(c).rank - int(idx.size())},
+                          Val(sh.begin() + long(idx.size()), sh.end()), "elem"));
+    }
+    return out;
+  }
+
+  Val lower_update(const Expr &e) {
+    Val arr = lower(*e.args[0]);
+    Val idx = indices(e.indices);
+    Val v = lower(*e.args[1]);
+    if (int(idx.size()) != e.args[0]->type.rank()) unsupported(e.span, "updates of whole rows");
+    int site = index_site(e.span, idx, shape_of(arr[0]));
+    Val out;
+    for (size_t k = 0; k < arr.size(); k++) {
+      Val args = idx;
+      args.push_back(v[k]);
+      core::Exp x = exp(ExpKind::Update, args, e.span);
+      x.arrays = {arr[k].var};
+      x.site = site;
+      site = -1;
+      out.push_back(emit1(std::move(x), type_of(arr[k]), shape_of(arr[k]), "upd"));
+    }
+    return out;
+  }
+
+  Val lower_array_lit(const Expr &e) {
+    std::vector<Val> elems;
+    for (const ExprPtr &a : e.args) elems.push_back(lower(*a));
+    size_t k = elems[0].size();
+    for (size_t c = 0; c < k; c++) {
+      SubExp ok = SubExp::of_const(PrimValue::boolean(true));
+      bool need = false;
+      for (size_t i = 1; i < elems.size(); i++) {
+        Val a = shape_of(elems[0][c]), b = shape_of(elems[i][c]);
+        for (size_t d = 0; d < a.size(); d++) {
+          if (same(a[d], b[d])) continue;
+          ok = need ? binop(BinOp::LogAnd, ok, eq_i64(a[d], b[d]), PrimType::Bool) : eq_i64(a[d], b[d]);
+          need = true;
+        }
+      }
+      if (need)
+        emit_check(FailureKind::Size, e.span,
+                   escape_template_text("shape of element differs from shape of first element"), ok);
+    }
+    Val out;
+    for (size_t c = 0; c < k; c++) {
+      core::Exp x = exp(ExpKind::ArrayLit, {}, e.span);
+      for (const Val &el : elems) x.args.push_back(el[c]);
+      Val sh{SubExp::i64(int64_t(elems.size()))};
+      Val inner = shape_of(elems[0][c]);
+      sh.insert(sh.end(), inner.begin(), inner.end());
+      CType t = type_of(elems[0][c]);
+      t.rank++;
+      out.push_back(emit1(std::move(x), t, sh, "arr"));
+    }
+    return out;
+  }
+
+  // ---- applications
+
+  Val lower_apply(const Expr &e) {
+    switch (e.callee) {
+    case Callee::Function: {
+      std::vector<Val> args;
+      for (const ExprPtr &a : e.args) args.push_back(lower(*a));
+      return inline_call(*e.fun, args, e.span, false);
+    }
+    case Callee::PrimBuiltin: {
+      std::vector<Val> args;
+      for (const ExprPtr &a : e.args) args.push_back(lower(*a));
+      return {apply_prim(e.prim_builtin, args, e.span)};
+    }
+    case Callee::ArrayBuiltin: return lower_builtin(e);
+    default: break;
+    }
+    unsupported(e.span, "this call");
+  }
+
+  SubExp apply_prim(const PrimBuiltin &b, const std::vector<Val> &args, const Span &span) {
+    int arity = prim_fn_arity(b.fn);
+    if (arity < 0) return reduce_prims(b.fn, b.module, args.at(0), span);
+    if (arity == 0) return SubExp::of_const(prim_constant(b.module, b.fn));
+    if (int(args.size()) != arity) unsupported(span, "partial application of a numeric function");
+    if (b.fn == PrimFn::ConvertFrom) {
+      core::Exp x = exp(ExpKind::Convert, {args[0][0]}, span);
+      x.to = b.module;
+      return emit1(std::move(x), CType{b.module, 0});
+    }
+    core::Exp x = exp(ExpKind::PrimFn, {}, span);
+    for (const Val &a : args) x.args.push_back(a[0]);
+    x.prim_fn = b;
+    PrimType rt = b.module;
+    if (b.fn == PrimFn::IsNan || b.fn == PrimFn::IsInf) rt = PrimType::Bool;
+    if (b.fn == PrimFn::Popc || b.fn == PrimFn::Clz || b.fn == PrimFn::Ctz) rt = PrimType::I32;
+    return emit1(std::move(x), CType{rt, 0});
+  }
+
+  SubExp reduce_prims(PrimFn fn, PrimType t, const Val &xs, const Span &span) {
+    if (xs.size() != 1 || type_of(xs[0]).rank != 1) unsupported(span, "reductions of non-scalar rows");
+    PrimValue ne;
+    switch (fn) {
+    case PrimFn::Sum: ne = convert_prim(PrimValue::signed_int(PrimType::I64, 0), t); break;
+    case PrimFn::Product: ne = convert_prim(PrimValue::signed_int(PrimType::I64, 1), t); break;
+    case PrimFn::Maximum: ne = prim_constant(t, PrimFn::Lowest); break;
+    case PrimFn::Minimum: ne = prim_constant(t, PrimFn::Highest); break;
+    default: unsupported(span, "this reduction");
+    }
+    core::Exp x = exp(ExpKind::Reduce, {shape_of(xs[0])[0], SubExp::of_const(ne)}, span);
+    x.arrays = {xs[0].var};
+    x.lambda = std::make_unique<core::Lambda>();
+    int a = p_.new_var("a", CType{t, 0}), b = p_.new_var("b", CType{t, 0});
+    x.lambda->params = {a, b};
+    {
+      auto body = lower_body([&]() -> Val {
+        SubExp sa = SubExp::of_var(a), sb = SubExp::of_var(b);
+        if (fn == PrimFn::Sum) return {binop(BinOp::Add, sa, sb, t)};
+        if (fn == PrimFn::Product) return {binop(BinOp::Mul, sa, sb, t)};
+        core::Exp m = exp(ExpKind::PrimFn, {sa, sb}, span);
+        m.prim_fn = PrimBuiltin{t, fn == PrimFn::Maximum ? PrimFn::Max : PrimFn::Min, t};
+        return {emit1(std::move(m), CType{t, 0})};
+      });
+      x.lambda->body = std::move(*body);
+    }
+    return emit1(std::move(x), CType{t, 0}, {}, "red");
+  }
+
+  // Prepares a functional argument: lowers the values it captures.
+  Fn prepare_fn(const Expr &e) {
+    Fn f;
+    const Expr *x = &e;
+    while (x->kind == ExprKind::Unsafe) {
+      f.unsafe = true;
+      x = x->args[0].get();
+    }
+    f.expr = x;
+    switch (x->kind) {
+    case ExprKind::Lambda: return f;
+    case ExprKind::OpSection:
+      if (x->binop == BinOp::Concat || x->binop == BinOp::LogAnd || x->binop == BinOp::LogOr)
+        unsupported(x->span, "this operator section");
+      for (const ExprPtr &a : x->args) f.bound.push_back(lower(*a));
+      return f;
+    case ExprKind::Var:
+    case ExprKind::Apply:
+      if (x->callee == Callee::Function ||
+          (x->callee == Callee::PrimBuiltin && prim_fn_arity(x->prim_builtin.fn) > 0)) {
+        if (x->kind == ExprKind::Apply)
+          for (const ExprPtr &a : x->args) f.bound.push_back(lower(*a));
+        return f;
+      }
+      break;
+    default: break;
+    }
+    unsupported(x->span, "this functional argument");
+  }
+
+  // Applies a prepared functional argument to `args` in the current body; `span` is
+  // the built-in's application (where the interpreter reports a called function's
+  // size failures).
+  Val apply_fn(const Fn &f, const std::vector<Val> &args, const Span &span) {
+    if (f.unsafe) unsafe_++;
+    Val r;
+    const Expr &x = *f.expr;
+    if (x.kind == ExprKind::Lambda) {
+      size_t base = env_.size();
+      for (size_t i = 0; i < args.size(); i++) bind(x.params[i], args[i]);
+      r = lower(*x.args[0]);
+      env_.resize(base);
+    } else if (x.kind == ExprKind::OpSection) {
+      SubExp a = args[0][0], b = args.size() > 1 ? args[1][0] : SubExp{};
+      if (!f.bound.empty()) {
+        if (x.section_left) b = a, a = f.bound[0][0];
+        else b = f.bound[0][0];
+      }
+      r = {apply_binop(x.binop, a, b, x.span)};
+    } else {
+      std::vector<Val> all = f.bound;
+      all.insert(all.end(), args.begin(), args.end());
+      if (x.callee == Callee::Function) r = inline_call(*x.fun, all, span, false);
+      else r = {apply_prim(x.prim_builtin, all, x.span)};
+    }
+    if (f.unsafe) unsafe_--;
+    return r;
+  }
+
+  static Val row_shape(const Val &sh) { return Val(sh.begin() + 1, sh.end()); }
+
+  // The rows of arrays `xs` as fresh lambda parameters.
+  Val row_params(const Val &xs, std::vector<int> &params) {
+    Val out;
+    for (const SubExp &c : xs) {
+      CType t = type_of(c);
+      t.rank--;
+      int v = p_.new_var("x", t, row_shape(shape_of(c)));
+      params.push_back(v);
+      out.push_back(SubExp::of_var(v));
+    }
+    return out;
+  }
+
+  // Checks that the arrays have the same outer size (Futhark's size mismatch).
+  SubExp same_widths(const std::vector<Val> &arrays, const char *name, const Span &span) {
+    SubExp w = shape_of(arrays[0][0])[0];
+    bool all_same = true;
+    for (const Val &a : arrays)
+      for (const SubExp &c : a) all_same = all_same && same(shape_of(c)[0], w);
+    if (all_same) return w;
+    SubExp ok = SubExp::of_const(PrimValue::boolean(true));
+    Val widths;
+    std::string tmpl = std::string("Sizes of the arguments of ") + name + " do not match: ";
+    for (size_t i = 0; i < arrays.size(); i++) {
+      SubExp wi = shape_of(arrays[i][0])[0];
+      widths.push_back(wi);
+      tmpl += (i ? " and [{}]" : "[{}]");
+      if (i > 0) ok = binop(BinOp::LogAnd, ok, eq_i64(w, wi), PrimType::Bool);
+    }
+    tmpl += ".";
+    emit_check(FailureKind::Size, span, tmpl, ok, widths);
+    if (checking())
+      for (const SubExp &wi : widths)
+        if (wi.is_var() && !same(wi, w)) alias_[canon(wi).var] = canon(w);
+    return w;
+  }
+
+  Val lower_builtin(const Expr &e) {
+    ArrayBuiltin b = e.array_builtin;
+    const char *name = array_builtin_name(b);
+    auto vals_from = [&](size_t first) {
+      std::vector<Val> out;
+      for (size_t i = first; i < e.args.size(); i++) out.push_back(lower(*e.args[i]));
+      return out;
+    };
+    switch (b) {
+    case ArrayBuiltin::Map: case ArrayBuiltin::Map1: case ArrayBuiltin::Map2:
+    case ArrayBuiltin::Map3: case ArrayBuiltin::Map4: case ArrayBuiltin::Map5: {
+      Fn f = prepare_fn(*e.args[0]);
+      std::vector<Val> xs = vals_from(1);
+      SubExp w = same_widths(xs, name, e.span);
+      core::Exp x = exp(ExpKind::Map, {w}, e.span);
+      x.lambda = std::make_unique<core::Lambda>();
+      std::vector<Val> rows;
+      for (const Val &a : xs) {
+        rows.push_back(row_params(a, x.lambda->params));
+        for (const SubExp &c : a) x.arrays.push_back(c.var);
+      }
+      auto body = lower_body([&] { return apply_fn(f, rows, e.span); });
+      std::vector<CType> types;
+      std::vector<Val> shapes;
+      for (const SubExp &r : body->result) {
+        if (type_of(r).rank != 0) unsupported(e.span, "map functions returning arrays");
+        types.push_back(CType{type_of(r).prim, 1});
+        shapes.push_back({w});
+      }
+      x.lambda->body = std::move(*body);
+      return emit(std::move(x), types, shapes, "map");
+    }
+    case ArrayBuiltin::Reduce: case ArrayBuiltin::ReduceComm: case ArrayBuiltin::Scan: {
+      Fn f = prepare_fn(*e.args[0]);
+      Val ne = lower(*e.args[1]);
+      Val xs = lower(*e.args[2]);
+      for (const SubExp &c : xs)
+        if (type_of(c).rank != 1) unsupported(e.span, std::string(name) + " over arrays of arrays");
+      SubExp w = same_widths({xs}, name, e.span);
+      core::Exp x = exp(b == ArrayBuiltin::Scan ? ExpKind::Scan : ExpKind::Reduce, {w}, e.span);
+      x.args.insert(x.args.end(), ne.begin(), ne.end());
+      for (const SubExp &c : xs) x.arrays.push_back(c.var);
+      x.lambda = std::make_unique<core::Lambda>();
+      Val acc, el;
+      for (const SubExp &n : ne) {
+        int v = p_.new_var("acc", type_of(n));
+        x.lambda->params.push_back(v);
+        acc.push_back(SubExp::of_var(v));
+      }
+      el = row_params(xs, x.lambda->params);
+      auto body = lower_body([&] { return apply_fn(f, {acc, el}, e.span); });
+      x.lambda->body = std::move(*body);
+      std::vector<CType> types;
+      std::vector<Val> shapes;
+      for (const SubExp &n : ne) {
+        types.push_back(CType{type_of(n).prim, b == ArrayBuiltin::Scan ? 1 : 0});
+        shapes.push_back(b == ArrayBuiltin::Scan ? Val{w} : Val{});
+      }
+      return emit(std::move(x), types, shapes, name);
+    }
+    case ArrayBuiltin::Iota: {
+      SubExp n = lower(*e.args[0])[0];
+      SubExp n64 = to_i64(n);
+      count_check(n64, e.span);
+      core::Exp x = exp(ExpKind::Iota, {n}, e.span);
+      x.to = type_of(n).prim;
+      return {emit1(std::move(x), CType{type_of(n).prim, 1}, {n64}, "iota")};
+    }
+    case ArrayBuiltin::Replicate: {
+      SubExp n = to_i64(lower(*e.args[0])[0]);
+      Val v = lower(*e.args[1]);
+      count_check(n, e.span);
+      Val out;
+      for (const SubExp &c : v) {
+        Val sh{n};
+        Val inner = shape_of(c);
+        sh.insert(sh.end(), inner.begin(), inner.end());
+        CType t = type_of(c);
+        t.rank++;
+        out.push_back(emit1(exp(ExpKind::Replicate, {n, c}, e.span), t, sh, "rep"));
+      }
+      return out;
+    }
+    case ArrayBuiltin::Length: {
+      Val xs = lower(*e.args[0]);
+      return {shape_of(xs[0])[0]};
+    }
+    case ArrayBuiltin::Zip: case ArrayBuiltin::Zip2: case ArrayBuiltin::Zip3:
+    case ArrayBuiltin::Zip4: case ArrayBuiltin::Zip5: {
+      std::vector<Val> xs = vals_from(0);
+      same_widths(xs, name, e.span);
+      Val out;
+      for (const Val &a : xs) out.insert(out.end(), a.begin(), a.end());
+      return out;
+    }
+    case ArrayBuiltin::Unzip: case ArrayBuiltin::Unzip2: case ArrayBuiltin::Unzip3:
+    case ArrayBuiltin::Unzip4: case ArrayBuiltin::Unzip5: case ArrayBuiltin::Opaque:
+      return lower(*e.args[0]);
+    case ArrayBuiltin::Copy: {
+      Val v = lower(*e.args[0]);
+      Val out;
+      for (const SubExp &c : v) {
+        if (type_of(c).rank == 0) {
+          out.push_back(c);
+          continue;
+        }
+        core::Exp x = exp(ExpKind::Copy, {}, e.span);
+        x.arrays = {c.var};
+        out.push_back(emit1(std::move(x), type_of(c), shape_of(c), "copy"));
+      }
+      return out;
+    }
+    case ArrayBuiltin::Sum: case ArrayBuiltin::Product: case ArrayBuiltin::Maximum:
+    case ArrayBuiltin::Minimum: {
+      Val xs = lower(*e.args[0]);
+      PrimFn fn = b == ArrayBuiltin::Sum       ? PrimFn::Sum
+                  : b == ArrayBuiltin::Product ? PrimFn::Product
+                  : b == ArrayBuiltin::Maximum ? PrimFn::Maximum
+                                               : PrimFn::Minimum;
+      return {reduce_prims(fn, type_of(xs.at(0)).prim, xs, e.span)};
+    }
+    default: break;
+    }
+    unsupported(e.span, std::string("'") + name + "'");
+  }
+
+  // iota and replicate of a negative count fail as Futhark's prelude does.
+  void count_check(SubExp n, const Span &span) {
+    if (!n.is_var() && n.constant.bits.i >= 0) return;
+    if (!checking()) return;
+    SubExp ok = binop(BinOp::Ge, n, SubExp::i64(0), PrimType::Bool);
+    emit_check(FailureKind::Range, span, "Range {}..{}..<{} is invalid.", ok,
+               {SubExp::i64(0), SubExp::i64(1), n});
+  }
+
+  const Program &src_;
+  LowerOptions opts_;
+  core::Program p_;
+  Body *cur_ = nullptr;
+  std::vector<std::pair<std::string, Val>> env_;
+  size_t frame_ = 0;
+  int unsafe_ = 0;
+  std::map<int, SubExp> alias_; // size variables known (checked) equal to another
+};
+
+} // namespace
+
+core::Program lower_to_core(const Program &program, const std::vector<const FunDef *> &entries,
+                            const LowerOptions &opts) {
+  return Lowerer(program, opts).run(entries);
+}
+
+} // namespace kerb

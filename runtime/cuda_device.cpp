@@ -1,0 +1,275 @@
+// CudaDevice and CudaModule (see cuda_device.h), on the driver table of cuda_driver.h.
+// Without KERB_HAVE_CUDA_H only stubs are compiled: open() reports "no CUDA support".
+#include "runtime/cuda_device.h"
+
+#include <utility>
+
+#if defined(KERB_HAVE_CUDA_H)
+#include <fmt/format.h>
+
+#include <cstring>
+#endif
+
+namespace kerb {
+
+// ---- CudaModule -------------------------------------------------------------------
+
+CudaModule::CudaModule(const CudaDriver *driver, CUcontext ctx, CUmodule module,
+                       std::string info_log)
+    : driver_(driver), ctx_(ctx), module_(module), info_log_(std::move(info_log)) {}
+
+CudaModule::CudaModule(CudaModule &&other) noexcept
+    : driver_(std::exchange(other.driver_, nullptr)), ctx_(std::exchange(other.ctx_, nullptr)),
+      module_(std::exchange(other.module_, nullptr)), info_log_(std::move(other.info_log_)) {}
+
+CudaModule &CudaModule::operator=(CudaModule &&other) noexcept {
+  if (this != &other) {
+    reset();
+    driver_ = std::exchange(other.driver_, nullptr);
+    ctx_ = std::exchange(other.ctx_, nullptr);
+    module_ = std::exchange(other.module_, nullptr);
+    info_log_ = std::move(other.info_log_);
+  }
+  return *this;
+}
+
+CudaModule::~CudaModule() { reset(); }
+
+void CudaModule::reset() noexcept {
+#if defined(KERB_HAVE_CUDA_H)
+  if (module_ && driver_) {
+    // Errors are ignored: destructors never throw.
+    driver_->cuCtxSetCurrent(ctx_);
+    driver_->cuModuleUnload(module_);
+  }
+#endif
+  driver_ = nullptr;
+  ctx_ = nullptr;
+  module_ = nullptr;
+}
+
+#if defined(KERB_HAVE_CUDA_H)
+
+// ---- CudaDevice -------------------------------------------------------------------
+
+int CudaDevice::device_count(std::string *why_not) {
+  const CudaDriver *d = cuda_driver(why_not);
+  if (!d) return 0;
+  int n = 0;
+  CUresult r = d->cuDeviceGetCount(&n);
+  if (r != CUDA_SUCCESS) {
+    if (why_not) *why_not = "cuDeviceGetCount failed: " + cuda_error_text(r);
+    return 0;
+  }
+  if (n == 0 && why_not) *why_not = "no CUDA device found";
+  return n;
+}
+
+std::unique_ptr<CudaDevice> CudaDevice::open(int ordinal, std::string *why_not) {
+  std::string reason;
+  int n = device_count(&reason);
+  if (n == 0) {
+    if (why_not) *why_not = reason;
+    return nullptr;
+  }
+  if (ordinal < 0 || ordinal >= n) {
+    if (why_not)
+      *why_not = fmt::format("there is no CUDA device {} (found {} device{})", ordinal, n,
+                             n == 1 ? "" : "s");
+    return nullptr;
+  }
+  std::unique_ptr<CudaDevice> dev(new CudaDevice());
+  try {
+    const CudaDriver *d = cuda_driver(nullptr);
+    dev->driver_ = d;
+    dev->ordinal_ = ordinal;
+    KERB_CU(d->cuDeviceGet(&dev->device_, ordinal));
+    char name[256] = {};
+    KERB_CU(d->cuDeviceGetName(name, sizeof name - 1, dev->device_));
+    dev->name_ = name;
+    KERB_CU(d->cuDeviceGetAttribute(&dev->cc_major_,
+                                    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                    dev->device_));
+    KERB_CU(d->cuDeviceGetAttribute(&dev->cc_minor_,
+                                    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                    dev->device_));
+    KERB_CU(d->cuDriverGetVersion(&dev->driver_version_));
+    KERB_CU(d->cuDevicePrimaryCtxRetain(&dev->ctx_, dev->device_));
+    KERB_CU(d->cuCtxSetCurrent(dev->ctx_));
+    KERB_CU(d->cuStreamCreate(&dev->stream_, CU_STREAM_NON_BLOCKING));
+    KERB_CU(d->cuEventCreate(&dev->start_, CU_EVENT_DEFAULT));
+    KERB_CU(d->cuEventCreate(&dev->stop_, CU_EVENT_DEFAULT));
+  } catch (const CudaError &e) {
+    if (why_not) *why_not = fmt::format("cannot open CUDA device {}: {}", ordinal, e.what());
+    return nullptr; // ~CudaDevice releases what was set up
+  }
+  return dev;
+}
+
+CudaDevice::~CudaDevice() {
+  // Errors are ignored: destructors never throw.
+  if (!driver_ || !ctx_) return;
+  const CudaDriver *d = driver_;
+  d->cuCtxSetCurrent(ctx_);
+  if (stream_) d->cuStreamSynchronize(stream_);
+  if (start_) d->cuEventDestroy(start_);
+  if (stop_) d->cuEventDestroy(stop_);
+  if (stream_) d->cuStreamDestroy(stream_);
+  d->cuCtxSetCurrent(nullptr);
+  d->cuDevicePrimaryCtxRelease(device_);
+}
+
+std::string CudaDevice::describe() const {
+  return fmt::format("{} (device {}, compute capability {}.{}, driver {}.{})", name_,
+                     ordinal_, cc_major_, cc_minor_, driver_version_ / 1000,
+                     driver_version_ % 1000 / 10);
+}
+
+void CudaDevice::make_current() const { KERB_CU(driver_->cuCtxSetCurrent(ctx_)); }
+
+namespace {
+
+// The text the JIT wrote into `buf`, without trailing NULs and white space.
+std::string log_text(const std::string &buf) {
+  std::string s(buf.data(), strnlen(buf.data(), buf.size()));
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r'))
+    s.pop_back();
+  return s;
+}
+
+} // namespace
+
+CudaModule CudaDevice::load_module(const std::string &ptx) {
+  make_current();
+  constexpr std::size_t log_size = 64 * 1024;
+  std::string error_log(log_size, '\0'), info_log(log_size, '\0');
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                            CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {error_log.data(), reinterpret_cast<void *>(std::uintptr_t{log_size - 1}),
+                    info_log.data(), reinterpret_cast<void *>(std::uintptr_t{log_size - 1})};
+  CUmodule module = nullptr;
+  CUresult r = driver_->cuModuleLoadDataEx(&module, ptx.c_str(), 4, options, values);
+  if (r != CUDA_SUCCESS) {
+    std::string err = log_text(error_log), info = log_text(info_log);
+    std::string extra = "JIT error log:\n" + (err.empty() ? std::string("(empty)") : err);
+    if (!info.empty()) extra += "\nJIT info log:\n" + info;
+    cuda_fail(r, "cuModuleLoadDataEx(&module, ptx, ...)", __FILE__, __LINE__, extra);
+  }
+  return CudaModule(driver_, ctx_, module, log_text(info_log));
+}
+
+CUfunction CudaDevice::function(const CudaModule &module, const std::string &name) {
+  make_current();
+  CUfunction f = nullptr;
+  CUresult r = driver_->cuModuleGetFunction(&f, module.get(), name.c_str());
+  if (r != CUDA_SUCCESS) {
+    std::string call = fmt::format("cuModuleGetFunction(&f, module, \"{}\")", name);
+    cuda_fail(r, call.c_str(), __FILE__, __LINE__);
+  }
+  return f;
+}
+
+CUdeviceptr CudaDevice::alloc(std::size_t bytes) {
+  if (bytes == 0) return 0;
+  make_current();
+  CUdeviceptr p = 0;
+  CUresult r = driver_->cuMemAlloc(&p, bytes);
+  if (r != CUDA_SUCCESS) {
+    std::string call = fmt::format("cuMemAlloc(&p, {} bytes)", bytes);
+    cuda_fail(r, call.c_str(), __FILE__, __LINE__);
+  }
+  return p;
+}
+
+void CudaDevice::free(CUdeviceptr ptr) {
+  if (ptr == 0) return;
+  make_current();
+  KERB_CU(driver_->cuMemFree(ptr));
+}
+
+void CudaDevice::copy_to_device(CUdeviceptr dst, const void *src, std::size_t bytes) {
+  if (bytes == 0) return;
+  make_current();
+  KERB_CU(driver_->cuMemcpyHtoDAsync(dst, src, bytes, stream_));
+}
+
+void CudaDevice::copy_on_device(CUdeviceptr dst, CUdeviceptr src, std::size_t bytes) {
+  if (bytes == 0) return;
+  make_current();
+  KERB_CU(driver_->cuMemcpyDtoDAsync(dst, src, bytes, stream_));
+}
+
+void CudaDevice::copy_to_host(void *dst, CUdeviceptr src, std::size_t bytes) {
+  if (bytes == 0) return;
+  make_current();
+  KERB_CU(driver_->cuMemcpyDtoHAsync(dst, src, bytes, stream_));
+  KERB_CU(driver_->cuStreamSynchronize(stream_));
+}
+
+void CudaDevice::memset32(CUdeviceptr dst, std::uint32_t value, std::size_t count) {
+  if (count == 0) return;
+  make_current();
+  KERB_CU(driver_->cuMemsetD32Async(dst, value, count, stream_));
+}
+
+void CudaDevice::launch(CUfunction f, Dim3 grid, Dim3 block, unsigned shared_bytes,
+                        void **args) {
+  make_current();
+  KERB_CU(driver_->cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                                  shared_bytes, stream_, args, nullptr));
+}
+
+void CudaDevice::synchronize() {
+  make_current();
+  KERB_CU(driver_->cuStreamSynchronize(stream_));
+}
+
+float CudaDevice::time_ms(const std::function<void()> &work) {
+  make_current();
+  KERB_CU(driver_->cuEventRecord(start_, stream_));
+  work();
+  KERB_CU(driver_->cuEventRecord(stop_, stream_));
+  KERB_CU(driver_->cuEventSynchronize(stop_));
+  float ms = 0;
+  KERB_CU(driver_->cuEventElapsedTime(&ms, start_, stop_));
+  return ms;
+}
+
+#else // !KERB_HAVE_CUDA_H: no CudaDevice can exist; every method is unreachable.
+
+namespace {
+[[noreturn]] void no_cuda() {
+  std::string why;
+  cuda_driver(&why);
+  throw CudaError(why);
+}
+} // namespace
+
+int CudaDevice::device_count(std::string *why_not) {
+  cuda_driver(why_not);
+  return 0;
+}
+
+std::unique_ptr<CudaDevice> CudaDevice::open(int, std::string *why_not) {
+  cuda_driver(why_not);
+  return nullptr;
+}
+
+CudaDevice::~CudaDevice() = default;
+std::string CudaDevice::describe() const { no_cuda(); }
+void CudaDevice::make_current() const { no_cuda(); }
+CudaModule CudaDevice::load_module(const std::string &) { no_cuda(); }
+CUfunction CudaDevice::function(const CudaModule &, const std::string &) { no_cuda(); }
+CUdeviceptr CudaDevice::alloc(std::size_t) { no_cuda(); }
+void CudaDevice::free(CUdeviceptr) { no_cuda(); }
+void CudaDevice::copy_to_device(CUdeviceptr, const void *, std::size_t) { no_cuda(); }
+void CudaDevice::copy_to_host(void *, CUdeviceptr, std::size_t) { no_cuda(); }
+void CudaDevice::copy_on_device(CUdeviceptr, CUdeviceptr, std::size_t) { no_cuda(); }
+void CudaDevice::memset32(CUdeviceptr, std::uint32_t, std::size_t) { no_cuda(); }
+void CudaDevice::launch(CUfunction, Dim3, Dim3, unsigned, void **) { no_cuda(); }
+void CudaDevice::synchronize() { no_cuda(); }
+float CudaDevice::time_ms(const std::function<void()> &) { no_cuda(); }
+
+#endif
+
+} // namespace kerb

@@ -1,0 +1,116 @@
+// One CUDA device, driven through the CUDA driver API (runtime/cuda_driver.h; no cudart).
+// A CudaDevice uses the device's primary context and one non-blocking stream; all of its
+// asynchronous work goes to that stream. Every method makes the context current on the
+// calling thread first. Failures throw CudaError whose message names the failing call,
+// file and line. Destructors release what they hold and never throw. A CudaModule must
+// not outlive the CudaDevice that loaded it. Without KERB_HAVE_CUDA_H, open() always
+// returns null ("no CUDA support").
+#pragma once
+
+#include "runtime/cuda_driver.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace kerb {
+
+// Grid or block dimensions, like CUDA's dim3.
+struct Dim3 {
+  unsigned x = 1, y = 1, z = 1;
+};
+
+// Owns a loaded CUmodule (unloaded on destruction). Move-only.
+class CudaModule {
+public:
+  CudaModule() = default;
+  CudaModule(CudaModule &&other) noexcept;
+  CudaModule &operator=(CudaModule &&other) noexcept;
+  CudaModule(const CudaModule &) = delete;
+  CudaModule &operator=(const CudaModule &) = delete;
+  ~CudaModule();
+
+  CUmodule get() const { return module_; }
+  explicit operator bool() const { return module_ != nullptr; }
+  // The JIT compiler's informational log from loading (often empty).
+  const std::string &info_log() const { return info_log_; }
+
+private:
+  friend class CudaDevice;
+  CudaModule(const CudaDriver *driver, CUcontext ctx, CUmodule module, std::string info_log);
+  void reset() noexcept;
+
+  const CudaDriver *driver_ = nullptr;
+  CUcontext ctx_ = nullptr;
+  CUmodule module_ = nullptr;
+  std::string info_log_;
+};
+
+class CudaDevice {
+public:
+  // The number of CUDA devices, or 0 with the reason in *why_not (if non-null).
+  static int device_count(std::string *why_not);
+  // Null with the reason in *why_not (if non-null) if there is no usable driver, no
+  // device `ordinal`, or setting it up fails.
+  static std::unique_ptr<CudaDevice> open(int ordinal, std::string *why_not);
+
+  CudaDevice(const CudaDevice &) = delete;
+  CudaDevice &operator=(const CudaDevice &) = delete;
+  ~CudaDevice();
+
+  int ordinal() const { return ordinal_; }
+  const std::string &name() const { return name_; }
+  int cc_major() const { return cc_major_; }
+  int cc_minor() const { return cc_minor_; }
+  // As cuDriverGetVersion reports it: 1000 * major + 10 * minor (e.g. 12040).
+  int driver_version() const { return driver_version_; }
+  // E.g. "NVIDIA H100 80GB HBM3 (device 0, compute capability 9.0, driver 12.4)".
+  std::string describe() const;
+
+  const CudaDriver &driver() const { return *driver_; }
+  CUcontext context() const { return ctx_; }
+  CUstream stream() const { return stream_; }
+  // Makes this device's context current on the calling thread.
+  void make_current() const;
+
+  // JIT-compiles PTX (NUL-terminated by std::string). On failure throws CudaError whose
+  // message includes the JIT error log.
+  CudaModule load_module(const std::string &ptx);
+  // Throws CudaError (naming `name`) if the module has no such kernel.
+  CUfunction function(const CudaModule &module, const std::string &name);
+
+  CUdeviceptr alloc(std::size_t bytes); // bytes == 0 gives 0 (no allocation)
+  void free(CUdeviceptr ptr);           // free(0) does nothing
+  // Asynchronous on the stream; `src` may be reused as soon as the call returns.
+  void copy_to_device(CUdeviceptr dst, const void *src, std::size_t bytes);
+  // Waits for the stream, so `dst` holds the data on return.
+  void copy_to_host(void *dst, CUdeviceptr src, std::size_t bytes);
+  // Device-to-device copy, asynchronous on the stream.
+  void copy_on_device(CUdeviceptr dst, CUdeviceptr src, std::size_t bytes);
+  // Sets `count` 32-bit words at `dst` to `value`, asynchronously on the stream.
+  void memset32(CUdeviceptr dst, std::uint32_t value, std::size_t count);
+
+  // Launches on the stream; `args` as for cuLaunchKernel (pointers to each argument).
+  void launch(CUfunction f, Dim3 grid, Dim3 block, unsigned shared_bytes, void **args);
+  // Waits for all work on the stream.
+  void synchronize();
+  // Runs `work` (which should enqueue work on stream()) between two events on the stream
+  // and returns the GPU time between them in milliseconds (waits for completion).
+  float time_ms(const std::function<void()> &work);
+
+private:
+  CudaDevice() = default;
+
+  const CudaDriver *driver_ = nullptr;
+  int ordinal_ = -1;
+  CUdevice device_ = 0;
+  CUcontext ctx_ = nullptr; // retained primary context
+  CUstream stream_ = nullptr;
+  CUevent start_ = nullptr, stop_ = nullptr;
+  std::string name_;
+  int cc_major_ = 0, cc_minor_ = 0, driver_version_ = 0;
+};
+
+} // namespace kerb

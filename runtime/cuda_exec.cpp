@@ -1,0 +1,82 @@
+// The CUDA device as generated code sees it (exec_context.h's Device): memory, copies
+// and launches of a program's kernels, all on the device's one stream, through the
+// Driver API (runtime/cuda_device.h).
+#include "runtime/cuda_exec.h"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+namespace kerb {
+
+namespace {
+
+constexpr unsigned kThreadsBlock = 256; // Threads kernels
+constexpr unsigned kBlocksBlock = 256;  // Blocks kernels (their shared arrays hold 1024)
+
+class CudaExecDevice : public Device {
+public:
+  CudaExecDevice(CudaDevice &dev, CudaModule module, std::vector<CUfunction> fns,
+                 std::vector<KernelDesc> descs)
+      : dev_(dev), module_(std::move(module)), fns_(std::move(fns)), descs_(std::move(descs)) {}
+
+  std::string describe() const override { return dev_.describe(); }
+  int64_t alloc(int64_t bytes) override {
+    return int64_t(dev_.alloc(size_t(std::max<int64_t>(bytes, 1))));
+  }
+  void free(int64_t addr) override { dev_.free(CUdeviceptr(addr)); }
+  void write(int64_t dst, const void *src, int64_t bytes) override {
+    dev_.copy_to_device(CUdeviceptr(dst), src, size_t(bytes));
+  }
+  void read(void *dst, int64_t src, int64_t bytes) override {
+    dev_.copy_to_host(dst, CUdeviceptr(src), size_t(bytes));
+  }
+  void copy(int64_t dst, int64_t src, int64_t bytes) override {
+    dev_.copy_on_device(CUdeviceptr(dst), CUdeviceptr(src), size_t(bytes));
+  }
+  void launch(int kernel, int64_t total, const int64_t *slots, int num_slots) override {
+    if (kernel < 0 || size_t(kernel) >= fns_.size())
+      throw DeviceError(fmt::format("no kernel number {}", kernel));
+    std::vector<void *> args(static_cast<size_t>(num_slots));
+    std::vector<int64_t> copy(slots, slots + num_slots);
+    for (int i = 0; i < num_slots; i++) args[size_t(i)] = &copy[size_t(i)];
+    Dim3 grid, block;
+    if (descs_[size_t(kernel)].kind == KernelDesc::Threads) {
+      int64_t blocks = (total + kThreadsBlock - 1) / kThreadsBlock;
+      if (blocks > 0x7fffffff) throw DeviceError("launch too large for one grid");
+      grid.x = unsigned(blocks);
+      block.x = kThreadsBlock;
+    } else {
+      grid.x = unsigned(total);
+      block.x = kBlocksBlock;
+    }
+    dev_.launch(fns_[size_t(kernel)], grid, block, 0, args.data());
+  }
+  int64_t block_size() const override { return kBlocksBlock; }
+  int64_t num_blocks(int64_t n) const override {
+    int64_t want = (n + kBlocksBlock * 8 - 1) / (kBlocksBlock * 8);
+    return std::max<int64_t>(1, std::min<int64_t>(want, 1024));
+  }
+
+private:
+  CudaDevice &dev_;
+  CudaModule module_;
+  std::vector<CUfunction> fns_;
+  std::vector<KernelDesc> descs_;
+};
+
+} // namespace
+
+std::unique_ptr<Device> make_cuda_exec_device(CudaDevice &dev, const std::string &ptx,
+                                              const std::vector<std::string> &names,
+                                              std::vector<KernelDesc> descs) {
+  if (names.empty())
+    return std::make_unique<CudaExecDevice>(dev, CudaModule(), std::vector<CUfunction>{},
+                                            std::move(descs));
+  CudaModule module = dev.load_module(ptx);
+  std::vector<CUfunction> fns;
+  for (const std::string &n : names) fns.push_back(dev.function(module, n));
+  return std::make_unique<CudaExecDevice>(dev, std::move(module), std::move(fns), std::move(descs));
+}
+
+} // namespace kerb

@@ -1,0 +1,60 @@
+// The C interface between generated host code and the runtime, and the layout of the
+// failure slot that generated kernels write. Generated host code calls these
+// functions (their addresses are given to the JIT, or linked from kerb_runtime in a
+// compiled library); `ctx` is the runtime's ExecContext (runtime/exec_context.h).
+//
+// Arguments travel as 8-byte slots: a scalar's bits in the low bytes (zero-extended),
+// an array as its device address followed by one slot per dimension.
+//
+// Every function that returns int32_t returns 0 on success and non-zero when the call
+// failed or found a failure; generated code then returns that status at once, and the
+// error is kept in the context.
+#pragma once
+
+#include <cstdint>
+
+namespace kerb {
+
+// The failure slot in device memory: the failure code (-1: none) and its arguments.
+constexpr int kFailureMaxArgs = 16;
+struct FailureSlot {
+  int32_t code;
+  int32_t pad;
+  int64_t args[kFailureMaxArgs];
+};
+
+// How a kernel is launched (for the runtime; the generator writes one per kernel).
+struct KernelDesc {
+  enum Kind : uint8_t {
+    Threads, // one thread per element: slots[0] is the element count
+    Blocks,  // `total` blocks of the runtime's block size, with barriers
+  } kind = Threads;
+  uint32_t shared_bytes_per_thread = 0; // Blocks: shared memory per thread
+};
+
+// CPU kernels: called with a range [begin, end) of threads (Threads) or blocks (Blocks,
+// block size 1) and a pointer to the argument slots.
+using CpuKernelFn = void (*)(int64_t begin, int64_t end, const int64_t *slots);
+
+extern "C" {
+// Device memory for the current entry call (freed when it returns); 0 on failure.
+int64_t kerb_rt_alloc(void *ctx, int64_t bytes);
+// The failure slot's device address.
+int64_t kerb_rt_failure_slot(void *ctx);
+// Threads per block for Blocks kernels, and how many blocks to use for n elements.
+int64_t kerb_rt_block_size(void *ctx);
+int64_t kerb_rt_num_blocks(void *ctx, int64_t n);
+// Launches kernel `kernel` over `total` threads or blocks (see KernelDesc).
+int32_t kerb_rt_launch(void *ctx, int32_t kernel, int64_t total, const int64_t *slots,
+                       int32_t num_slots);
+// Copies between host and device memory. A read is a sync point: it looks at the
+// failure slot (if a checked kernel ran since the last look) and fails if it is set.
+int32_t kerb_rt_read(void *ctx, void *host_dst, int64_t dev_src, int64_t bytes);
+int32_t kerb_rt_write(void *ctx, int64_t dev_dst, const void *host_src, int64_t bytes);
+int32_t kerb_rt_copy(void *ctx, int64_t dev_dst, int64_t dev_src, int64_t bytes);
+// A check that failed in host code: records failure `code` with its arguments; returns
+// non-zero.
+int32_t kerb_rt_fail(void *ctx, int32_t code, const int64_t *args, int32_t num_args);
+}
+
+} // namespace kerb
