@@ -57,6 +57,10 @@ struct Val {
   Value *scalar = nullptr;   // scalars
   Value *addr = nullptr;     // arrays: i64 (host) or pointer (kernel)
   std::vector<Value *> dims; // arrays: i64 each
+  // Arrays: the distance in elements between neighbours in each dim; empty for a
+  // contiguous row-major array. Slices and rearrangements are views with strides.
+  std::vector<Value *> strides;
+  bool contiguous() const { return strides.empty(); }
 };
 
 // Free variables of a lambda (used inside, bound outside), in a stable order.
@@ -132,7 +136,7 @@ public:
   }
   int rank_of(const core::SubExp &s) const { return s.is_var() ? p_.var(s.var).type.rank : 0; }
   Val val(const core::SubExp &s) {
-    if (!s.is_var()) return Val{ops_.constant(s.constant), nullptr, {}};
+    if (!s.is_var()) return Val{ops_.constant(s.constant), nullptr, {}, {}};
     return lookup(s.var);
   }
 
@@ -156,6 +160,35 @@ public:
       off = b_.CreateAdd(b_.CreateMul(off, dims[d]), i);
     }
     return off;
+  }
+
+  // The strides of an array value, explicit (row-major ones for a contiguous array).
+  std::vector<Value *> strides_of(const Val &v) {
+    if (!v.contiguous()) return v.strides;
+    std::vector<Value *> st(v.dims.size());
+    Value *acc = i64(1);
+    for (size_t d = v.dims.size(); d-- > 0;) {
+      st[d] = acc;
+      acc = b_.CreateMul(acc, v.dims[d]);
+    }
+    return st;
+  }
+
+  // The offset in elements of the element or row at `idx` (leading dims).
+  Value *offset_of(const Val &arr, const std::vector<Value *> &idx) {
+    if (arr.contiguous()) return flat_offset(arr.dims, idx);
+    Value *off = i64(0);
+    for (size_t d = 0; d < idx.size(); d++) off = b_.CreateAdd(off, b_.CreateMul(idx[d], arr.strides[d]));
+    return off;
+  }
+
+  // The view of the sub-array at `idx` (fewer leading dims).
+  Val subarray(const Val &arr, Value *addr, size_t k) {
+    Val v;
+    v.addr = addr;
+    v.dims.assign(arr.dims.begin() + long(k), arr.dims.end());
+    if (!arr.contiguous()) v.strides.assign(arr.strides.begin() + long(k), arr.strides.end());
+    return v;
   }
 
   Value *product(const std::vector<Value *> &dims, size_t from = 0) {
@@ -254,23 +287,23 @@ public:
         check(b_.CreateICmpNE(b, ConstantInt::get(b->getType(), 0)), e.site, {});
       if (e.site >= 0 && e.binop == BinOp::Pow && is_signed_int(t))
         check(b_.CreateICmpSGE(b, ConstantInt::get(b->getType(), 0)), e.site, {});
-      bind1(Val{ops_.binop(e.binop, t, a, b), nullptr, {}});
+      bind1(Val{ops_.binop(e.binop, t, a, b), nullptr, {}, {}});
       return;
     }
     case core::ExpKind::UnOp:
-      bind1(Val{ops_.unop(e.unop, prim_of(e.args[0]), scalar(e.args[0])), nullptr, {}});
+      bind1(Val{ops_.unop(e.unop, prim_of(e.args[0]), scalar(e.args[0])), nullptr, {}, {}});
       return;
     case core::ExpKind::Convert:
-      bind1(Val{ops_.convert(prim_of(e.args[0]), e.to, scalar(e.args[0])), nullptr, {}});
+      bind1(Val{ops_.convert(prim_of(e.args[0]), e.to, scalar(e.args[0])), nullptr, {}, {}});
       return;
     case core::ExpKind::PrimFn: {
       if (prim_fn_arity(e.prim_fn.fn) == 0) {
-        bind1(Val{ops_.constant(prim_constant(e.prim_fn.module, e.prim_fn.fn)), nullptr, {}});
+        bind1(Val{ops_.constant(prim_constant(e.prim_fn.module, e.prim_fn.fn)), nullptr, {}, {}});
         return;
       }
       Value *x = scalar(e.args[0]);
       Value *y = e.args.size() > 1 ? scalar(e.args[1]) : nullptr;
-      bind1(Val{ops_.prim_fn(e.prim_fn, x, y), nullptr, {}});
+      bind1(Val{ops_.prim_fn(e.prim_fn, x, y), nullptr, {}, {}});
       return;
     }
     case core::ExpKind::If: return if_stm(s);
@@ -284,7 +317,7 @@ public:
           margs.push_back(ops_.to_i64(prim_of(e.args[i]), scalar(e.args[i])));
         check(scalar(e.args[0]), e.site, margs);
       }
-      for (int v : s.pat) bind(v, Val{b_.getInt1(true), nullptr, {}});
+      for (int v : s.pat) bind(v, Val{b_.getInt1(true), nullptr, {}, {}});
       return;
     case core::ExpKind::Reduce:
       if (mode_ == Kernel) return sequential_reduce(s);
@@ -302,7 +335,11 @@ public:
   struct Slots {
     std::vector<AllocaInst *> scalar, addr;
     std::vector<std::vector<AllocaInst *>> dims;
+    std::vector<std::vector<AllocaInst *>> strides; // kernels only (host: contiguous)
   };
+
+  // Host code: makes an array contiguous (a copy), for the generator to provide.
+  std::function<Val(const Val &, PrimType)> materialize;
 
   AllocaInst *entry_alloca(Type *t) {
     IRBuilder<> eb(&f_->getEntryBlock(), f_->getEntryBlock().begin());
@@ -322,25 +359,36 @@ public:
         s.scalar.push_back(entry_alloca(ops_.reg_type(t.prim)));
         s.addr.push_back(nullptr);
         s.dims.push_back({});
+        s.strides.push_back({});
       } else {
         s.scalar.push_back(nullptr);
         s.addr.push_back(entry_alloca(addr_type()));
-        std::vector<AllocaInst *> d;
+        std::vector<AllocaInst *> d, st;
         for (int k = 0; k < t.rank; k++) d.push_back(entry_alloca(b_.getInt64Ty()));
+        if (mode_ == Kernel)
+          for (int k = 0; k < t.rank; k++) st.push_back(entry_alloca(b_.getInt64Ty()));
         s.dims.push_back(d);
+        s.strides.push_back(st);
       }
     }
     return s;
   }
 
-  void store_slots(const Slots &s, const std::vector<Val> &vals) {
-    for (size_t i = 0; i < vals.size(); i++) {
+  void store_slots(const Slots &s, const std::vector<Val> &vals0,
+                   const std::vector<int> &vars) {
+    for (size_t i = 0; i < vals0.size(); i++) {
       if (s.scalar[i]) {
-        b_.CreateStore(vals[i].scalar, s.scalar[i]);
+        b_.CreateStore(vals0[i].scalar, s.scalar[i]);
         continue;
       }
-      b_.CreateStore(vals[i].addr, s.addr[i]);
-      for (size_t k = 0; k < s.dims[i].size(); k++) b_.CreateStore(vals[i].dims[k], s.dims[i][k]);
+      Val v = vals0[i];
+      if (mode_ == Host && !v.contiguous()) v = materialize(v, p_.var(vars[i]).type.prim);
+      b_.CreateStore(v.addr, s.addr[i]);
+      for (size_t k = 0; k < s.dims[i].size(); k++) b_.CreateStore(v.dims[k], s.dims[i][k]);
+      if (mode_ == Kernel) {
+        std::vector<Value *> st = strides_of(v);
+        for (size_t k = 0; k < st.size(); k++) b_.CreateStore(st[k], s.strides[i][k]);
+      }
     }
   }
 
@@ -354,6 +402,7 @@ public:
       } else {
         v.addr = b_.CreateLoad(addr_type(), s.addr[i]);
         for (AllocaInst *d : s.dims[i]) v.dims.push_back(b_.CreateLoad(b_.getInt64Ty(), d));
+        for (AllocaInst *d : s.strides[i]) v.strides.push_back(b_.CreateLoad(b_.getInt64Ty(), d));
       }
       out.push_back(v);
     }
@@ -370,7 +419,7 @@ public:
     for (int k = 0; k < 2; k++) {
       b_.SetInsertPoint(k == 0 ? then_bb : else_bb);
       body(*e.bodies[size_t(k)]);
-      store_slots(slots, results(*e.bodies[size_t(k)]));
+      store_slots(slots, results(*e.bodies[size_t(k)]), s.pat);
       b_.CreateBr(join);
     }
     b_.SetInsertPoint(join);
@@ -384,7 +433,7 @@ public:
     Slots state = make_slots(params);
     std::vector<Val> init;
     for (size_t i = 0; i < params.size(); i++) init.push_back(val(e.args[i]));
-    store_slots(state, init);
+    store_slots(state, init, params);
     AllocaInst *counter = nullptr;
     Value *bound = nullptr;
     PrimType ct = PrimType::I64;
@@ -408,13 +457,13 @@ public:
       go = scalar(e.bodies[1]->result[0]);
     } else {
       Value *i = b_.CreateLoad(ops_.reg_type(ct), counter);
-      bind(e.loop_var, Val{i, nullptr, {}});
+      bind(e.loop_var, Val{i, nullptr, {}, {}});
       go = is_signed_int(ct) ? b_.CreateICmpSLT(i, bound) : b_.CreateICmpULT(i, bound);
     }
     b_.CreateCondBr(go, body_bb, exit);
     b_.SetInsertPoint(body_bb);
     body(*e.bodies[0]);
-    store_slots(state, results(*e.bodies[0]));
+    store_slots(state, results(*e.bodies[0]), params);
     if (!e.is_while) {
       Value *i = b_.CreateLoad(ops_.reg_type(ct), counter);
       b_.CreateStore(b_.CreateAdd(i, ConstantInt::get(i->getType(), 1)), counter);
@@ -438,24 +487,20 @@ public:
       ok = b_.CreateAnd(ok, b_.CreateICmpULT(i, arr.dims[k]));
     }
     if (e.site >= 0) check(ok, e.site, index_failure_args(idx, arr.dims));
-    Value *off = flat_offset(arr.dims, idx);
-    Value *addr = element_addr(arr.addr, off, t);
+    Value *addr = element_addr(arr.addr, offset_of(arr, idx), t);
     if (idx.size() < arr.dims.size()) {
-      Val v;
-      v.addr = addr;
-      v.dims.assign(arr.dims.begin() + long(idx.size()), arr.dims.end());
-      bind(s.pat[0], v);
+      bind(s.pat[0], subarray(arr, addr, idx.size()));
       return;
     }
     if (mode_ == Kernel) {
-      bind(s.pat[0], Val{load_elem(t, addr), nullptr, {}});
+      bind(s.pat[0], Val{load_elem(t, addr), nullptr, {}, {}});
       return;
     }
     AllocaInst *buf = entry_alloca(ops_.mem_type(t));
     Value *st = b_.CreateCall(rt("kerb_rt_read"),
                               {ctx, buf, addr, i64(int64_t(m_.getDataLayout().getTypeAllocSize(ops_.mem_type(t))))});
     return_if_error(st);
-    bind(s.pat[0], Val{ops_.from_mem(t, b_.CreateLoad(ops_.mem_type(t), buf)), nullptr, {}});
+    bind(s.pat[0], Val{ops_.from_mem(t, b_.CreateLoad(ops_.mem_type(t), buf)), nullptr, {}, {}});
   }
 
   // Host: if `status` is non-zero, return it.
@@ -467,6 +512,31 @@ public:
     b_.SetInsertPoint(bad);
     b_.CreateRet(status);
     b_.SetInsertPoint(good);
+  }
+
+  // for (i = lo; i < hi; i++) body(i), continuing at `exit` (a new block if null),
+  // which it returns; the builder is left there.
+  BasicBlock *counted_range(Value *lo, Value *hi, BasicBlock *exit,
+                            const std::function<void(Value *)> &body) {
+    AllocaInst *ctr = entry_alloca(b_.getInt64Ty());
+    b_.CreateStore(lo, ctr);
+    BasicBlock *head = BasicBlock::Create(c_, "for.head", f_);
+    BasicBlock *work = BasicBlock::Create(c_, "for.body", f_);
+    if (!exit) exit = BasicBlock::Create(c_, "for.end", f_);
+    b_.CreateBr(head);
+    b_.SetInsertPoint(head);
+    Value *i = b_.CreateLoad(b_.getInt64Ty(), ctr);
+    b_.CreateCondBr(b_.CreateICmpSLT(i, hi), work, exit);
+    b_.SetInsertPoint(work);
+    body(i);
+    b_.CreateStore(b_.CreateAdd(i, i64(1)), ctr);
+    b_.CreateBr(head);
+    b_.SetInsertPoint(exit);
+    return exit;
+  }
+
+  void counted_loop(Value *n, const std::function<void(Value *)> &body) {
+    counted_range(i64(0), n, nullptr, body);
   }
 
   // Applies a lambda to argument values; returns its results.
@@ -483,16 +553,11 @@ public:
     for (int a : arrays) {
       const Val &arr = lookup(a);
       PrimType t = p_.var(a).type.prim;
-      Value *row_size = product(arr.dims, 1);
-      Value *addr = element_addr(arr.addr, b_.CreateMul(i, row_size), t);
-      if (arr.dims.size() == 1) {
-        out.push_back(Val{load_elem(t, addr), nullptr, {}});
-      } else {
-        Val v;
-        v.addr = addr;
-        v.dims.assign(arr.dims.begin() + 1, arr.dims.end());
-        out.push_back(v);
-      }
+      Value *addr = element_addr(arr.addr, offset_of(arr, {i}), t);
+      if (arr.dims.size() == 1)
+        out.push_back(Val{load_elem(t, addr), nullptr, {}, {}});
+      else
+        out.push_back(subarray(arr, addr, 1));
     }
     return out;
   }
@@ -506,7 +571,7 @@ public:
     Slots acc = make_slots(s.pat);
     std::vector<Val> ne;
     for (size_t j = 0; j < k; j++) ne.push_back(val(e.args[j + 1]));
-    store_slots(acc, ne);
+    store_slots(acc, ne, s.pat);
     Value *n = scalar(e.args[0]);
     AllocaInst *counter = entry_alloca(b_.getInt64Ty());
     b_.CreateStore(i64(0), counter);
@@ -521,7 +586,7 @@ public:
     std::vector<Val> args = load_slots(acc, s.pat);
     std::vector<Val> rows = rows_at(e.arrays, i);
     args.insert(args.end(), rows.begin(), rows.end());
-    store_slots(acc, apply(*e.lambda, args));
+    store_slots(acc, apply(*e.lambda, args), s.pat);
     b_.CreateStore(b_.CreateAdd(i, i64(1)), counter);
     b_.CreateBr(head);
     b_.SetInsertPoint(exit);
@@ -599,6 +664,7 @@ private:
     host_ = &g;
     g.launch_hook = [this](const core::Stm &s) { return launch(s); };
     g.host_stm = [this](const core::Stm &s) { host_stm(s); };
+    g.materialize = [this](const Val &v, PrimType t) { return materialize(v, t); };
 
     // Parameters from the input slots.
     int slot = 0;
@@ -609,7 +675,7 @@ private:
       int v = fn.params[k];
       const core::CType &t = p_.var(v).type;
       if (t.rank == 0) {
-        g.bind(v, Val{g.ops().from_slot(t.prim, in_slot(slot++)), nullptr, {}});
+        g.bind(v, Val{g.ops().from_slot(t.prim, in_slot(slot++)), nullptr, {}, {}});
         continue;
       }
       Val a;
@@ -618,7 +684,7 @@ private:
       g.bind(v, a);
       if (k < fn.param_shape_vars.size())
         for (size_t d = 0; d < fn.param_shape_vars[k].size(); d++)
-          g.bind(fn.param_shape_vars[k][d], Val{a.dims[d], nullptr, {}});
+          g.bind(fn.param_shape_vars[k][d], Val{a.dims[d], nullptr, {}, {}});
     }
     g.body(fn.body);
     // Results to the output slots.
@@ -633,8 +699,9 @@ private:
         out_slot(g.ops().to_slot(t, res[k].scalar));
         continue;
       }
-      out_slot(res[k].addr);
-      for (Value *d : res[k].dims) out_slot(d);
+      Val r = res[k].contiguous() ? res[k] : materialize(res[k], t);
+      out_slot(r.addr);
+      for (Value *d : r.dims) out_slot(d);
     }
     b.CreateRet(b.getInt32(0));
     host_ = nullptr;
@@ -660,7 +727,7 @@ private:
         Value *bytes = g.i64(int64_t(n * es));
         Value *addr = alloc(bytes);
         g.return_if_error(b.CreateCall(g.rt("kerb_rt_write"), {g.ctx, addr, buf, bytes}));
-        g.bind(v, Val{nullptr, addr, {g.i64(int64_t(n))}});
+        g.bind(v, Val{nullptr, addr, {g.i64(int64_t(n))}, {}});
         return;
       }
       // Rows that are arrays: copy each into place.
@@ -670,28 +737,33 @@ private:
       Value *row_bytes = b.CreateMul(row_elems, g.i64(int64_t(es)));
       Value *addr = alloc(b.CreateMul(row_bytes, g.i64(int64_t(n))));
       for (size_t i = 0; i < n; i++) {
-        Val row = g.val(e.args[i]);
+        Val row = contiguous(g.val(e.args[i]), t.prim);
         Value *dst = b.CreateAdd(addr, b.CreateMul(row_bytes, g.i64(int64_t(i))));
         g.return_if_error(b.CreateCall(g.rt("kerb_rt_copy"), {g.ctx, dst, row.addr, row_bytes}));
       }
-      Val out{nullptr, addr, {g.i64(int64_t(n))}};
+      Val out{nullptr, addr, {g.i64(int64_t(n))}, {}};
       out.dims.insert(out.dims.end(), first.dims.begin(), first.dims.end());
       g.bind(v, out);
       return;
     }
     case core::ExpKind::Copy: {
-      const Val &src = g.lookup(e.arrays[0]);
       const core::CType &t = p_.var(e.arrays[0]).type;
+      const Val &src0 = g.lookup(e.arrays[0]);
+      if (!src0.contiguous()) {
+        g.bind(s.pat[0], materialize(src0, t.prim));
+        return;
+      }
+      const Val &src = src0;
       Value *bytes = byte_size(t.prim, src.dims);
       Value *addr = alloc(bytes);
       g.return_if_error(b.CreateCall(g.rt("kerb_rt_copy"), {g.ctx, addr, src.addr, bytes}));
-      g.bind(s.pat[0], Val{nullptr, addr, src.dims});
+      g.bind(s.pat[0], Val{nullptr, addr, src.dims, {}});
       return;
     }
     case core::ExpKind::Update: {
       // A copy of the array with one element or row replaced.
-      const Val &src = g.lookup(e.arrays[0]);
       const core::CType &t = p_.var(e.arrays[0]).type;
+      Val src = contiguous(g.lookup(e.arrays[0]), t.prim);
       size_t k = e.args.size() - 1;
       std::vector<Value *> idx;
       Value *ok = b.getTrue();
@@ -713,16 +785,107 @@ private:
         Value *es = g.i64(int64_t(out_.host->getDataLayout().getTypeAllocSize(et)));
         g.return_if_error(b.CreateCall(g.rt("kerb_rt_write"), {g.ctx, dst, buf, es}));
       } else {
-        Val row = g.val(v);
+        Val row = contiguous(g.val(v), t.prim);
         g.return_if_error(b.CreateCall(g.rt("kerb_rt_copy"),
                                        {g.ctx, dst, row.addr, byte_size(t.prim, row.dims)}));
       }
-      g.bind(s.pat[0], Val{nullptr, addr, src.dims});
+      g.bind(s.pat[0], Val{nullptr, addr, src.dims, {}});
+      return;
+    }
+    case core::ExpKind::Slice: {
+      // A view: the start's offset, and strides scaled by the steps.
+      const Val &src = g.lookup(e.arrays[0]);
+      std::vector<Value *> st = g.strides_of(src);
+      Val v;
+      Value *off = g.i64(0);
+      v.dims = src.dims;
+      v.strides = st;
+      for (size_t d = 0; d * 3 + 2 < e.args.size(); d++) {
+        Value *start = g.scalar(e.args[3 * d]), *count = g.scalar(e.args[3 * d + 1]);
+        Value *step = g.scalar(e.args[3 * d + 2]);
+        off = b.CreateAdd(off, b.CreateMul(start, st[d]));
+        v.dims[d] = count;
+        v.strides[d] = b.CreateMul(st[d], step);
+      }
+      v.addr = g.element_addr(src.addr, off, p_.var(e.arrays[0]).type.prim);
+      g.bind(s.pat[0], v);
+      return;
+    }
+    case core::ExpKind::Rearrange: {
+      const Val &src = g.lookup(e.arrays[0]);
+      std::vector<Value *> st = g.strides_of(src);
+      Val v;
+      v.addr = src.addr;
+      for (int d : e.perm) {
+        v.dims.push_back(src.dims[size_t(d)]);
+        v.strides.push_back(st[size_t(d)]);
+      }
+      g.bind(s.pat[0], v);
+      return;
+    }
+    case core::ExpKind::Concat: {
+      PrimType t = p_.var(s.pat[0]).type.prim;
+      std::vector<Val> parts;
+      Value *rows = g.i64(0);
+      for (int a : e.arrays) {
+        parts.push_back(contiguous(g.lookup(a), t));
+        rows = b.CreateAdd(rows, parts.back().dims[0]);
+      }
+      Val out;
+      out.dims = parts[0].dims;
+      out.dims[0] = rows;
+      out.addr = alloc(byte_size(t, out.dims));
+      Value *at = out.addr;
+      for (const Val &part : parts) {
+        Value *bytes = byte_size(t, part.dims);
+        g.return_if_error(b.CreateCall(g.rt("kerb_rt_copy"), {g.ctx, at, part.addr, bytes}));
+        at = b.CreateAdd(at, bytes);
+      }
+      g.bind(s.pat[0], out);
       return;
     }
     default: break;
     }
     unsupported(e, "this operation in host code");
+  }
+
+  // Host code: `v` itself if contiguous, else a contiguous copy.
+  Val contiguous(const Val &v, PrimType t) { return v.contiguous() ? v : materialize(v, t); }
+
+  // A contiguous copy of a strided array: a gather kernel over its elements.
+  Val materialize(const Val &src, PrimType t) {
+    FnGen &h = *host_;
+    IRBuilder<> &hb = h.builder();
+    size_t rank = src.dims.size();
+    Value *total = h.product(src.dims);
+    Val out;
+    out.dims = src.dims;
+    out.addr = alloc(byte_size(t, src.dims));
+    SlotList sl;
+    size_t total_slot = add_raw(sl, total);
+    size_t src_slot = add_raw(sl, src.addr);
+    size_t dims_slot = sl.host_values.size() + 1;
+    for (Value *d : src.dims) add_raw(sl, d);
+    for (Value *st : h.strides_of(src)) add_raw(sl, st);
+    size_t dst_slot = add_raw(sl, out.addr);
+    KernelFn k = new_kernel("copy", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+    FnGen &g = *k.g;
+    IRBuilder<> &b = g.builder();
+    Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
+    threads_kernel(k, k.slot(total_slot), [&](Value *gid) {
+      Value *rem = gid, *off = b.getInt64(0);
+      for (size_t d = rank; d-- > 0;) {
+        Value *n = k.slot(dims_slot + d), *st = k.slot(dims_slot + rank + d);
+        off = b.CreateAdd(off, b.CreateMul(b.CreateURem(rem, n), st));
+        rem = b.CreateUDiv(rem, n);
+      }
+      Value *from = b.CreateIntToPtr(k.slot(src_slot), gptr);
+      Value *to = b.CreateIntToPtr(k.slot(dst_slot), gptr);
+      g.store_elem(t, g.load_elem(t, g.element_addr(from, off, t)), g.element_addr(to, gid, t));
+    });
+    emit_launch(int(out_.kernel_descs.size()) - 1, total, sl);
+    (void)hb;
+    return out;
   }
 
   Value *byte_size(PrimType t, const std::vector<Value *> &dims) {
@@ -766,6 +929,7 @@ private:
     }
     sl.host_values.push_back(val.addr);
     for (Value *d : val.dims) sl.host_values.push_back(d);
+    for (Value *st : g.strides_of(val)) sl.host_values.push_back(st);
   }
 
   // Adds a raw i64 slot; returns its slot index.
@@ -852,12 +1016,14 @@ private:
     for (const KernelArg &a : sl.args) {
       const core::CType &t = p_.var(a.var).type;
       if (t.rank == 0) {
-        g.bind(a.var, Val{g.ops().from_slot(t.prim, k.slot(a.first)), nullptr, {}});
+        g.bind(a.var, Val{g.ops().from_slot(t.prim, k.slot(a.first)), nullptr, {}, {}});
         continue;
       }
       Val v;
       v.addr = b.CreateIntToPtr(k.slot(a.first), gptr);
       for (int d = 0; d < t.rank; d++) v.dims.push_back(k.slot(a.first + 1 + size_t(d)));
+      for (int d = 0; d < t.rank; d++)
+        v.strides.push_back(k.slot(a.first + 1 + size_t(t.rank + d)));
       g.bind(a.var, v);
     }
   }
@@ -919,7 +1085,7 @@ private:
     case core::ExpKind::Iota: iota_kernel(s); return true;
     case core::ExpKind::Replicate: replicate_kernel(s); return true;
     case core::ExpKind::Reduce: reduce_kernels(s); return true;
-    case core::ExpKind::Scan: unsupported(s.exp, "scan");
+    case core::ExpKind::Scan: scan_kernels(s); return true;
     default: return false;
     }
   }
@@ -931,7 +1097,7 @@ private:
       const core::CType &t = p_.var(v).type;
       if (t.rank != 1) unsupported(s.exp, "maps whose function returns arrays");
       Value *addr = alloc(byte_size(t.prim, {n}));
-      g.bind(v, Val{nullptr, addr, {n}});
+      g.bind(v, Val{nullptr, addr, {n}, {}});
       add_var(sl, v);
     }
   }
@@ -994,7 +1160,7 @@ private:
     const core::CType &t = p_.var(out).type;
     SlotList sl;
     // Element count: n times the size of the value.
-    Val x = h.val(e.args[1]);
+    Val x = h.rank_of(e.args[1]) == 0 ? h.val(e.args[1]) : contiguous(h.val(e.args[1]), t.prim);
     Value *row = h.product(x.dims);
     Value *total = h.builder().CreateMul(n, row);
     size_t total_slot = add_raw(sl, total);
@@ -1007,7 +1173,7 @@ private:
     }
     Value *addr = alloc(byte_size(t.prim, {total}));
     size_t out_slot = add_raw(sl, addr);
-    Val ov{nullptr, addr, {n}};
+    Val ov{nullptr, addr, {n}, {}};
     ov.dims.insert(ov.dims.end(), x.dims.begin(), x.dims.end());
     h.bind(out, ov);
     KernelFn k = new_kernel("replicate", sl.host_values.size() + 1,
@@ -1036,72 +1202,160 @@ private:
   // threads combine neighbours in a tree (order-preserving: the operator need only be
   // associative) and thread 0 writes the block's partial result. The second launch
   // reduces the partial results with one block.
-  void reduce_kernels(const core::Stm &s) {
+  // A block kernel over the arrays of a Reduce or Scan: its launch slots (n, the
+  // lambda's free variables, the neutral values, the inputs, the outputs) and id.
+  struct BlockKernel {
+    int id = -1;
+    SlotList sl;
+    size_t n_slot = 0;
+    std::vector<size_t> ne_slots, in_slots, out_slots, extra_slots;
+  };
+
+  // `scan_phase`: false for the block reduction (reduce, and scan's first pass), true
+  // for scan's last pass (extra slots: the block prefixes).
+  BlockKernel block_kernel(const core::Stm &s, const char *name, const std::vector<Value *> &outs,
+                           const std::vector<Value *> &extra, bool scan_phase) {
     const core::Exp &e = s.exp;
     FnGen &h = *host_;
-    IRBuilder<> &hb = h.builder();
-    size_t k_res = s.pat.size();
-    for (int r : s.pat)
-      if (p_.var(r).type.rank != 0) unsupported(e, "reductions with array operands");
-    for (int a : e.arrays)
-      if (p_.var(a).type.rank != 1) unsupported(e, "reductions over arrays of arrays");
-    Value *n = h.scalar(e.args[0]);
-    Value *nblocks = hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, n});
-    Value *bsize = hb.CreateCall(h.rt("kerb_rt_block_size"), {h.ctx});
-
-    // Partial results, one array per result component.
-    std::vector<Value *> partials;
-    for (int r : s.pat) partials.push_back(alloc(byte_size(p_.var(r).type.prim, {nblocks})));
-
-    // The kernel: slots = n, nblocks?, free vars, neutral values, input arrays, outputs.
-    SlotList sl;
-    size_t n_slot = add_raw(sl, n);
+    BlockKernel bk;
+    SlotList &sl = bk.sl;
+    bk.n_slot = add_raw(sl, h.scalar(e.args[0]));
     std::set<int> bound, free;
     for (int p : e.lambda->params) bound.insert(p);
     free_vars_body(e.lambda->body, bound, free);
     for (int v : free) add_var(sl, v);
-    std::vector<size_t> ne_slots, in_slots, out_slots;
-    for (size_t j = 0; j < k_res; j++)
-      ne_slots.push_back(add_raw(sl, h.ops().to_slot(p_.var(s.pat[j]).type.prim, h.scalar(e.args[j + 1]))));
-    for (int a : e.arrays) in_slots.push_back(add_raw(sl, h.lookup(a).addr));
-    for (size_t j = 0; j < k_res; j++) out_slots.push_back(add_raw(sl, partials[j]));
-
+    for (size_t j = 0; j < s.pat.size(); j++)
+      bk.ne_slots.push_back(add_raw(sl, h.ops().to_slot(p_.var(s.pat[j]).type.prim, h.scalar(e.args[j + 1]))));
+    for (int a : e.arrays)
+      bk.in_slots.push_back(add_raw(sl, contiguous(h.lookup(a), p_.var(a).type.prim).addr));
+    for (Value *o : outs) bk.out_slots.push_back(add_raw(sl, o));
+    for (Value *x : extra) bk.extra_slots.push_back(add_raw(sl, x));
     uint32_t shared = 0;
-    for (int r : s.pat) shared += uint32_t(out_.host->getDataLayout().getTypeAllocSize(
-        h.ops().mem_type(p_.var(r).type.prim)));
-    KernelFn k = new_kernel("reduce", sl.host_values.size() + 1,
-                            KernelDesc{KernelDesc::Blocks, shared});
-    int kernel_id = int(out_.kernel_descs.size()) - 1;
+    for (int r : s.pat)
+      shared += uint32_t(out_.host->getDataLayout().getTypeAllocSize(h.ops().mem_type(p_.var(r).type.prim)));
+    KernelFn k = new_kernel(name, sl.host_values.size() + 1, KernelDesc{KernelDesc::Blocks, shared});
+    bk.id = int(out_.kernel_descs.size()) - 1;
     bind_kernel_args(k, sl);
-    block_reduce_body(k, s, k.slot(n_slot), ne_slots, in_slots, out_slots);
+    block_body(k, s, k.slot(bk.n_slot), bk, scan_phase);
+    return bk;
+  }
 
+  void check_block_operands(const core::Stm &s, bool scan) {
+    for (int r : s.pat)
+      if (p_.var(r).type.rank != (scan ? 1 : 0)) unsupported(s.exp, "reductions with array operands");
+    for (int a : s.exp.arrays)
+      if (p_.var(a).type.rank != 1) unsupported(s.exp, "reductions over arrays of arrays");
+  }
+
+  std::vector<Value *> alloc_per_result(const core::Stm &s, Value *n) {
+    std::vector<Value *> out;
+    for (int r : s.pat) out.push_back(alloc(byte_size(p_.var(r).type.prim, {n})));
+    return out;
+  }
+
+  void reduce_kernels(const core::Stm &s) {
+    FnGen &h = *host_;
+    IRBuilder<> &hb = h.builder();
+    check_block_operands(s, false);
+    Value *n = h.scalar(s.exp.args[0]);
+    Value *nblocks = hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, n});
+    std::vector<Value *> partials = alloc_per_result(s, nblocks);
+    BlockKernel bk = block_kernel(s, "reduce", partials, {}, false);
     // First launch over the input; second over the partials with one block.
-    std::vector<Value *> values = sl.host_values;
-    emit_launch(kernel_id, nblocks, sl);
-    sl.host_values[n_slot - 1] = nblocks;
-    for (size_t j = 0; j < e.arrays.size(); j++) sl.host_values[in_slots[j] - 1] = partials[j];
-    std::vector<Value *> finals;
-    for (int r : s.pat) finals.push_back(alloc(byte_size(p_.var(r).type.prim, {h.i64(1)})));
-    for (size_t j = 0; j < k_res; j++) sl.host_values[out_slots[j] - 1] = finals[j];
-    emit_launch(kernel_id, h.i64(1), sl);
-    (void)bsize;
-    (void)values;
+    emit_launch(bk.id, nblocks, bk.sl);
+    std::vector<Value *> finals = alloc_per_result(s, h.i64(1));
+    bk.sl.host_values[bk.n_slot - 1] = nblocks;
+    for (size_t j = 0; j < partials.size(); j++) {
+      bk.sl.host_values[bk.in_slots[j] - 1] = partials[j];
+      bk.sl.host_values[bk.out_slots[j] - 1] = finals[j];
+    }
+    emit_launch(bk.id, h.i64(1), bk.sl);
     // Read the results back (a sync point).
-    for (size_t j = 0; j < k_res; j++) {
+    for (size_t j = 0; j < s.pat.size(); j++) {
       PrimType t = p_.var(s.pat[j]).type.prim;
       Type *et = h.ops().mem_type(t);
       AllocaInst *buf = h.entry_alloca(et);
       h.return_if_error(hb.CreateCall(h.rt("kerb_rt_read"),
                                       {h.ctx, buf, finals[j],
                                        h.i64(int64_t(out_.host->getDataLayout().getTypeAllocSize(et)))}));
-      h.bind(s.pat[j], Val{h.ops().from_mem(t, hb.CreateLoad(et, buf)), nullptr, {}});
+      h.bind(s.pat[j], Val{h.ops().from_mem(t, hb.CreateLoad(et, buf)), nullptr, {}, {}});
     }
   }
 
-  // The body of the block-reduction kernel (see reduce_kernels). The input arrays are
-  // one-dimensional; slot n holds their length.
-  void block_reduce_body(KernelFn &k, const core::Stm &s, Value *n, const std::vector<size_t> &ne_slots,
-                         const std::vector<size_t> &in_slots, const std::vector<size_t> &out_slots) {
+  // scan op ne xs: the block reduction gives each block's total; one thread turns the
+  // totals into exclusive block prefixes; a last pass scans each block's part, each
+  // thread its chunk from its prefix within the block.
+  void scan_kernels(const core::Stm &s) {
+    FnGen &h = *host_;
+    IRBuilder<> &hb = h.builder();
+    check_block_operands(s, true);
+    Value *n = h.scalar(s.exp.args[0]);
+    Value *nblocks = hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, n});
+    std::vector<Value *> partials = alloc_per_result(s, nblocks);
+    BlockKernel totals = block_kernel(s, "scan_totals", partials, {}, false);
+    emit_launch(totals.id, nblocks, totals.sl);
+    prefix_kernel(s, partials, nblocks);
+    std::vector<Value *> outs = alloc_per_result(s, n);
+    BlockKernel last = block_kernel(s, "scan", outs, partials, true);
+    emit_launch(last.id, nblocks, last.sl);
+    for (size_t j = 0; j < s.pat.size(); j++) h.bind(s.pat[j], Val{nullptr, outs[j], {n}, {}});
+  }
+
+  // One thread: partials[b] := ne op partials[0] op ... op partials[b-1].
+  void prefix_kernel(const core::Stm &s, const std::vector<Value *> &partials, Value *nblocks) {
+    const core::Exp &e = s.exp;
+    FnGen &h = *host_;
+    SlotList sl;
+    size_t one_slot = add_raw(sl, h.i64(1));
+    size_t nb_slot = add_raw(sl, nblocks);
+    std::set<int> bound, free;
+    for (int p : e.lambda->params) bound.insert(p);
+    free_vars_body(e.lambda->body, bound, free);
+    for (int v : free) add_var(sl, v);
+    std::vector<size_t> ne_slots, part_slots;
+    for (size_t j = 0; j < s.pat.size(); j++) {
+      ne_slots.push_back(add_raw(sl, h.ops().to_slot(p_.var(s.pat[j]).type.prim, h.scalar(e.args[j + 1]))));
+      part_slots.push_back(add_raw(sl, partials[j]));
+    }
+    KernelFn k = new_kernel("scan_prefix", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+    bind_kernel_args(k, sl);
+    FnGen &g = *k.g;
+    IRBuilder<> &b = g.builder();
+    Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
+    threads_kernel(k, k.slot(one_slot), [&](Value *) {
+      size_t kr = s.pat.size();
+      std::vector<PrimType> types;
+      for (int r : s.pat) types.push_back(p_.var(r).type.prim);
+      std::vector<AllocaInst *> acc;
+      for (size_t j = 0; j < kr; j++) {
+        acc.push_back(g.entry_alloca(g.ops().reg_type(types[j])));
+        b.CreateStore(g.ops().from_slot(types[j], k.slot(ne_slots[j])), acc[j]);
+      }
+      g.counted_loop(k.slot(nb_slot), [&](Value *i) {
+        std::vector<Val> args;
+        std::vector<Value *> at;
+        for (size_t j = 0; j < kr; j++)
+          args.push_back(Val{b.CreateLoad(g.ops().reg_type(types[j]), acc[j]), nullptr, {}, {}});
+        for (size_t j = 0; j < kr; j++) {
+          at.push_back(g.element_addr(b.CreateIntToPtr(k.slot(part_slots[j]), gptr), i, types[j]));
+          args.push_back(Val{g.load_elem(types[j], at[j]), nullptr, {}, {}});
+        }
+        for (size_t j = 0; j < kr; j++) g.store_elem(types[j], args[j].scalar, at[j]);
+        std::vector<Val> r = g.apply(*e.lambda, args);
+        for (size_t j = 0; j < kr; j++) b.CreateStore(r[j].scalar, acc[j]);
+      });
+    });
+    emit_launch(int(out_.kernel_descs.size()) - 1, h.i64(1), sl);
+  }
+
+  // The body of the block kernels (see reduce_kernels and scan_kernels). The input
+  // arrays are one-dimensional and contiguous; slot n holds their length. Each block
+  // takes a contiguous part of the input and each of its threads a contiguous chunk of
+  // that, so combining neighbours keeps the order: the operator need only be
+  // associative. A thread that fails a check remembers it, skips the rest of its work
+  // and still reaches every barrier.
+  void block_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
+                  bool scan_phase) {
     const core::Exp &e = s.exp;
     FnGen &g = *k.g;
     IRBuilder<> &b = g.builder();
@@ -1115,37 +1369,37 @@ private:
     // Block and thread ids. The CPU runs a range of blocks of one thread each.
     Value *block, *tid, *ntid, *nblocks;
     AllocaInst *block_ctr = nullptr;
-    BasicBlock *cpu_next = nullptr;
+    BasicBlock *cpu_head = nullptr, *cpu_next = nullptr;
     if (gpu()) {
       block = sreg(b, Intrinsic::nvvm_read_ptx_sreg_ctaid_x);
       tid = sreg(b, Intrinsic::nvvm_read_ptx_sreg_tid_x);
       ntid = sreg(b, Intrinsic::nvvm_read_ptx_sreg_ntid_x);
       nblocks = sreg(b, Intrinsic::nvvm_read_ptx_sreg_nctaid_x);
     } else {
+      // The launch's total number of blocks is in slots[-1] (see cpu_device.cpp).
+      Value *slots = k.f->getArg(2);
+      nblocks = b.CreateLoad(b.getInt64Ty(), b.CreateGEP(b.getInt64Ty(), slots, b.getInt64(uint64_t(-1))));
       block_ctr = g.entry_alloca(b.getInt64Ty());
       b.CreateStore(k.begin, block_ctr);
-      BasicBlock *head = BasicBlock::Create(c, "block.head", f);
+      cpu_head = BasicBlock::Create(c, "block.head", f);
       BasicBlock *work = BasicBlock::Create(c, "block.work", f);
       cpu_next = BasicBlock::Create(c, "block.next", f);
-      b.CreateBr(head);
-      b.SetInsertPoint(head);
+      b.CreateBr(cpu_head);
+      b.SetInsertPoint(cpu_head);
       block = b.CreateLoad(b.getInt64Ty(), block_ctr);
       b.CreateCondBr(b.CreateICmpSLT(block, k.end), work, k.exit);
       b.SetInsertPoint(work);
       tid = b.getInt64(0);
       ntid = b.getInt64(1);
-      nblocks = k.f->getArg(1); // unused for chunking on the CPU: see below
     }
-    // On the CPU the number of blocks is the launch's total; pass it through `end` is
-    // not right for sub-ranges, so chunks are computed from the slot-free formula:
-    // chunk = ceil(n / (nblocks * ntid)) with nblocks from the launch.
-    Value *total_blocks = gpu() ? nblocks : cpu_total_blocks_;
-    (void)total_blocks;
-
-    // Failure: a failing thread remembers it and skips the rest of its work, but still
-    // reaches every barrier.
     AllocaInst *failed = g.entry_alloca(b.getInt1Ty());
     b.CreateStore(b.getFalse(), failed);
+    auto on_fail_to = [&](BasicBlock *&target) {
+      g.on_fail = [&b, failed, &target](Value *) {
+        b.CreateStore(b.getTrue(), failed);
+        b.CreateBr(target);
+      };
+    };
 
     // Shared memory: one element per thread per result component.
     std::vector<Value *> shared;
@@ -1154,8 +1408,9 @@ private:
       if (gpu()) {
         auto *arr = ArrayType::get(et, 1024);
         auto *gv = new GlobalVariable(kernel_module(), arr, false, GlobalValue::InternalLinkage,
-                                      UndefValue::get(arr), fmt::format("{}_shared{}", f->getName().str(), j),
-                                      nullptr, GlobalValue::NotThreadLocal, 3);
+                                      UndefValue::get(arr),
+                                      fmt::format("{}_shared{}", f->getName().str(), j), nullptr,
+                                      GlobalValue::NotThreadLocal, 3);
         gv->setAlignment(Align(8));
         shared.push_back(gv);
       } else {
@@ -1163,147 +1418,167 @@ private:
       }
     }
     auto shared_at = [&](size_t j, Value *i) -> Value * {
-      Type *et = g.ops().mem_type(types[j]);
       if (gpu())
-        return b.CreateGEP(ArrayType::get(et, 1024), shared[j], {b.getInt64(0), i});
+        return b.CreateGEP(ArrayType::get(g.ops().mem_type(types[j]), 1024), shared[j],
+                           {b.getInt64(0), i});
       return shared[j];
+    };
+    auto load_shared = [&](size_t j, Value *i) {
+      return Val{g.ops().from_mem(types[j], b.CreateLoad(g.ops().mem_type(types[j]), shared_at(j, i))),
+                 nullptr, {}, {}};
+    };
+    auto store_shared = [&](size_t j, Value *i, Value *v) {
+      b.CreateStore(g.ops().to_mem(types[j], v), shared_at(j, i));
     };
     auto barrier = [&]() {
       if (gpu()) b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_barrier0));
     };
-
-    // Accumulators.
     std::vector<AllocaInst *> acc;
-    for (size_t j = 0; j < kr; j++) {
-      acc.push_back(g.entry_alloca(g.ops().reg_type(types[j])));
-      b.CreateStore(g.ops().from_slot(types[j], k.slot(ne_slots[j])), acc[j]);
-    }
+    for (size_t j = 0; j < kr; j++) acc.push_back(g.entry_alloca(g.ops().reg_type(types[j])));
+    auto set_acc_ne = [&]() {
+      for (size_t j = 0; j < kr; j++)
+        b.CreateStore(g.ops().from_slot(types[j], k.slot(bk.ne_slots[j])), acc[j]);
+    };
     auto load_acc = [&]() {
       std::vector<Val> v;
       for (size_t j = 0; j < kr; j++)
-        v.push_back(Val{b.CreateLoad(g.ops().reg_type(types[j]), acc[j]), nullptr, {}});
+        v.push_back(Val{b.CreateLoad(g.ops().reg_type(types[j]), acc[j]), nullptr, {}, {}});
       return v;
     };
+    auto input_at = [&](Value *i) {
+      std::vector<Val> v;
+      for (size_t a = 0; a < e.arrays.size(); a++) {
+        PrimType t = p_.var(e.arrays[a]).type.prim;
+        Value *base = b.CreateIntToPtr(k.slot(bk.in_slots[a]), gptr);
+        v.push_back(Val{g.load_elem(t, g.element_addr(base, i, t)), nullptr, {}, {}});
+      }
+      return v;
+    };
+    auto combine_into_acc = [&](std::vector<Val> rhs) {
+      std::vector<Val> args = load_acc();
+      args.insert(args.end(), rhs.begin(), rhs.end());
+      std::vector<Val> r = g.apply(*e.lambda, args);
+      for (size_t j = 0; j < kr; j++) b.CreateStore(r[j].scalar, acc[j]);
+    };
 
-    // This thread's chunk of the block's part.
-    Value *threads = b.CreateMul(nblocks_value(k, nblocks), ntid);
+    // This thread's chunk.
+    Value *threads = b.CreateMul(nblocks, ntid);
     Value *chunk = b.CreateSDiv(b.CreateAdd(n, b.CreateSub(threads, b.getInt64(1))), threads);
     Value *gtid = b.CreateAdd(b.CreateMul(block, ntid), tid);
     Value *lo = b.CreateMul(gtid, chunk);
     Value *hi = b.CreateAdd(lo, chunk);
     hi = b.CreateSelect(b.CreateICmpSLT(hi, n), hi, n);
-    AllocaInst *i_ctr = g.entry_alloca(b.getInt64Ty());
-    b.CreateStore(lo, i_ctr);
-    BasicBlock *head = BasicBlock::Create(c, "chunk.head", f);
-    BasicBlock *work = BasicBlock::Create(c, "chunk.work", f);
-    BasicBlock *done = BasicBlock::Create(c, "chunk.done", f);
-    b.CreateBr(head);
-    b.SetInsertPoint(head);
-    Value *i = b.CreateLoad(b.getInt64Ty(), i_ctr);
-    b.CreateCondBr(b.CreateICmpSLT(i, hi), work, done);
-    b.SetInsertPoint(work);
-    g.on_fail = [&](Value *) {
-      b.CreateStore(b.getTrue(), failed);
-      b.CreateBr(done);
-    };
-    std::vector<Val> args = load_acc();
-    for (size_t a = 0; a < e.arrays.size(); a++) {
-      PrimType t = p_.var(e.arrays[a]).type.prim;
-      Value *base = b.CreateIntToPtr(k.slot(in_slots[a]), gptr);
-      args.push_back(Val{g.load_elem(t, g.element_addr(base, i, t)), nullptr, {}});
-    }
-    std::vector<Val> r = g.apply(*e.lambda, args);
-    for (size_t j = 0; j < kr; j++) b.CreateStore(r[j].scalar, acc[j]);
-    b.CreateStore(b.CreateAdd(i, b.getInt64(1)), i_ctr);
-    b.CreateBr(head);
-    b.SetInsertPoint(done);
+    lo = b.CreateSelect(b.CreateICmpSLT(lo, hi), lo, hi);
 
-    // Tree over the block's threads: stride 1, 2, 4, ...; thread t (t % 2s == 0)
-    // combines its value with t + s's.
-    for (size_t j = 0; j < kr; j++)
-      b.CreateStore(g.ops().to_mem(types[j], b.CreateLoad(g.ops().reg_type(types[j]), acc[j])),
-                    shared_at(j, tid));
+    // Pass 1: the chunk's total.
+    set_acc_ne();
+    BasicBlock *after_chunk = BasicBlock::Create(c, "chunk.done", f);
+    on_fail_to(after_chunk);
+    g.counted_range(lo, hi, after_chunk, [&](Value *i) { combine_into_acc(input_at(i)); });
+    for (size_t j = 0; j < kr; j++) store_shared(j, tid, b.CreateLoad(g.ops().reg_type(types[j]), acc[j]));
     barrier();
-    if (gpu()) {
-      AllocaInst *stride = g.entry_alloca(b.getInt64Ty());
-      b.CreateStore(b.getInt64(1), stride);
-      BasicBlock *thead = BasicBlock::Create(c, "tree.head", f);
-      BasicBlock *tstep = BasicBlock::Create(c, "tree.step", f);
-      BasicBlock *tcombine = BasicBlock::Create(c, "tree.combine", f);
-      BasicBlock *tsync = BasicBlock::Create(c, "tree.sync", f);
-      BasicBlock *tdone = BasicBlock::Create(c, "tree.done", f);
-      b.CreateBr(thead);
-      b.SetInsertPoint(thead);
-      Value *st = b.CreateLoad(b.getInt64Ty(), stride);
-      b.CreateCondBr(b.CreateICmpSLT(st, ntid), tstep, tdone);
-      b.SetInsertPoint(tstep);
-      Value *is_left = b.CreateICmpEQ(b.CreateURem(tid, b.CreateShl(st, 1)), b.getInt64(0));
-      Value *partner = b.CreateAdd(tid, st);
-      Value *ok = b.CreateAnd(is_left, b.CreateICmpSLT(partner, ntid));
-      ok = b.CreateAnd(ok, b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed)));
-      b.CreateCondBr(ok, tcombine, tsync);
-      b.SetInsertPoint(tcombine);
-      g.on_fail = [&](Value *) {
-        b.CreateStore(b.getTrue(), failed);
+
+    if (!scan_phase) {
+      // Tree over the block's threads: stride 1, 2, 4, ...; thread t (t % 2s == 0)
+      // combines its value with t + s's. (On the CPU a block has one thread.)
+      if (gpu()) {
+        AllocaInst *stride = g.entry_alloca(b.getInt64Ty());
+        b.CreateStore(b.getInt64(1), stride);
+        BasicBlock *thead = BasicBlock::Create(c, "tree.head", f);
+        BasicBlock *tstep = BasicBlock::Create(c, "tree.step", f);
+        BasicBlock *tcombine = BasicBlock::Create(c, "tree.combine", f);
+        BasicBlock *tsync = BasicBlock::Create(c, "tree.sync", f);
+        BasicBlock *tdone = BasicBlock::Create(c, "tree.done", f);
+        b.CreateBr(thead);
+        b.SetInsertPoint(thead);
+        Value *st = b.CreateLoad(b.getInt64Ty(), stride);
+        b.CreateCondBr(b.CreateICmpSLT(st, ntid), tstep, tdone);
+        b.SetInsertPoint(tstep);
+        Value *is_left = b.CreateICmpEQ(b.CreateURem(tid, b.CreateShl(st, 1)), b.getInt64(0));
+        Value *partner = b.CreateAdd(tid, st);
+        Value *ok = b.CreateAnd(is_left, b.CreateICmpSLT(partner, ntid));
+        ok = b.CreateAnd(ok, b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed)));
+        b.CreateCondBr(ok, tcombine, tsync);
+        b.SetInsertPoint(tcombine);
+        on_fail_to(tsync);
+        std::vector<Val> xs;
+        for (size_t j = 0; j < kr; j++) xs.push_back(load_shared(j, tid));
+        for (size_t j = 0; j < kr; j++) xs.push_back(load_shared(j, partner));
+        std::vector<Val> rr = g.apply(*e.lambda, xs);
+        for (size_t j = 0; j < kr; j++) store_shared(j, tid, rr[j].scalar);
         b.CreateBr(tsync);
-      };
-      std::vector<Val> xs;
-      for (size_t j = 0; j < kr; j++)
-        xs.push_back(Val{g.ops().from_mem(types[j], b.CreateLoad(g.ops().mem_type(types[j]), shared_at(j, tid))), nullptr, {}});
-      for (size_t j = 0; j < kr; j++)
-        xs.push_back(Val{g.ops().from_mem(types[j], b.CreateLoad(g.ops().mem_type(types[j]), shared_at(j, partner))), nullptr, {}});
-      std::vector<Val> rr = g.apply(*e.lambda, xs);
-      for (size_t j = 0; j < kr; j++) b.CreateStore(g.ops().to_mem(types[j], rr[j].scalar), shared_at(j, tid));
-      b.CreateBr(tsync);
-      b.SetInsertPoint(tsync);
+        b.SetInsertPoint(tsync);
+        barrier();
+        b.CreateStore(b.CreateShl(st, 1), stride);
+        b.CreateBr(thead);
+        b.SetInsertPoint(tdone);
+      }
+      // Thread 0 writes the block's result (unless this thread failed).
+      BasicBlock *write = BasicBlock::Create(c, "write", f);
+      BasicBlock *after = gpu() ? k.exit : cpu_next;
+      Value *should = b.CreateAnd(b.CreateICmpEQ(tid, b.getInt64(0)),
+                                  b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed)));
+      b.CreateCondBr(should, write, after);
+      b.SetInsertPoint(write);
+      for (size_t j = 0; j < kr; j++) {
+        Value *dst = b.CreateIntToPtr(k.slot(bk.out_slots[j]), gptr);
+        Value *v = b.CreateLoad(g.ops().mem_type(types[j]), shared_at(j, tid));
+        b.CreateStore(v, g.element_addr(dst, block, types[j]));
+      }
+      b.CreateBr(after);
+    } else {
+      // Thread 0 turns the chunk totals into exclusive prefixes, starting from the
+      // block's prefix (extra slots).
+      BasicBlock *first = BasicBlock::Create(c, "prefix.thread0", f);
+      BasicBlock *joined = BasicBlock::Create(c, "prefix.done", f);
+      Value *t0 = b.CreateAnd(b.CreateICmpEQ(tid, b.getInt64(0)),
+                              b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed)));
+      b.CreateCondBr(t0, first, joined);
+      b.SetInsertPoint(first);
+      for (size_t j = 0; j < kr; j++) {
+        Value *pre = b.CreateIntToPtr(k.slot(bk.extra_slots[j]), gptr);
+        b.CreateStore(g.load_elem(types[j], g.element_addr(pre, block, types[j])), acc[j]);
+      }
+      on_fail_to(joined);
+      g.counted_range(b.getInt64(0), ntid, nullptr, [&](Value *t) {
+        std::vector<Val> mine;
+        for (size_t j = 0; j < kr; j++) mine.push_back(load_shared(j, t));
+        for (size_t j = 0; j < kr; j++)
+          store_shared(j, t, b.CreateLoad(g.ops().reg_type(types[j]), acc[j]));
+        combine_into_acc(mine);
+      });
+      b.CreateBr(joined);
+      b.SetInsertPoint(joined);
       barrier();
-      b.CreateStore(b.CreateShl(st, 1), stride);
-      b.CreateBr(thead);
-      b.SetInsertPoint(tdone);
+      // Pass 2: scan the chunk from this thread's prefix, writing every element.
+      for (size_t j = 0; j < kr; j++) b.CreateStore(load_shared(j, tid).scalar, acc[j]);
+      BasicBlock *done2 = BasicBlock::Create(c, "scan.done", f);
+      BasicBlock *after = gpu() ? k.exit : cpu_next;
+      BasicBlock *pass2 = BasicBlock::Create(c, "scan.pass2", f);
+      b.CreateCondBr(b.CreateLoad(b.getInt1Ty(), failed), after, pass2);
+      b.SetInsertPoint(pass2);
+      on_fail_to(done2);
+      g.counted_range(lo, hi, done2, [&](Value *i) {
+        combine_into_acc(input_at(i));
+        for (size_t j = 0; j < kr; j++) {
+          Value *dst = b.CreateIntToPtr(k.slot(bk.out_slots[j]), gptr);
+          g.store_elem(types[j], b.CreateLoad(g.ops().reg_type(types[j]), acc[j]),
+                       g.element_addr(dst, i, types[j]));
+        }
+      });
+      b.CreateBr(after);
     }
-    // Thread 0 writes the block's result (unless a failure was seen).
-    BasicBlock *write = BasicBlock::Create(c, "write", f);
-    BasicBlock *after = gpu() ? k.exit : cpu_next;
-    Value *should = b.CreateAnd(b.CreateICmpEQ(tid, b.getInt64(0)),
-                                b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed)));
-    b.CreateCondBr(should, write, after);
-    b.SetInsertPoint(write);
-    for (size_t j = 0; j < kr; j++) {
-      Value *dst = b.CreateIntToPtr(k.slot(out_slots[j]), gptr);
-      Value *v = b.CreateLoad(g.ops().mem_type(types[j]), shared_at(j, tid));
-      b.CreateStore(v, g.element_addr(dst, block, types[j]));
-    }
-    b.CreateBr(after);
     if (!gpu()) {
       b.SetInsertPoint(cpu_next);
       b.CreateStore(b.CreateAdd(block, b.getInt64(1)), block_ctr);
-      b.CreateBr(cpu_block_head(f));
+      b.CreateBr(cpu_head);
     }
-  }
-
-  // CPU: the number of blocks of the whole launch is not the end of this call's range;
-  // it is passed by the runtime as slot -1... Instead, the chunking uses the launch's
-  // total, which the runtime stores in the slot after the last one.
-  Value *nblocks_value(KernelFn &k, Value *gpu_nblocks) {
-    if (gpu()) return gpu_nblocks;
-    // The runtime passes the launch's total in slots[-1] (see cpu_device.cpp).
-    IRBuilder<> &b = k.g->builder();
-    Value *slots = k.f->getArg(2);
-    return b.CreateLoad(b.getInt64Ty(), b.CreateGEP(b.getInt64Ty(), slots, b.getInt64(uint64_t(-1))));
-  }
-
-  BasicBlock *cpu_block_head(Function *f) {
-    for (BasicBlock &bb : *f)
-      if (bb.getName() == "block.head") return &bb;
-    KERB_ASSERT(false, "no block loop head");
-    return nullptr;
   }
 
   const core::Program &p_;
   Target target_;
   GeneratedProgram out_;
   FnGen *host_ = nullptr;
-  Value *cpu_total_blocks_ = nullptr;
 };
 
 } // namespace

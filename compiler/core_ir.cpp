@@ -170,6 +170,27 @@ private:
     case ExpKind::Assert:
       line(depth, head + "assert(" + subs(e.args) + ")" + site(e));
       return;
+    case ExpKind::Slice: {
+      std::string dims;
+      for (size_t d = 0; d + 2 < e.args.size(); d += 3)
+        dims += (d ? ", " : "") + sub(e.args[d]) + " +" + sub(e.args[d + 1]) + " :" +
+                sub(e.args[d + 2]);
+      line(depth, head + "slice " + p_.var(e.arrays[0]).name + "[" + dims + "]");
+      return;
+    }
+    case ExpKind::Rearrange: {
+      std::string perm;
+      for (size_t i = 0; i < e.perm.size(); i++) perm += (i ? " " : "") + std::to_string(e.perm[i]);
+      line(depth, head + "rearrange (" + perm + ") " + p_.var(e.arrays[0]).name);
+      return;
+    }
+    case ExpKind::Concat: line(depth, head + "concat (" + vars(e.arrays) + ")"); return;
+    case ExpKind::Scatter: line(depth, head + "scatter (" + vars(e.arrays) + ")"); return;
+    case ExpKind::Hist:
+      line(depth, head + "hist " + sub(e.args[0]) + " (" + vars(e.arrays) + ") " +
+                      lambda_head(*e.lambda));
+      nested(e.lambda->body, depth, "}");
+      return;
     }
     line(depth, head + "<unknown>");
   }

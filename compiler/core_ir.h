@@ -72,7 +72,20 @@ enum class ExpKind : uint8_t {
   Map,       // width args[0]; lambda over rows of `arrays`
   Reduce,    // width args[0]; neutral args[1..]; lambda (2k params) over `arrays`
   Scan,      // as Reduce; results are arrays
-  Assert,    // args[0] the condition; site
+  Assert,    // args[0] the condition; site; args[1..]: the message's i64 arguments
+  // Array views and rearrangements (unchecked: the lowering emits Asserts for them).
+  Slice,     // arrays[0]; for each of its leading k dims, three i64 args: start, count,
+             // stride (stride may be negative or zero); dims after k are kept whole.
+             // `perm` empty. Result: [count_0]...[count_k-1][rest] (same rank).
+  Rearrange, // arrays[0] with its dims permuted: result dim i is input dim perm[i]
+             // (transpose is perm {1, 0, 2, 3, ...})
+  Concat,    // arrays (rank r each, equal inner dims) joined along dim 0
+  Scatter,   // arrays[0] dest, arrays[1] indices (i64, 1-D), arrays[2] values: a new
+             // array, dest with dest[is[i]] = vs[i] where is[i] is in range (others are
+             // ignored, as in Futhark); an array of tuples scatters each component
+  Hist,      // reduce_by_index: arrays[0] dest, arrays[1] indices (i64), arrays[2]
+             // values; lambda (2 params) the operator; args[0] the neutral element;
+             // out-of-range indices are ignored
 };
 
 struct Exp {
@@ -89,6 +102,7 @@ struct Exp {
   int loop_var = -1;            // Loop (for): the counter
   bool is_while = false;
   int site = -1;                // check site (failure code), -1: none / unchecked
+  std::vector<int> perm;        // Rearrange
   Span span;
 };
 
