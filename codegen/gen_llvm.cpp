@@ -1086,6 +1086,8 @@ private:
     case core::ExpKind::Replicate: replicate_kernel(s); return true;
     case core::ExpKind::Reduce: reduce_kernels(s); return true;
     case core::ExpKind::Scan: scan_kernels(s); return true;
+    case core::ExpKind::Scatter: scatter_kernel(s); return true;
+    case core::ExpKind::Hist: hist_kernel(s); return true;
     default: return false;
     }
   }
@@ -1299,6 +1301,105 @@ private:
     BlockKernel last = block_kernel(s, "scan", outs, partials, true);
     emit_launch(last.id, nblocks, last.sl);
     for (size_t j = 0; j < s.pat.size(); j++) h.bind(s.pat[j], Val{nullptr, outs[j], {n}, {}});
+  }
+
+  // A fresh contiguous copy of an array (the destination of scatter and hist).
+  Val fresh_copy(const Val &v, PrimType t) {
+    if (!v.contiguous()) return materialize(v, t);
+    FnGen &h = *host_;
+    Value *bytes = byte_size(t, v.dims);
+    Value *addr = alloc(bytes);
+    h.return_if_error(h.builder().CreateCall(h.rt("kerb_rt_copy"), {h.ctx, addr, v.addr, bytes}));
+    return Val{nullptr, addr, v.dims, {}};
+  }
+
+  // scatter dest is vs: a copy of dest, then one thread per index writes its value
+  // where the index is in range (others are ignored, as in Futhark).
+  void scatter_kernel(const core::Stm &s) {
+    const core::Exp &e = s.exp;
+    FnGen &h = *host_;
+    int dest_var = e.arrays[0];
+    PrimType t = p_.var(dest_var).type.prim;
+    if (p_.var(dest_var).type.rank != 1) unsupported(e, "scatter into arrays of arrays");
+    Val dest = fresh_copy(h.lookup(dest_var), t);
+    h.bind(s.pat[0], dest);
+    Val is = contiguous(h.lookup(e.arrays[1]), PrimType::I64);
+    Val vs = contiguous(h.lookup(e.arrays[2]), t);
+    SlotList sl;
+    size_t n_slot = add_raw(sl, is.dims[0]);
+    size_t len_slot = add_raw(sl, dest.dims[0]);
+    size_t dest_slot = add_raw(sl, dest.addr);
+    size_t is_slot = add_raw(sl, is.addr);
+    size_t vs_slot = add_raw(sl, vs.addr);
+    PrimType it = p_.var(e.arrays[1]).type.prim;
+    KernelFn k = new_kernel("scatter", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+    FnGen &g = *k.g;
+    IRBuilder<> &b = g.builder();
+    Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
+    threads_kernel(k, k.slot(n_slot), [&](Value *gid) {
+      Value *ip = b.CreateIntToPtr(k.slot(is_slot), gptr);
+      Value *idx = g.ops().to_i64(it, g.load_elem(it, g.element_addr(ip, gid, it)));
+      BasicBlock *write = BasicBlock::Create(b.getContext(), "scatter.write", k.f);
+      BasicBlock *skip = BasicBlock::Create(b.getContext(), "scatter.skip", k.f);
+      b.CreateCondBr(b.CreateICmpULT(idx, k.slot(len_slot)), write, skip);
+      b.SetInsertPoint(write);
+      Value *vp = b.CreateIntToPtr(k.slot(vs_slot), gptr);
+      Value *dp = b.CreateIntToPtr(k.slot(dest_slot), gptr);
+      g.store_elem(t, g.load_elem(t, g.element_addr(vp, gid, t)), g.element_addr(dp, idx, t));
+      b.CreateBr(skip);
+      b.SetInsertPoint(skip);
+    });
+    emit_launch(int(out_.kernel_descs.size()) - 1, is.dims[0], sl);
+  }
+
+  // reduce_by_index dest op ne is vs: a copy of dest updated by one thread in index
+  // order (correct for any operator; a parallel version is future work).
+  void hist_kernel(const core::Stm &s) {
+    const core::Exp &e = s.exp;
+    FnGen &h = *host_;
+    int dest_var = e.arrays[0];
+    PrimType t = p_.var(dest_var).type.prim;
+    if (p_.var(dest_var).type.rank != 1) unsupported(e, "reduce_by_index into arrays of arrays");
+    Val dest = fresh_copy(h.lookup(dest_var), t);
+    h.bind(s.pat[0], dest);
+    Val is = contiguous(h.lookup(e.arrays[1]), PrimType::I64);
+    Val vs = contiguous(h.lookup(e.arrays[2]), t);
+    SlotList sl;
+    size_t one_slot = add_raw(sl, h.i64(1));
+    size_t n_slot = add_raw(sl, is.dims[0]);
+    size_t len_slot = add_raw(sl, dest.dims[0]);
+    size_t dest_slot = add_raw(sl, dest.addr);
+    size_t is_slot = add_raw(sl, is.addr);
+    size_t vs_slot = add_raw(sl, vs.addr);
+    std::set<int> bound, free;
+    for (int p : e.lambda->params) bound.insert(p);
+    free_vars_body(e.lambda->body, bound, free);
+    for (int v : free) add_var(sl, v);
+    PrimType it = p_.var(e.arrays[1]).type.prim;
+    KernelFn k = new_kernel("hist", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+    bind_kernel_args(k, sl);
+    FnGen &g = *k.g;
+    IRBuilder<> &b = g.builder();
+    Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
+    threads_kernel(k, k.slot(one_slot), [&](Value *) {
+      g.counted_loop(k.slot(n_slot), [&](Value *i) {
+        Value *ip = b.CreateIntToPtr(k.slot(is_slot), gptr);
+        Value *idx = g.ops().to_i64(it, g.load_elem(it, g.element_addr(ip, i, it)));
+        BasicBlock *upd = BasicBlock::Create(b.getContext(), "hist.update", k.f);
+        BasicBlock *skip = BasicBlock::Create(b.getContext(), "hist.skip", k.f);
+        b.CreateCondBr(b.CreateICmpULT(idx, k.slot(len_slot)), upd, skip);
+        b.SetInsertPoint(upd);
+        Value *vp = b.CreateIntToPtr(k.slot(vs_slot), gptr);
+        Value *dp = g.element_addr(b.CreateIntToPtr(k.slot(dest_slot), gptr), idx, t);
+        std::vector<Val> args{Val{g.load_elem(t, dp), nullptr, {}, {}},
+                              Val{g.load_elem(t, g.element_addr(vp, i, t)), nullptr, {}, {}}};
+        std::vector<Val> r = g.apply(*e.lambda, args);
+        g.store_elem(t, r[0].scalar, dp);
+        b.CreateBr(skip);
+        b.SetInsertPoint(skip);
+      });
+    });
+    emit_launch(int(out_.kernel_descs.size()) - 1, h.i64(1), sl);
   }
 
   // One thread: partials[b] := ne op partials[0] op ... op partials[b-1].

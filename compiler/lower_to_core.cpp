@@ -168,6 +168,257 @@ private:
 
   SubExp eq_i64(SubExp a, SubExp b) { return binop(BinOp::Eq, a, b, PrimType::Bool); }
 
+
+  // ---- small scalar helpers (i64 unless said otherwise)
+
+  SubExp i64c(int64_t v) { return SubExp::i64(v); }
+  SubExp add(SubExp a, SubExp b) { return binop(BinOp::Add, a, b, PrimType::I64); }
+  SubExp sub(SubExp a, SubExp b) { return binop(BinOp::Sub, a, b, PrimType::I64); }
+  SubExp mul(SubExp a, SubExp b) { return binop(BinOp::Mul, a, b, PrimType::I64); }
+  SubExp lt(SubExp a, SubExp b) { return binop(BinOp::Lt, a, b, PrimType::Bool); }
+  SubExp le(SubExp a, SubExp b) { return binop(BinOp::Le, a, b, PrimType::Bool); }
+  SubExp eq(SubExp a, SubExp b) { return binop(BinOp::Eq, a, b, PrimType::Bool); }
+  SubExp land(SubExp a, SubExp b) { return binop(BinOp::LogAnd, a, b, PrimType::Bool); }
+  SubExp lor(SubExp a, SubExp b) { return binop(BinOp::LogOr, a, b, PrimType::Bool); }
+  SubExp lnot(SubExp a) {
+    core::Exp x = exp(ExpKind::UnOp, {a});
+    x.unop = UnOp::Not;
+    return emit1(std::move(x), CType{PrimType::Bool, 0});
+  }
+  SubExp convert(SubExp a, PrimType to) {
+    if (type_of(a).prim == to) return a;
+    if (!a.is_var()) return SubExp::of_const(convert_prim(a.constant, to));
+    core::Exp x = exp(ExpKind::Convert, {a});
+    x.to = to;
+    return emit1(std::move(x), CType{to, 0});
+  }
+  SubExp prim_fn(PrimFn fn, SubExp a, std::optional<SubExp> b = std::nullopt) {
+    core::Exp x = exp(ExpKind::PrimFn, {a});
+    if (b) x.args.push_back(*b);
+    x.prim_fn.module = PrimType::I64;
+    x.prim_fn.fn = fn;
+    return emit1(std::move(x), CType{PrimType::I64, 0});
+  }
+  // c ? a : b for i64 scalars, by arithmetic (no branch).
+  SubExp select(SubExp c, SubExp a, SubExp b) {
+    SubExp ci = convert(c, PrimType::I64);
+    return add(b, mul(ci, sub(a, b)));
+  }
+
+  // map over iota n: `f` builds the lambda body from the index; results are arrays of
+  // the body's (scalar) results.
+  Val map_iota(SubExp n, const std::function<Val(SubExp)> &f, const Span &span, const char *name) {
+    core::Exp io = exp(ExpKind::Iota, {n}, span);
+    io.to = PrimType::I64;
+    SubExp is = emit1(std::move(io), CType{PrimType::I64, 1}, {n}, "iota");
+    core::Exp x = exp(ExpKind::Map, {n}, span);
+    x.arrays = {is.var};
+    x.lambda = std::make_unique<core::Lambda>();
+    int i = p_.new_var("i", CType{PrimType::I64, 0});
+    x.lambda->params = {i};
+    auto body = lower_body([&] { return f(SubExp::of_var(i)); });
+    std::vector<CType> types;
+    std::vector<Val> shapes;
+    for (const SubExp &r : body->result) {
+      if (type_of(r).rank != 0) unsupported(span, "map functions returning arrays");
+      types.push_back(CType{type_of(r).prim, 1});
+      shapes.push_back({n});
+    }
+    x.lambda->body = std::move(*body);
+    return emit(std::move(x), types, shapes, name);
+  }
+
+  // ---- ranges: a..<b, a..>b, a...b, a..b...c (with the interpreter's rules)
+
+  Val lower_range(const Expr &e) {
+    PrimType t = e.type.element().prim;
+    SubExp a0 = lower(*e.args[0])[0];
+    std::optional<SubExp> s0;
+    if (e.args[1]) s0 = lower(*e.args[1])[0];
+    SubExp b0 = lower(*e.args[2])[0];
+    SubExp a = to_i64(a0), b = to_i64(b0);
+    SubExp step = s0 ? sub(to_i64(*s0), a) : i64c(e.range_kind == RangeKind::DownToExcl ? -1 : 1);
+    SubExp zero = eq(step, i64c(0));
+    SubExp invalid, distance;
+    switch (e.range_kind) {
+    case RangeKind::UpToExcl:
+      invalid = lor(zero, lor(lt(step, i64c(0)), lt(b, a)));
+      distance = sub(b, a);
+      break;
+    case RangeKind::DownToExcl:
+      invalid = lor(zero, lor(lt(i64c(0), step), lt(a, b)));
+      distance = sub(a, b);
+      break;
+    case RangeKind::UpTo: {
+      SubExp neg = lt(step, i64c(0));
+      invalid = lor(zero, select_bool(neg, lt(a, b), lt(b, a)));
+      distance = add(select(neg, sub(a, b), sub(b, a)), i64c(1));
+      break;
+    }
+    }
+    if (checking()) {
+      std::string tmpl = "Range {}";
+      Val args{a};
+      if (s0) {
+        tmpl += "..{}";
+        args.push_back(to_i64(*s0));
+      }
+      tmpl += e.range_kind == RangeKind::UpToExcl     ? "..<{}"
+              : e.range_kind == RangeKind::DownToExcl ? "..>{}"
+                                                      : "...{}";
+      args.push_back(b);
+      tmpl += " is invalid.";
+      emit_check(FailureKind::Range, e.span, tmpl, lnot(invalid), args);
+    }
+    SubExp abs_step = prim_fn(PrimFn::Abs, step);
+    SubExp safe = add(abs_step, convert(zero, PrimType::I64));
+    SubExp count = binop(BinOp::Quot, sub(add(distance, safe), i64c(1)), safe, PrimType::I64);
+    count = prim_fn(PrimFn::Max, count, i64c(0));
+    return map_iota(count, [&](SubExp i) { return Val{convert(add(a, mul(i, step)), t)}; },
+                    e.span, "range");
+  }
+
+  // c ? x : y for bools.
+  SubExp select_bool(SubExp c, SubExp x, SubExp y) { return lor(land(c, x), land(lnot(c), y)); }
+
+  // ---- slices: views with the interpreter's bounds rules and messages
+
+  struct SliceDim {
+    bool is_index = false;
+    SubExp start, count, stride; // index: start = the index
+  };
+
+  // Resolves the parts of an index expression against `shape`, emitting one check with
+  // the interpreter's message. Returns the selection of each indexed dim.
+  std::vector<SliceDim> resolve_parts(const std::vector<IndexPart> &parts, const Val &shape,
+                                      const Span &span) {
+    std::vector<SliceDim> dims;
+    SubExp ok = SubExp::of_const(PrimValue::boolean(true));
+    std::string tmpl = "Index [";
+    Val args;
+    for (size_t d = 0; d < parts.size(); d++) {
+      const IndexPart &p = parts[d];
+      SubExp w = shape[d];
+      if (d > 0) tmpl += ", ";
+      if (!p.is_slice) {
+        SubExp i = to_i64(lower(*p.index)[0]);
+        ok = land(ok, land(le(i64c(0), i), lt(i, w)));
+        dims.push_back(SliceDim{true, i, i64c(1), i64c(1)});
+        tmpl += "{}";
+        args.push_back(i);
+        continue;
+      }
+      SubExp st = p.stride ? to_i64(lower(*p.stride)[0]) : i64c(1);
+      SubExp bw = lt(st, i64c(0));
+      SubExp bwi = convert(bw, PrimType::I64);
+      SubExp i = p.start ? to_i64(lower(*p.start)[0]) : mul(bwi, sub(w, i64c(1)));
+      SubExp j = p.end ? to_i64(lower(*p.end)[0]) : sub(w, mul(bwi, add(w, i64c(1))));
+      SubExp sgn = prim_fn(PrimFn::Sgn, st);
+      SubExp safe = add(st, convert(eq(st, i64c(0)), PrimType::I64));
+      SubExp n = binop(BinOp::Quot, add(sub(j, i), sub(st, sgn)), safe, PrimType::I64);
+      SubExp last = add(i, mul(sub(n, i64c(1)), st));
+      SubExp in_range = land(le(i64c(0), last), lt(last, w));
+      SubExp npos = lt(i64c(0), n);
+      SubExp fw = land(land(le(i64c(0), i), le(i, j)), land(in_range, npos));
+      SubExp back = land(land(le(i64c(-1), j), le(j, i)), land(in_range, npos));
+      SubExp valid = land(lnot(eq(st, i64c(0))), lor(eq(n, i64c(0)), select_bool(bw, back, fw)));
+      ok = land(ok, valid);
+      dims.push_back(SliceDim{false, i, prim_fn(PrimFn::Max, n, i64c(0)), st});
+      if (p.stride) {
+        if (p.start) tmpl += "{}", args.push_back(i);
+        tmpl += ":";
+        if (p.end) tmpl += "{}", args.push_back(j);
+        tmpl += ":{}";
+        args.push_back(st);
+      } else if (p.end) {
+        if (p.start) tmpl += "{}", args.push_back(i);
+        tmpl += ":{}";
+        args.push_back(j);
+      } else {
+        tmpl += "{}:";
+        args.push_back(i);
+      }
+    }
+    tmpl += "] out of bounds for array of shape ";
+    for (size_t d = 0; d < parts.size(); d++) {
+      tmpl += "[{}]";
+      args.push_back(shape[d]);
+    }
+    tmpl += ".";
+    emit_check(FailureKind::Bounds, span, tmpl, ok, args);
+    return dims;
+  }
+
+  // The view of array component `c` selected by `dims`.
+  SubExp slice_view(SubExp c, const std::vector<SliceDim> &dims, const Span &span) {
+    CType t = type_of(c);
+    Val sh = shape_of(c);
+    core::Exp x = exp(ExpKind::Slice, {}, span);
+    x.arrays = {c.var};
+    Val out_shape = sh;
+    for (size_t d = 0; d < dims.size(); d++) {
+      x.args.push_back(dims[d].start);
+      x.args.push_back(dims[d].count);
+      x.args.push_back(dims[d].stride);
+      out_shape[d] = dims[d].count;
+    }
+    SubExp v = emit1(std::move(x), t, out_shape, "slice");
+    // Index dims: move them to the front, then index them at 0.
+    std::vector<int> perm, rest;
+    for (size_t d = 0; d < size_t(t.rank); d++) {
+      if (d < dims.size() && dims[d].is_index) perm.push_back(int(d));
+      else rest.push_back(int(d));
+    }
+    if (perm.empty()) return v;
+    size_t k = perm.size();
+    perm.insert(perm.end(), rest.begin(), rest.end());
+    Val psh;
+    for (int d : perm) psh.push_back(out_shape[size_t(d)]);
+    if (perm != rest) {
+      bool identity = true;
+      for (size_t d = 0; d < perm.size(); d++) identity = identity && perm[d] == int(d);
+      if (!identity) {
+        core::Exp r = exp(ExpKind::Rearrange, {}, span);
+        r.arrays = {v.var};
+        r.perm = perm;
+        v = emit1(std::move(r), t, psh, "rearranged");
+      }
+    }
+    Val zeros(k, i64c(0));
+    core::Exp ix = exp(ExpKind::Index, zeros, span);
+    ix.arrays = {v.var};
+    return emit1(std::move(ix), CType{t.prim, t.rank - int(k)}, Val(psh.begin() + long(k), psh.end()),
+                 "view");
+  }
+
+  Val lower_slice_index(const Expr &e, const Val &arr) {
+    std::vector<SliceDim> dims = resolve_parts(e.indices, shape_of(arr[0]), e.span);
+    Val out;
+    for (const SubExp &c : arr) out.push_back(slice_view(c, dims, e.span));
+    return out;
+  }
+
+  // A slice of the outer dim, [start, start + count), checked as xs[start:start+count]
+  // (take, drop, tail, init, split).
+  Val outer_slice(const Val &arr, SubExp start, SubExp end, bool show_start, bool show_end,
+                  const Span &span) {
+    SubExp w = shape_of(arr[0])[0];
+    SubExp n = sub(end, start);
+    SubExp ok = land(land(le(i64c(0), start), le(start, end)), le(end, w));
+    std::string tmpl = "Index [";
+    Val args;
+    if (show_start) tmpl += "{}", args.push_back(start);
+    tmpl += ":";
+    if (show_end) tmpl += "{}", args.push_back(end);
+    tmpl += "] out of bounds for array of shape [{}].";
+    args.push_back(w);
+    emit_check(FailureKind::Bounds, span, tmpl, ok, args);
+    std::vector<SliceDim> dims{SliceDim{false, start, prim_fn(PrimFn::Max, n, i64c(0)), i64c(1)}};
+    Val out;
+    for (const SubExp &c : arr) out.push_back(slice_view(c, dims, span));
+    return out;
+  }
+
   // ---- scopes
 
   void bind_name(const std::string &name, Val v) { env_.push_back({name, std::move(v)}); }
@@ -436,7 +687,7 @@ private:
     }
     case ExprKind::ArrayLit: return lower_array_lit(e);
     case ExprKind::Coerce: unsupported(e.span, "size coercions (`:>`)");
-    case ExprKind::Range: unsupported(e.span, "ranges");
+    case ExprKind::Range: return lower_range(e);
     case ExprKind::Lambda:
     case ExprKind::OpSection: unsupported(e.span, "function values here");
     }
@@ -595,6 +846,8 @@ private:
 
   Val lower_index(const Expr &e) {
     Val arr = lower(*e.args[0]);
+    for (const IndexPart &p : e.indices)
+      if (p.is_slice) return lower_slice_index(e, arr);
     Val idx = indices(e.indices);
     int site = index_site(e.span, idx, shape_of(arr[0]));
     Val out;
