@@ -823,6 +823,14 @@ private:
       g.bind(s.pat[0], v);
       return;
     }
+    case core::ExpKind::Reshape: {
+      PrimType t = p_.var(e.arrays[0]).type.prim;
+      Val v = contiguous(g.lookup(e.arrays[0]), t);
+      v.dims.clear();
+      for (const core::SubExp &d : e.args) v.dims.push_back(g.scalar(d));
+      g.bind(s.pat[0], v);
+      return;
+    }
     case core::ExpKind::Concat: {
       PrimType t = p_.var(s.pat[0]).type.prim;
       std::vector<Val> parts;

@@ -185,6 +185,9 @@ private:
       return;
     }
     case ExpKind::Concat: line(depth, head + "concat (" + vars(e.arrays) + ")"); return;
+    case ExpKind::Reshape:
+      line(depth, head + "reshape [" + subs(e.args) + "] " + p_.var(e.arrays[0]).name);
+      return;
     case ExpKind::Scatter: line(depth, head + "scatter (" + vars(e.arrays) + ")"); return;
     case ExpKind::Hist:
       line(depth, head + "hist " + sub(e.args[0]) + " (" + vars(e.arrays) + ") " +

@@ -80,6 +80,7 @@ enum class ExpKind : uint8_t {
   Rearrange, // arrays[0] with its dims permuted: result dim i is input dim perm[i]
              // (transpose is perm {1, 0, 2, 3, ...})
   Concat,    // arrays (rank r each, equal inner dims) joined along dim 0
+  Reshape,   // arrays[0] with new dims args (same number of elements; row-major)
   Scatter,   // arrays[0] dest, arrays[1] indices (i64, 1-D), arrays[2] values: a new
              // array, dest with dest[is[i]] = vs[i] where is[i] is in range (others are
              // ignored, as in Futhark); an array of tuples scatters each component

@@ -539,7 +539,7 @@ private:
   std::optional<SubExp> resolve_dim(const Dim &d, const Span &span) {
     if (d.kind == Dim::Const) return SubExp::i64(d.value);
     if (d.kind == Dim::Unknown) return std::nullopt;
-    if (!is_identifier(d.name)) unsupported(span, "the size expression [" + d.name + "]");
+    if (!is_identifier(d.name)) return size_expression(d.name, span);
     if (const Val *v = lookup(d.name)) {
       if (v->size() != 1 || type_of((*v)[0]).rank != 0 || !is_int(type_of((*v)[0]).prim))
         return std::nullopt;
@@ -548,6 +548,68 @@ private:
     if (const FunDef *f = src_.find(d.name); f && f->params.empty())
       unsupported(span, "a size given by a top-level constant");
     return std::nullopt;
+  }
+
+  // A size expression such as "k + (n - k)" or "n * m": + - * on names and integers.
+  std::optional<SubExp> size_expression(const std::string &text, const Span &span) {
+    size_t pos = 0;
+    bool ok = true;
+    std::function<std::optional<SubExp>()> sum, product, atom;
+    auto skip = [&] {
+      while (pos < text.size() && text[pos] == ' ') pos++;
+    };
+    atom = [&]() -> std::optional<SubExp> {
+      skip();
+      if (pos >= text.size()) return ok = false, std::nullopt;
+      char c = text[pos];
+      if (c == '(') {
+        pos++;
+        std::optional<SubExp> v = sum();
+        skip();
+        if (pos >= text.size() || text[pos] != ')') return ok = false, std::nullopt;
+        pos++;
+        return v;
+      }
+      size_t start = pos;
+      while (pos < text.size() && (std::isalnum(static_cast<unsigned char>(text[pos])) ||
+                                   text[pos] == '_' || text[pos] == '\''))
+        pos++;
+      std::string word = text.substr(start, pos - start);
+      if (word.empty()) return ok = false, std::nullopt;
+      if (std::isdigit(static_cast<unsigned char>(word[0]))) {
+        char *end = nullptr;
+        long long v = std::strtoll(word.c_str(), &end, 10);
+        if (*end) return ok = false, std::nullopt;
+        return i64c(v);
+      }
+      return resolve_dim(Dim::var(word), span);
+    };
+    product = [&]() -> std::optional<SubExp> {
+      std::optional<SubExp> v = atom();
+      for (;;) {
+        skip();
+        if (!v || pos >= text.size() || text[pos] != '*') return v;
+        pos++;
+        std::optional<SubExp> r = atom();
+        if (!r) return std::nullopt;
+        v = mul(*v, *r);
+      }
+    };
+    sum = [&]() -> std::optional<SubExp> {
+      std::optional<SubExp> v = product();
+      for (;;) {
+        skip();
+        if (!v || pos >= text.size() || (text[pos] != '+' && text[pos] != '-')) return v;
+        char op = text[pos++];
+        std::optional<SubExp> r = product();
+        if (!r) return std::nullopt;
+        v = op == '+' ? add(*v, *r) : sub(*v, *r);
+      }
+    };
+    std::optional<SubExp> v = sum();
+    skip();
+    if (!ok || pos != text.size()) unsupported(span, "the size expression [" + text + "]");
+    return v;
   }
 
   // Binds the size parameters of f named in t from v's shapes, or checks known sizes
@@ -1202,9 +1264,358 @@ private:
                                                : PrimFn::Minimum;
       return {reduce_prims(fn, type_of(xs.at(0)).prim, xs, e.span)};
     }
+    case ArrayBuiltin::Tabulate: {
+      SubExp n = to_i64(lower(*e.args[0])[0]);
+      count_check(n, e.span);
+      Fn f = prepare_fn(*e.args[1]);
+      return map_iota(n, [&](SubExp i) { return apply_fn(f, {{i}}, e.span); }, e.span, "tabulate");
+    }
+    case ArrayBuiltin::Foldl: case ArrayBuiltin::Foldr: {
+      Fn f = prepare_fn(*e.args[0]);
+      Val acc = lower(*e.args[1]);
+      Val xs = lower(*e.args[2]);
+      SubExp n = shape_of(xs[0])[0];
+      bool left = b == ArrayBuiltin::Foldl;
+      return for_loop(acc, n, [&](const Val &a, SubExp i) {
+        SubExp at = left ? i : sub(sub(n, i64c(1)), i);
+        Val row = row_at(xs, at, e.span);
+        return left ? apply_fn(f, {a, row}, e.span) : apply_fn(f, {row, a}, e.span);
+      }, e.span);
+    }
+    case ArrayBuiltin::Head: case ArrayBuiltin::Last: {
+      Val xs = lower(*e.args[0]);
+      SubExp w = shape_of(xs[0])[0];
+      SubExp i = b == ArrayBuiltin::Head ? i64c(0) : sub(w, i64c(1));
+      emit_check(FailureKind::Bounds, e.span, index_template(1),
+                 land(le(i64c(0), i), lt(i, w)), {i, w});
+      return row_at(xs, i, e.span);
+    }
+    case ArrayBuiltin::Tail: case ArrayBuiltin::Init: case ArrayBuiltin::Take:
+    case ArrayBuiltin::Drop: {
+      bool sized = b == ArrayBuiltin::Take || b == ArrayBuiltin::Drop;
+      SubExp k = sized ? to_i64(lower(*e.args[0])[0]) : i64c(0);
+      Val xs = lower(*e.args[sized ? 1 : 0]);
+      SubExp w = shape_of(xs[0])[0];
+      switch (b) {
+      case ArrayBuiltin::Tail: return outer_slice(xs, i64c(1), w, true, false, e.span);
+      case ArrayBuiltin::Init: return outer_slice(xs, i64c(0), sub(w, i64c(1)), true, true, e.span);
+      case ArrayBuiltin::Take: return outer_slice(xs, i64c(0), k, true, true, e.span);
+      default: return outer_slice(xs, k, w, true, false, e.span);
+      }
+    }
+    case ArrayBuiltin::Split: {
+      if (e.args.size() != 2) unsupported(e.span, "split with sizes from its type");
+      SubExp k = to_i64(lower(*e.args[0])[0]);
+      Val xs = lower(*e.args[1]);
+      SubExp w = shape_of(xs[0])[0];
+      Val a = outer_slice(xs, i64c(0), k, true, true, e.span);
+      Val c = outer_slice(xs, k, w, true, false, e.span);
+      a.insert(a.end(), c.begin(), c.end());
+      return a;
+    }
+    case ArrayBuiltin::Reverse: {
+      Val xs = lower(*e.args[0]);
+      SubExp w = shape_of(xs[0])[0];
+      std::vector<SliceDim> dims{SliceDim{false, sub(w, i64c(1)), w, i64c(-1)}};
+      Val out;
+      for (const SubExp &c : xs) out.push_back(slice_view(c, dims, e.span));
+      return out;
+    }
+    case ArrayBuiltin::Transpose: {
+      Val xs = lower(*e.args[0]);
+      Val out;
+      for (const SubExp &c : xs) {
+        CType t = type_of(c);
+        Val sh = shape_of(c);
+        core::Exp r = exp(ExpKind::Rearrange, {}, e.span);
+        r.arrays = {c.var};
+        for (int d = 0; d < t.rank; d++) r.perm.push_back(d == 0 ? 1 : d == 1 ? 0 : d);
+        std::swap(sh[0], sh[1]);
+        out.push_back(emit1(std::move(r), t, sh, "transposed"));
+      }
+      return out;
+    }
+    case ArrayBuiltin::Concat: return concat(lower(*e.args[0]), lower(*e.args[1]), e.span);
+    case ArrayBuiltin::Rotate: {
+      SubExp r = to_i64(lower(*e.args[0])[0]);
+      Val xs = lower(*e.args[1]);
+      SubExp w = shape_of(xs[0])[0];
+      SubExp safe = prim_fn(PrimFn::Max, w, i64c(1));
+      SubExp k = binop(BinOp::Mod, r, safe, PrimType::I64);
+      std::vector<SliceDim> back{SliceDim{false, k, sub(w, k), i64c(1)}};
+      std::vector<SliceDim> front{SliceDim{false, i64c(0), k, i64c(1)}};
+      Val a, c;
+      for (const SubExp &x : xs) {
+        a.push_back(slice_view(x, back, e.span));
+        c.push_back(slice_view(x, front, e.span));
+      }
+      Val out;
+      for (size_t i = 0; i < xs.size(); i++) out.push_back(concat1(a[i], c[i], w, e.span));
+      return out;
+    }
+    case ArrayBuiltin::Flatten: {
+      Val xs = lower(*e.args[0]);
+      Val out;
+      for (const SubExp &c : xs) {
+        Val sh = shape_of(c);
+        Val nsh{mul(sh[0], sh[1])};
+        nsh.insert(nsh.end(), sh.begin() + 2, sh.end());
+        out.push_back(reshape(c, nsh, e.span));
+      }
+      return out;
+    }
+    case ArrayBuiltin::Unflatten: {
+      Val xs = lower(*e.args.back());
+      std::optional<SubExp> n, m;
+      if (e.args.size() == 3) {
+        n = to_i64(lower(*e.args[0])[0]);
+        m = to_i64(lower(*e.args[1])[0]);
+      } else if (e.type.is_array() && e.type.dims.size() >= 2) {
+        n = resolve_dim(e.type.dims[0], e.span);
+        m = resolve_dim(e.type.dims[1], e.span);
+        const Type &at = e.args[0]->type;
+        if ((!n || !m) && at.is_array() && at.dims[0].kind == Dim::Var) {
+          std::string text = at.dims[0].name;
+          size_t star = text.rfind('*');
+          if (star != std::string::npos) {
+            n = size_expression(text.substr(0, star), e.span);
+            m = size_expression(text.substr(star + 1), e.span);
+          }
+        }
+      }
+      if (!n || !m) unsupported(e.span, "unflatten whose sizes are not known here");
+      SubExp w = shape_of(xs[0])[0];
+      SubExp ok = land(land(le(i64c(0), *n), le(i64c(0), *m)), eq(mul(*n, *m), w));
+      emit_check(FailureKind::Size, e.span, "Cannot unflatten array of shape [{}] to array of shape [{}][{}]",
+                 ok, {w, *n, *m});
+      Val out;
+      for (const SubExp &c : xs) {
+        Val sh = shape_of(c);
+        Val nsh{*n, *m};
+        nsh.insert(nsh.end(), sh.begin() + 1, sh.end());
+        out.push_back(reshape(c, nsh, e.span));
+      }
+      return out;
+    }
+    case ArrayBuiltin::All: case ArrayBuiltin::Any: {
+      Fn f = prepare_fn(*e.args[0]);
+      Val xs = lower(*e.args[1]);
+      SubExp w = shape_of(xs[0])[0];
+      Val flags = map_rows(xs, w, [&](const Val &row) { return apply_fn(f, {row}, e.span); }, e.span);
+      bool all = b == ArrayBuiltin::All;
+      return {reduce_bool(flags[0], w, all ? BinOp::LogAnd : BinOp::LogOr, all, e.span)};
+    }
+    case ArrayBuiltin::Scatter: {
+      Val dest = lower(*e.args[0]);
+      Val is = lower(*e.args[1]);
+      Val vs = lower(*e.args[2]);
+      same_widths({is, vs}, name, e.span);
+      Val out;
+      for (size_t k = 0; k < dest.size(); k++) {
+        if (type_of(dest[k]).rank != 1) unsupported(e.span, "scatter into arrays of arrays");
+        core::Exp x = exp(ExpKind::Scatter, {}, e.span);
+        x.arrays = {dest[k].var, to_i64_array(is[0], e.span).var, vs[k].var};
+        out.push_back(emit1(std::move(x), type_of(dest[k]), shape_of(dest[k]), "scatter"));
+      }
+      return out;
+    }
+    case ArrayBuiltin::ReduceByIndex: case ArrayBuiltin::Hist: {
+      bool rbi = b == ArrayBuiltin::ReduceByIndex;
+      Val dest;
+      Fn f = prepare_fn(*e.args[rbi ? 1 : 0]);
+      Val ne = lower(*e.args[rbi ? 2 : 1]);
+      if (rbi) {
+        dest = lower(*e.args[0]);
+      } else {
+        SubExp k = to_i64(lower(*e.args[2])[0]);
+        count_check(k, e.span);
+        for (const SubExp &c : ne) {
+          if (type_of(c).rank != 0) unsupported(e.span, "hist of arrays");
+          dest.push_back(emit1(exp(ExpKind::Replicate, {k, c}, e.span), CType{type_of(c).prim, 1}, {k}, "rep"));
+        }
+      }
+      Val is = lower(*e.args[3]);
+      Val vs = lower(*e.args[4]);
+      if (dest.size() != 1 || type_of(dest[0]).rank != 1)
+        unsupported(e.span, std::string(name) + " of tuples or arrays");
+      same_widths({is, vs}, name, e.span);
+      core::Exp x = exp(ExpKind::Hist, {ne[0]}, e.span);
+      x.arrays = {dest[0].var, to_i64_array(is[0], e.span).var, vs[0].var};
+      x.lambda = std::make_unique<core::Lambda>();
+      int pa = p_.new_var("acc", CType{type_of(dest[0]).prim, 0});
+      int pb = p_.new_var("v", CType{type_of(dest[0]).prim, 0});
+      x.lambda->params = {pa, pb};
+      auto body = lower_body([&] { return apply_fn(f, {{SubExp::of_var(pa)}, {SubExp::of_var(pb)}}, e.span); });
+      x.lambda->body = std::move(*body);
+      return {emit1(std::move(x), type_of(dest[0]), shape_of(dest[0]), "hist")};
+    }
+    case ArrayBuiltin::Filter: case ArrayBuiltin::Partition:
+      return filter(e, b == ArrayBuiltin::Partition);
     default: break;
     }
     unsupported(e.span, std::string("'") + name + "'");
+  }
+
+  // The row of each component at i (no check: callers check).
+  Val row_at(const Val &xs, SubExp i, const Span &span) {
+    Val row;
+    for (const SubExp &c : xs) {
+      core::Exp ix = exp(ExpKind::Index, {i}, span);
+      ix.arrays = {c.var};
+      Val sh = shape_of(c);
+      row.push_back(emit1(std::move(ix), CType{type_of(c).prim, type_of(c).rank - 1},
+                          Val(sh.begin() + 1, sh.end()), "row"));
+    }
+    return row;
+  }
+
+  // loop acc = init for i < n do body(acc, i)
+  Val for_loop(const Val &init, SubExp n, const std::function<Val(const Val &, SubExp)> &body_f,
+               const Span &span) {
+    core::Exp x = exp(ExpKind::Loop, init, span);
+    std::vector<CType> types;
+    std::vector<Val> shapes;
+    Val params;
+    for (const SubExp &i : init) {
+      types.push_back(type_of(i));
+      shapes.push_back(shape_of(i));
+      int v = p_.new_var("acc", type_of(i), shape_of(i));
+      x.loop_params.push_back(v);
+      params.push_back(SubExp::of_var(v));
+    }
+    x.loop_var = p_.new_var("i", CType{PrimType::I64, 0});
+    x.args.push_back(n);
+    auto body = lower_body([&] { return body_f(params, SubExp::of_var(x.loop_var)); });
+    for (size_t i = 0; i < init.size(); i++)
+      if (!same_shape(shape_of(body->result[i]), shapes[i]))
+        unsupported(span, "folds whose arrays may change size");
+    x.bodies.push_back(std::move(body));
+    return emit(std::move(x), types, shapes, "fold");
+  }
+
+  // map over the rows of xs (all components), width w.
+  Val map_rows(const Val &xs, SubExp w, const std::function<Val(const Val &)> &f, const Span &span) {
+    core::Exp x = exp(ExpKind::Map, {w}, span);
+    x.lambda = std::make_unique<core::Lambda>();
+    Val row = row_params(xs, x.lambda->params);
+    for (const SubExp &c : xs) x.arrays.push_back(c.var);
+    auto body = lower_body([&] { return f(row); });
+    std::vector<CType> types;
+    std::vector<Val> shapes;
+    for (const SubExp &r : body->result) {
+      if (type_of(r).rank != 0) unsupported(span, "map functions returning arrays");
+      types.push_back(CType{type_of(r).prim, 1});
+      shapes.push_back({w});
+    }
+    x.lambda->body = std::move(*body);
+    return emit(std::move(x), types, shapes, "map");
+  }
+
+  // reduce (&&) true / (||) false over a bool array.
+  SubExp reduce_bool(SubExp flags, SubExp w, BinOp op, bool ne, const Span &span) {
+    core::Exp x = exp(ExpKind::Reduce, {w, SubExp::of_const(PrimValue::boolean(ne))}, span);
+    x.arrays = {flags.var};
+    x.lambda = std::make_unique<core::Lambda>();
+    int a = p_.new_var("a", CType{PrimType::Bool, 0}), c = p_.new_var("b", CType{PrimType::Bool, 0});
+    x.lambda->params = {a, c};
+    auto body = lower_body([&] { return Val{binop(op, SubExp::of_var(a), SubExp::of_var(c), PrimType::Bool)}; });
+    x.lambda->body = std::move(*body);
+    return emit1(std::move(x), CType{PrimType::Bool, 0}, {}, "all");
+  }
+
+  // An index array as i64 (scatter and hist take i64 indices).
+  SubExp to_i64_array(SubExp is, const Span &span) {
+    if (type_of(is).prim == PrimType::I64) return is;
+    SubExp w = shape_of(is)[0];
+    return map_rows({is}, w, [&](const Val &r) { return Val{to_i64(r[0])}; }, span)[0];
+  }
+
+  SubExp reshape(SubExp c, const Val &shape, const Span &span) {
+    core::Exp x = exp(ExpKind::Reshape, shape, span);
+    x.arrays = {c.var};
+    return emit1(std::move(x), CType{type_of(c).prim, int(shape.size())}, shape, "reshaped");
+  }
+
+  // a ++ b (checked: inner sizes must agree).
+  Val concat(const Val &a, const Val &b, const Span &span) {
+    Val sa = shape_of(a[0]), sb = shape_of(b[0]);
+    SubExp rows = add(sa[0], sb[0]);
+    if (checking() && !same_shape(Val(sa.begin() + 1, sa.end()), Val(sb.begin() + 1, sb.end()))) {
+      SubExp ok = SubExp::of_const(PrimValue::boolean(sa.size() == sb.size()));
+      for (size_t d = 1; d < sa.size() && d < sb.size(); d++) ok = land(ok, eq(sa[d], sb[d]));
+      std::string tmpl = "Sizes of the arguments of concat do not match: ";
+      Val args;
+      for (const Val *sh : {&sa, &sb}) {
+        for (size_t d = 0; d < sh->size(); d++) tmpl += "[{}]";
+        args.insert(args.end(), sh->begin(), sh->end());
+        if (sh == &sa) tmpl += " and ";
+      }
+      emit_check(FailureKind::Size, span, tmpl + ".", ok, args);
+    }
+    Val out;
+    for (size_t k = 0; k < a.size(); k++) out.push_back(concat1(a[k], b[k], rows, span));
+    return out;
+  }
+
+  SubExp concat1(SubExp a, SubExp b, SubExp rows, const Span &span) {
+    core::Exp x = exp(ExpKind::Concat, {}, span);
+    x.arrays = {a.var, b.var};
+    Val sh = shape_of(a);
+    sh[0] = rows;
+    return emit1(std::move(x), type_of(a), sh, "concat");
+  }
+
+  // filter p xs / partition p xs: flags, an inclusive scan of them for positions, and
+  // scatters into arrays of the counted sizes (the count is read on the host).
+  Val filter(const Expr &e, bool partition) {
+    Fn f = prepare_fn(*e.args[0]);
+    Val xs = lower(*e.args[1]);
+    SubExp w = shape_of(xs[0])[0];
+    for (const SubExp &c : xs)
+      if (type_of(c).rank != 1) unsupported(e.span, "filter of arrays of arrays");
+    SubExp flags = map_rows(xs, w, [&](const Val &row) {
+      return Val{convert(apply_fn(f, {row}, e.span)[0], PrimType::I64)};
+    }, e.span)[0];
+    core::Exp sc = exp(ExpKind::Scan, {w, i64c(0)}, e.span);
+    sc.arrays = {flags.var};
+    sc.lambda = std::make_unique<core::Lambda>();
+    int a = p_.new_var("a", CType{PrimType::I64, 0}), c = p_.new_var("b", CType{PrimType::I64, 0});
+    sc.lambda->params = {a, c};
+    auto body = lower_body([&] { return Val{add(SubExp::of_var(a), SubExp::of_var(c))}; });
+    sc.lambda->body = std::move(*body);
+    SubExp pos = emit1(std::move(sc), CType{PrimType::I64, 1}, {w}, "offsets");
+    // The number kept: the last offset (0 for an empty array).
+    SubExp last = sub(w, i64c(1));
+    SubExp nonempty = lt(i64c(0), w);
+    Val kept = lower_if(nonempty, [&] { return row_at({pos}, last, e.span); },
+                        [&] { return Val{i64c(0)}; }, e);
+    SubExp count = kept[0];
+    Val out;
+    auto scatter_to = [&](SubExp size, const std::function<Val(const Val &)> &idx) {
+      SubExp is = map_iota(w, [&](SubExp i) {
+        Val fl = row_at({flags, pos}, i, e.span);
+        return idx(Val{fl[0], fl[1], i});
+      }, e.span, "where")[0];
+      for (const SubExp &x : xs) {
+        SubExp dest = emit1(exp(ExpKind::Replicate, {size, SubExp::of_const(convert_prim(PrimValue::signed_int(PrimType::I64, 0), type_of(x).prim))}, e.span),
+                            CType{type_of(x).prim, 1}, {size}, "dest");
+        core::Exp s = exp(ExpKind::Scatter, {}, e.span);
+        s.arrays = {dest.var, is.var, x.var};
+        out.push_back(emit1(std::move(s), type_of(x), {size}, partition ? "part" : "filtered"));
+      }
+    };
+    // kept: pos - 1 where flag, else -1
+    scatter_to(count, [&](const Val &r) {
+      return Val{select(eq(r[0], i64c(1)), sub(r[1], i64c(1)), i64c(-1))};
+    });
+    if (partition) {
+      SubExp rest = sub(w, count);
+      // rejected element i goes to i - pos[i] (the number of rejected before it).
+      scatter_to(rest, [&](const Val &r) {
+        return Val{select(eq(r[0], i64c(0)), sub(r[2], r[1]), i64c(-1))};
+      });
+    }
+    return out;
   }
 
   // iota and replicate of a negative count fail as Futhark's prelude does.
