@@ -713,7 +713,9 @@ private:
       x.unop = e.unop;
       return {emit1(std::move(x), CType{e.type.prim, 0})};
     }
-    case ExprKind::Binary: return {lower_binary(e)};
+    case ExprKind::Binary:
+      if (e.binop == BinOp::Concat) return concat(lower(*e.args[0]), lower(*e.args[1]), e.span);
+      return {lower_binary(e)};
     case ExprKind::If: {
       SubExp c = lower(*e.args[0])[0];
       return lower_if(c, [&] { return lower(*e.args[1]); }, [&] { return lower(*e.args[2]); }, e);
@@ -748,7 +750,7 @@ private:
       return lower(*e.args[1]);
     }
     case ExprKind::ArrayLit: return lower_array_lit(e);
-    case ExprKind::Coerce: unsupported(e.span, "size coercions (`:>`)");
+    case ExprKind::Coerce: return lower_coerce(e);
     case ExprKind::Range: return lower_range(e);
     case ExprKind::Lambda:
     case ExprKind::OpSection: unsupported(e.span, "function values here");
@@ -1304,9 +1306,23 @@ private:
       }
     }
     case ArrayBuiltin::Split: {
-      if (e.args.size() != 2) unsupported(e.span, "split with sizes from its type");
-      SubExp k = to_i64(lower(*e.args[0])[0]);
-      Val xs = lower(*e.args[1]);
+      std::optional<SubExp> kk;
+      if (e.args.size() == 2) {
+        kk = to_i64(lower(*e.args[0])[0]);
+      } else {
+        // The sizes [n + m] of the argument's type, or the result type's [n].
+        const Type &at = e.args[0]->type;
+        if (at.is_array() && at.dims[0].kind == Dim::Var) {
+          size_t plus = at.dims[0].name.rfind('+');
+          if (plus != std::string::npos)
+            kk = size_expression(at.dims[0].name.substr(0, plus), e.span);
+        }
+        if (!kk && e.type.is_tuple() && e.type.elems[0].is_array())
+          kk = resolve_dim(e.type.elems[0].dims[0], e.span);
+        if (!kk) unsupported(e.span, "split whose sizes are not known here");
+      }
+      SubExp k = *kk;
+      Val xs = lower(*e.args.back());
       SubExp w = shape_of(xs[0])[0];
       Val a = outer_slice(xs, i64c(0), k, true, true, e.span);
       Val c = outer_slice(xs, k, w, true, false, e.span);
@@ -1454,6 +1470,54 @@ private:
     default: break;
     }
     unsupported(e.span, std::string("'") + name + "'");
+  }
+
+  // e :> t: each size of t that is known here must equal the value's (the
+  // interpreter's check_coercion and message).
+  Val lower_coerce(const Expr &e) {
+    Val v = lower(*e.args[0]);
+    coerce_check(*e.annotation, *e.annotation, v, 0, e.span);
+    return v;
+  }
+
+  void coerce_check(const Type &t, const Type &whole, const Val &v, size_t off, const Span &span) {
+    if (t.is_tuple()) {
+      for (const Type &el : t.elems) {
+        coerce_check(el, el, v, off, span);
+        off += count(el);
+      }
+      return;
+    }
+    if (!t.is_array() || !checking()) return;
+    Val shape = shape_of(v[off]);
+    SubExp ok = SubExp::of_const(PrimValue::boolean(true));
+    bool any = false;
+    // "Value of (desugared) shape [a][b] cannot match shape of type \"[n][m]i32\"."
+    std::string type_tmpl;
+    Val type_args;
+    for (size_t d = 0; d < t.dims.size() && d < shape.size(); d++) {
+      std::optional<SubExp> want = resolve_dim(t.dims[d], span);
+      if (!want) {
+        type_tmpl += "[" + escape_template_text(t.dims[d].str()) + "]";
+        continue;
+      }
+      type_tmpl += "[{}]";
+      type_args.push_back(*want);
+      SubExp same_d = eq(*want, shape[d]);
+      // Inner sizes of an empty array are not checked (the interpreter's Note).
+      if (d > 0) same_d = lor(same_d, eq(shape[d - 1], i64c(0)));
+      ok = land(ok, same_d);
+      any = true;
+    }
+    if (!any) return;
+    Type elem = t.element();
+    std::string tmpl = "Value of (desugared) shape ";
+    for (size_t d = 0; d < shape.size(); d++) tmpl += "[{}]";
+    tmpl += " cannot match shape of type \"" + type_tmpl + escape_template_text(elem.str()) + "\".";
+    Val args = shape;
+    args.insert(args.end(), type_args.begin(), type_args.end());
+    emit_check(FailureKind::Size, span, tmpl, ok, args);
+    (void)whole;
   }
 
   // The row of each component at i (no check: callers check).
