@@ -262,7 +262,58 @@ public:
   // ---- statements
 
   void body(const core::Body &b) {
+    const core::Body *saved = cur_body_;
+    cur_body_ = &b;
     for (const core::Stm &s : b.stms) stm(s);
+    cur_body_ = saved;
+  }
+
+  // Kernels: a Map or Iota whose results are only ever read whole, element by element,
+  // by later maps and reductions of the same body is not stored: its elements are
+  // computed where they are read (fusion; no memory needed in the thread).
+  struct Lazy {
+    const core::Stm *stm;
+    size_t result;
+  };
+  std::map<int, Lazy> lazy_;
+  const core::Body *cur_body_ = nullptr;
+
+  bool consumed_whole(const core::Stm &s) {
+    if (!cur_body_) return false;
+    if (s.exp.kind == core::ExpKind::Map)
+      for (int v : s.pat)
+        if (p_.var(v).type.rank != 1) return false;
+    std::set<int> vars(s.pat.begin(), s.pat.end());
+    bool after = false;
+    for (const core::Stm &t : cur_body_->stms) {
+      if (&t == &s) {
+        after = true;
+        continue;
+      }
+      if (after && !uses_only_whole(t.exp, vars)) return false;
+    }
+    for (const core::SubExp &r : cur_body_->result)
+      if (r.is_var() && vars.count(r.var)) return false;
+    return true;
+  }
+
+  static bool uses_only_whole(const core::Exp &e, const std::set<int> &vars) {
+    for (const core::SubExp &a : e.args)
+      if (a.is_var() && vars.count(a.var)) return false;
+    bool whole = e.kind == core::ExpKind::Map || e.kind == core::ExpKind::Reduce;
+    for (int a : e.arrays)
+      if (vars.count(a) && !whole) return false;
+    auto body_ok = [&](const core::Body &b) {
+      for (const core::Stm &t : b.stms)
+        if (!uses_only_whole(t.exp, vars)) return false;
+      for (const core::SubExp &r : b.result)
+        if (r.is_var() && vars.count(r.var)) return false;
+      return true;
+    };
+    for (const auto &b : e.bodies)
+      if (b && !body_ok(*b)) return false;
+    if (e.lambda && !body_ok(e.lambda->body)) return false;
+    return true;
   }
 
   std::vector<Val> results(const core::Body &b) {
@@ -273,6 +324,7 @@ public:
 
   void stm(const core::Stm &s) {
     if (mode_ == Host && launch_hook && launch_hook(s)) return;
+    if (destination_stm(s)) return;
     const core::Exp &e = s.exp;
     auto bind1 = [&](Val v) {
       KERB_ASSERT(s.pat.size() == 1, "one result expected");
@@ -321,6 +373,49 @@ public:
       return;
     case core::ExpKind::Reduce:
       if (mode_ == Kernel) return sequential_reduce(s);
+      break;
+    case core::ExpKind::Slice: {
+      // A view: the start's offset, and strides scaled by the steps.
+      const Val &src = lookup(e.arrays[0]);
+      std::vector<Value *> st = strides_of(src);
+      Val v;
+      Value *off = i64(0);
+      v.dims = src.dims;
+      v.strides = st;
+      for (size_t d = 0; d * 3 + 2 < e.args.size(); d++) {
+        Value *start = scalar(e.args[3 * d]), *count = scalar(e.args[3 * d + 1]);
+        Value *step = scalar(e.args[3 * d + 2]);
+        off = b_.CreateAdd(off, b_.CreateMul(start, st[d]));
+        v.dims[d] = count;
+        v.strides[d] = b_.CreateMul(st[d], step);
+      }
+      v.addr = element_addr(src.addr, off, p_.var(e.arrays[0]).type.prim);
+      bind(s.pat[0], v);
+      return;
+    }
+    case core::ExpKind::Rearrange: {
+      const Val &src = lookup(e.arrays[0]);
+      std::vector<Value *> st = strides_of(src);
+      Val v;
+      v.addr = src.addr;
+      for (int d : e.perm) {
+        v.dims.push_back(src.dims[size_t(d)]);
+        v.strides.push_back(st[size_t(d)]);
+      }
+      bind(s.pat[0], v);
+      return;
+    }
+    case core::ExpKind::Map:
+    case core::ExpKind::Iota:
+      if (mode_ == Kernel && consumed_whole(s)) {
+        for (size_t j = 0; j < s.pat.size(); j++) {
+          lazy_[s.pat[j]] = Lazy{&s, j};
+          Val v;
+          v.dims = {ops_.to_i64(prim_of(e.args[0]), scalar(e.args[0]))};
+          bind(s.pat[j], v);
+        }
+        return;
+      }
       break;
     default: break;
     }
@@ -551,6 +646,17 @@ public:
   std::vector<Val> rows_at(const std::vector<int> &arrays, Value *i) {
     std::vector<Val> out;
     for (int a : arrays) {
+      auto lz = lazy_.find(a);
+      if (lz != lazy_.end()) {
+        const core::Stm &ls = *lz->second.stm;
+        if (ls.exp.kind == core::ExpKind::Iota) {
+          out.push_back(Val{ops_.convert(PrimType::I64, ls.exp.to, i), nullptr, {}, {}});
+          continue;
+        }
+        std::vector<Val> r = apply(*ls.exp.lambda, rows_at(ls.exp.arrays, i));
+        out.push_back(r[lz->second.result]);
+        continue;
+      }
       const Val &arr = lookup(a);
       PrimType t = p_.var(a).type.prim;
       Value *addr = element_addr(arr.addr, offset_of(arr, {i}), t);
@@ -560,6 +666,99 @@ public:
         out.push_back(subarray(arr, addr, 1));
     }
     return out;
+  }
+
+  // Kernels: arrays that statements write straight into their final place (the rows
+  // of a map's result), by variable.
+  std::map<int, Val> dest_;
+
+  // The statement of `body` that binds v, if any.
+  static const core::Stm *binding_of(const core::Body &body, int v) {
+    for (const core::Stm &s : body.stms)
+      for (int p : s.pat)
+        if (p == v) return &s;
+    return nullptr;
+  }
+
+  static bool writes_to_destination(const core::Stm &s) {
+    return s.exp.kind == core::ExpKind::Map || s.exp.kind == core::ExpKind::Iota ||
+           s.exp.kind == core::ExpKind::Replicate;
+  }
+
+  // Element i of a map: applies the lambda to row i of `arrays` and stores each result
+  // at index i of its destination array (`dests`, one per result). Array results are
+  // computed in place where their statement allows it, and copied otherwise.
+  void map_element(const core::Lambda &l, const std::vector<int> &arrays, Value *i,
+                   const std::vector<Val> &dests) {
+    std::vector<Val> rows = rows_at(arrays, i);
+    std::vector<bool> in_place(l.body.result.size(), false);
+    for (size_t j = 0; j < l.body.result.size(); j++) {
+      const core::SubExp &r = l.body.result[j];
+      if (!r.is_var() || p_.var(r.var).type.rank == 0) continue;
+      const core::Stm *def = binding_of(l.body, r.var);
+      if (!def || !writes_to_destination(*def) || def->pat.size() != 1) continue;
+      PrimType t = p_.var(r.var).type.prim;
+      dest_[r.var] = subarray(dests[j], element_addr(dests[j].addr, offset_of(dests[j], {i}), t), 1);
+      in_place[j] = true;
+    }
+    std::vector<Val> res = apply(l, rows);
+    for (size_t j = 0; j < res.size(); j++) {
+      const core::SubExp &r = l.body.result[j];
+      PrimType t = prim_of(r);
+      if (rank_of(r) == 0) {
+        store_elem(t, res[j].scalar, element_addr(dests[j].addr, offset_of(dests[j], {i}), t));
+        continue;
+      }
+      if (in_place[j]) continue;
+      Val dst = subarray(dests[j], element_addr(dests[j].addr, offset_of(dests[j], {i}), t), 1);
+      copy_elements(t, res[j], dst);
+    }
+  }
+
+  // Copies every element of array view `src` to view `dst` (same shape).
+  void copy_elements(PrimType t, const Val &src, const Val &dst) {
+    std::function<void(size_t, Value *, Value *)> go = [&](size_t d, Value *so, Value *doff) {
+      if (d == src.dims.size()) {
+        store_elem(t, load_elem(t, element_addr(src.addr, so, t)), element_addr(dst.addr, doff, t));
+        return;
+      }
+      std::vector<Value *> ss = strides_of(src), ds = strides_of(dst);
+      counted_loop(src.dims[d], [&](Value *k) {
+        go(d + 1, b_.CreateAdd(so, b_.CreateMul(k, ss[d])), b_.CreateAdd(doff, b_.CreateMul(k, ds[d])));
+      });
+    };
+    go(0, i64(0), i64(0));
+  }
+
+  // Map/Iota/Replicate inside a kernel, writing into their destination.
+  bool destination_stm(const core::Stm &s) {
+    if (mode_ != Kernel || s.pat.empty() || !dest_.count(s.pat[0])) return false;
+    const core::Exp &e = s.exp;
+    Val dst = dest_[s.pat[0]];
+    dest_.erase(s.pat[0]);
+    PrimType t = p_.var(s.pat[0]).type.prim;
+    switch (e.kind) {
+    case core::ExpKind::Map:
+      counted_loop(scalar(e.args[0]), [&](Value *i) { map_element(*e.lambda, e.arrays, i, {dst}); });
+      break;
+    case core::ExpKind::Iota:
+      counted_loop(dst.dims[0], [&](Value *i) {
+        store_elem(t, ops_.convert(PrimType::I64, t, i), element_addr(dst.addr, offset_of(dst, {i}), t));
+      });
+      break;
+    case core::ExpKind::Replicate: {
+      Val x = val(e.args[1]);
+      counted_loop(dst.dims[0], [&](Value *i) {
+        Val row = subarray(dst, element_addr(dst.addr, offset_of(dst, {i}), t), 1);
+        if (rank_of(e.args[1]) == 0) store_elem(t, x.scalar, row.addr);
+        else copy_elements(t, x, row);
+      });
+      break;
+    }
+    default: return false;
+    }
+    bind(s.pat[0], dst);
+    return true;
   }
 
   // A Reduce inside a kernel: a sequential loop.
@@ -790,37 +989,6 @@ private:
                                        {g.ctx, dst, row.addr, byte_size(t.prim, row.dims)}));
       }
       g.bind(s.pat[0], Val{nullptr, addr, src.dims, {}});
-      return;
-    }
-    case core::ExpKind::Slice: {
-      // A view: the start's offset, and strides scaled by the steps.
-      const Val &src = g.lookup(e.arrays[0]);
-      std::vector<Value *> st = g.strides_of(src);
-      Val v;
-      Value *off = g.i64(0);
-      v.dims = src.dims;
-      v.strides = st;
-      for (size_t d = 0; d * 3 + 2 < e.args.size(); d++) {
-        Value *start = g.scalar(e.args[3 * d]), *count = g.scalar(e.args[3 * d + 1]);
-        Value *step = g.scalar(e.args[3 * d + 2]);
-        off = b.CreateAdd(off, b.CreateMul(start, st[d]));
-        v.dims[d] = count;
-        v.strides[d] = b.CreateMul(st[d], step);
-      }
-      v.addr = g.element_addr(src.addr, off, p_.var(e.arrays[0]).type.prim);
-      g.bind(s.pat[0], v);
-      return;
-    }
-    case core::ExpKind::Rearrange: {
-      const Val &src = g.lookup(e.arrays[0]);
-      std::vector<Value *> st = g.strides_of(src);
-      Val v;
-      v.addr = src.addr;
-      for (int d : e.perm) {
-        v.dims.push_back(src.dims[size_t(d)]);
-        v.strides.push_back(st[size_t(d)]);
-      }
-      g.bind(s.pat[0], v);
       return;
     }
     case core::ExpKind::Reshape: {
@@ -1105,9 +1273,14 @@ private:
     FnGen &g = *host_;
     for (int v : s.pat) {
       const core::CType &t = p_.var(v).type;
-      if (t.rank != 1) unsupported(s.exp, "maps whose function returns arrays");
-      Value *addr = alloc(byte_size(t.prim, {n}));
-      g.bind(v, Val{nullptr, addr, {n}, {}});
+      // [n] and the function's result shape (its sizes are bound outside the map).
+      std::vector<Value *> dims{n};
+      const std::vector<core::SubExp> &shape = p_.var(v).shape;
+      if (int(shape.size()) != t.rank) unsupported(s.exp, "maps whose results' sizes are not known");
+      for (size_t d = 1; d < shape.size(); d++)
+        dims.push_back(g.ops().to_i64(g.prim_of(shape[d]), g.scalar(shape[d])));
+      Value *addr = alloc(byte_size(t.prim, dims));
+      g.bind(v, Val{nullptr, addr, dims, {}});
       add_var(sl, v);
     }
   }
@@ -1133,13 +1306,9 @@ private:
     FnGen &g = *k.g;
     Value *kn = k.slot(n_slot);
     threads_kernel(k, kn, [&](Value *gid) {
-      std::vector<Val> rows = g.rows_at(e.arrays, gid);
-      std::vector<Val> res = g.apply(*e.lambda, rows);
-      for (size_t j = 0; j < s.pat.size(); j++) {
-        int out = sl.args[first_out + j].var;
-        PrimType t = p_.var(out).type.prim;
-        g.store_elem(t, res[j].scalar, g.element_addr(g.lookup(out).addr, gid, t));
-      }
+      std::vector<Val> dests;
+      for (size_t j = 0; j < s.pat.size(); j++) dests.push_back(g.lookup(sl.args[first_out + j].var));
+      g.map_element(*e.lambda, e.arrays, gid, dests);
     });
     emit_launch(int(out_.kernel_descs.size()) - 1, n, sl);
   }

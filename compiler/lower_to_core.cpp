@@ -219,13 +219,45 @@ private:
     auto body = lower_body([&] { return f(SubExp::of_var(i)); });
     std::vector<CType> types;
     std::vector<Val> shapes;
-    for (const SubExp &r : body->result) {
-      if (type_of(r).rank != 0) unsupported(span, "map functions returning arrays");
-      types.push_back(CType{type_of(r).prim, 1});
-      shapes.push_back({n});
-    }
+    map_result_types(*x.lambda, *body, n, types, shapes, span);
     x.lambda->body = std::move(*body);
     return emit(std::move(x), types, shapes, name);
+  }
+
+  // The types and shapes of a map's results: [w] and the lambda's result shape, which
+  // must be the same for every element (its sizes bound outside the lambda).
+  void map_result_types(const core::Lambda &lam, const Body &body, SubExp w,
+                        std::vector<CType> &types, std::vector<Val> &shapes, const Span &span) {
+    for (const SubExp &r : body.result) {
+      CType t = type_of(r);
+      Val sh{w};
+      for (const SubExp &d : shape_of(r)) {
+        bool param = d.is_var() && std::find(lam.params.begin(), lam.params.end(), d.var) != lam.params.end();
+        if (d.is_var() && (param || defined_in_deep(body, d.var)))
+          unsupported(span, "map functions returning arrays whose sizes depend on the element");
+        sh.push_back(d);
+      }
+      types.push_back(CType{t.prim, t.rank + 1});
+      shapes.push_back(sh);
+    }
+  }
+
+  // Whether v is bound anywhere inside b (nested bodies and lambdas too).
+  static bool defined_in_deep(const Body &b, int v) {
+    for (const core::Stm &s : b.stms) {
+      for (int p : s.pat)
+        if (p == v) return true;
+      for (const auto &nb : s.exp.bodies)
+        if (nb && defined_in_deep(*nb, v)) return true;
+      if (s.exp.lambda) {
+        for (int p : s.exp.lambda->params)
+          if (p == v) return true;
+        if (defined_in_deep(s.exp.lambda->body, v)) return true;
+      }
+      for (int p : s.exp.loop_params)
+        if (p == v) return true;
+    }
+    return false;
   }
 
   // ---- ranges: a..<b, a..>b, a...b, a..b...c (with the interpreter's rules)
@@ -1169,11 +1201,7 @@ private:
       auto body = lower_body([&] { return apply_fn(f, rows, e.span); });
       std::vector<CType> types;
       std::vector<Val> shapes;
-      for (const SubExp &r : body->result) {
-        if (type_of(r).rank != 0) unsupported(e.span, "map functions returning arrays");
-        types.push_back(CType{type_of(r).prim, 1});
-        shapes.push_back({w});
-      }
+      map_result_types(*x.lambda, *body, w, types, shapes, e.span);
       x.lambda->body = std::move(*body);
       return emit(std::move(x), types, shapes, "map");
     }
@@ -1566,11 +1594,7 @@ private:
     auto body = lower_body([&] { return f(row); });
     std::vector<CType> types;
     std::vector<Val> shapes;
-    for (const SubExp &r : body->result) {
-      if (type_of(r).rank != 0) unsupported(span, "map functions returning arrays");
-      types.push_back(CType{type_of(r).prim, 1});
-      shapes.push_back({w});
-    }
+    map_result_types(*x.lambda, *body, w, types, shapes, span);
     x.lambda->body = std::move(*body);
     return emit(std::move(x), types, shapes, "map");
   }
