@@ -5,6 +5,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
 #include <vector>
 
 namespace kerb {
@@ -17,8 +21,43 @@ constexpr unsigned kBlocksBlock = 256;  // Blocks kernels (their shared arrays h
 class CudaExecDevice : public Device {
 public:
   CudaExecDevice(CudaDevice &dev, CudaModule module, std::vector<CUfunction> fns,
-                 std::vector<KernelDesc> descs)
-      : dev_(dev), module_(std::move(module)), fns_(std::move(fns)), descs_(std::move(descs)) {}
+                 std::vector<KernelDesc> descs, std::vector<std::string> names)
+      : dev_(dev), module_(std::move(module)), fns_(std::move(fns)), descs_(std::move(descs)),
+        names_(std::move(names)) {
+    const char *p = std::getenv("KERB_PROFILE");
+    profile_ = p && *p && std::string(p) != "0";
+    if (profile_) measure_copy_bandwidth();
+  }
+
+  // KERB_PROFILE=1: every launch is timed with events (synchronously), and a table of
+  // kernel times goes to stderr when the device is closed.
+  ~CudaExecDevice() override {
+    if (!profile_) return;
+    for (const auto &[name, times] : times_) {
+      std::vector<float> t = times;
+      std::sort(t.begin(), t.end());
+      double total = 0;
+      for (float x : t) total += x;
+      std::fprintf(stderr, "profile: kernel %s launches %zu median_ms %.4f min_ms %.4f total_ms %.4f\n",
+                   name.c_str(), t.size(), double(t[t.size() / 2]), double(t[0]), total);
+    }
+  }
+
+  // The device-to-device copy rate (bytes read + written per second), for comparing
+  // kernels with in the same run.
+  void measure_copy_bandwidth() {
+    const size_t bytes = size_t(1) << 28;
+    CUdeviceptr a = dev_.alloc(bytes), b = dev_.alloc(bytes);
+    std::vector<float> t;
+    for (int i = 0; i < 12; i++)
+      t.push_back(dev_.time_ms([&] { dev_.copy_on_device(b, a, bytes); }));
+    dev_.free(a);
+    dev_.free(b);
+    std::sort(t.begin() + 2, t.end());
+    float med = t[2 + (t.size() - 2) / 2];
+    std::fprintf(stderr, "profile: copy %zu bytes median_ms %.4f rate_GBps %.1f (read + write)\n",
+                 bytes, double(med), 2.0 * double(bytes) / (double(med) * 1e6));
+  }
 
   std::string describe() const override { return dev_.describe(); }
   int64_t alloc(int64_t bytes) override {
@@ -50,7 +89,12 @@ public:
       grid.x = unsigned(total);
       block.x = kBlocksBlock;
     }
-    dev_.launch(fns_[size_t(kernel)], grid, block, 0, args.data());
+    if (!profile_) {
+      dev_.launch(fns_[size_t(kernel)], grid, block, 0, args.data());
+      return;
+    }
+    float ms = dev_.time_ms([&] { dev_.launch(fns_[size_t(kernel)], grid, block, 0, args.data()); });
+    times_[fmt::format("{}[grid={}]", names_[size_t(kernel)], grid.x)].push_back(ms);
   }
   int64_t block_size() const override { return kBlocksBlock; }
   int64_t num_blocks(int64_t n) const override {
@@ -63,6 +107,9 @@ private:
   CudaModule module_;
   std::vector<CUfunction> fns_;
   std::vector<KernelDesc> descs_;
+  std::vector<std::string> names_;
+  bool profile_ = false;
+  std::map<std::string, std::vector<float>> times_;
 };
 
 } // namespace
@@ -72,11 +119,12 @@ std::unique_ptr<Device> make_cuda_exec_device(CudaDevice &dev, const std::string
                                               std::vector<KernelDesc> descs) {
   if (names.empty())
     return std::make_unique<CudaExecDevice>(dev, CudaModule(), std::vector<CUfunction>{},
-                                            std::move(descs));
+                                            std::move(descs), names);
   CudaModule module = dev.load_module(ptx);
   std::vector<CUfunction> fns;
   for (const std::string &n : names) fns.push_back(dev.function(module, n));
-  return std::make_unique<CudaExecDevice>(dev, std::move(module), std::move(fns), std::move(descs));
+  return std::make_unique<CudaExecDevice>(dev, std::move(module), std::move(fns), std::move(descs),
+                                          names);
 }
 
 } // namespace kerb
