@@ -1213,16 +1213,22 @@ private:
   // Emits the per-thread loop (CPU) or the guarded thread (GPU) of a Threads kernel
   // over [0, n); `per_thread(gid)` emits one thread's work. A thread that fails a check
   // stops; a kernel launched after a failure does nothing.
-  void threads_kernel(KernelFn &k, Value *n, const std::function<void(Value *)> &per_thread) {
+  void threads_kernel(KernelFn &k, Value *n, const std::function<void(Value *)> &per_thread,
+                      bool prelude = false) {
     FnGen &g = *k.g;
     IRBuilder<> &b = g.builder();
     LLVMContext &c = b.getContext();
     Function *f = k.f;
-    // Prelude: nothing to do after a failure.
-    Value *code = b.CreateLoad(b.getInt32Ty(), g.failure_slot);
-    BasicBlock *run = BasicBlock::Create(c, "run", f);
-    b.CreateCondBr(b.CreateICmpEQ(code, b.getInt32(uint32_t(-1))), run, k.exit);
-    b.SetInsertPoint(run);
+    // Prelude: nothing to do after a failure. Only kernels that could misbehave on the
+    // garbage a failed kernel may have left (loops, unchecked indexing) have one: the
+    // others only compute values that the host discards when it sees the failure, and
+    // their every memory access is in bounds whatever the data (see needs_prelude).
+    if (prelude) {
+      Value *code = b.CreateLoad(b.getInt32Ty(), g.failure_slot);
+      BasicBlock *run = BasicBlock::Create(c, "run", f);
+      b.CreateCondBr(b.CreateICmpEQ(code, b.getInt32(uint32_t(-1))), run, k.exit);
+      b.SetInsertPoint(run);
+    }
     if (gpu()) {
       Value *gid = b.CreateAdd(b.CreateMul(sreg(b, Intrinsic::nvvm_read_ptx_sreg_ctaid_x),
                                            sreg(b, Intrinsic::nvvm_read_ptx_sreg_ntid_x)),
@@ -1309,7 +1315,7 @@ private:
       std::vector<Val> dests;
       for (size_t j = 0; j < s.pat.size(); j++) dests.push_back(g.lookup(sl.args[first_out + j].var));
       g.map_element(*e.lambda, e.arrays, gid, dests);
-    });
+    }, needs_prelude(e.lambda->body));
     emit_launch(int(out_.kernel_descs.size()) - 1, n, sl);
   }
 
@@ -1579,6 +1585,49 @@ private:
     emit_launch(int(out_.kernel_descs.size()) - 1, h.i64(1), sl);
   }
 
+  // Whether code run on garbage (after an earlier kernel failed) could loop for long or
+  // touch memory out of bounds: loops (their bounds may come from data), and indexing
+  // or updates without a check (#[unsafe], --unsafe).
+  static bool needs_prelude(const core::Body &b) {
+    for (const core::Stm &st : b.stms) {
+      const core::Exp &x = st.exp;
+      if (x.kind == core::ExpKind::Loop) return true;
+      if ((x.kind == core::ExpKind::Index || x.kind == core::ExpKind::Update) && x.site < 0 &&
+          !x.args.empty())
+        return true;
+      for (const auto &nb : x.bodies)
+        if (nb && needs_prelude(*nb)) return true;
+      if (x.lambda && needs_prelude(x.lambda->body)) return true;
+    }
+    return false;
+  }
+
+  // Whether a reduction operator is commutative: a lambda whose body is one
+  // commutative operator (+ * & | ^ && || == != min max) on its two parameters.
+  bool commutative(const core::Lambda &l) {
+    if (l.params.size() != 2 || l.body.stms.size() != 1 || l.body.result.size() != 1) return false;
+    const core::Stm &st = l.body.stms[0];
+    const core::Exp &x = st.exp;
+    if (!l.body.result[0].is_var() || st.pat.size() != 1 || l.body.result[0].var != st.pat[0])
+      return false;
+    bool op_ok = false;
+    if (x.kind == core::ExpKind::BinOp) {
+      switch (x.binop) {
+      case BinOp::Add: case BinOp::Mul: case BinOp::BitAnd: case BinOp::BitOr:
+      case BinOp::BitXor: case BinOp::LogAnd: case BinOp::LogOr: case BinOp::Eq:
+      case BinOp::Neq:
+        op_ok = true;
+        break;
+      default: break;
+      }
+    } else if (x.kind == core::ExpKind::PrimFn) {
+      op_ok = x.prim_fn.fn == PrimFn::Min || x.prim_fn.fn == PrimFn::Max;
+    }
+    if (!op_ok || x.args.size() != 2 || !x.args[0].is_var() || !x.args[1].is_var()) return false;
+    std::set<int> args{x.args[0].var, x.args[1].var}, params{l.params[0], l.params[1]};
+    return args == params;
+  }
+
   // One thread: partials[b] := ne op partials[0] op ... op partials[b-1].
   void prefix_kernel(const core::Stm &s, const std::vector<Value *> &partials, Value *nblocks) {
     const core::Exp &e = s.exp;
@@ -1748,11 +1797,28 @@ private:
     hi = b.CreateSelect(b.CreateICmpSLT(hi, n), hi, n);
     lo = b.CreateSelect(b.CreateICmpSLT(lo, hi), lo, hi);
 
-    // Pass 1: the chunk's total.
+    // Pass 1: the chunk's total. A commutative operator lets the block's threads read
+    // its part interleaved (coalesced: thread t takes t, t + ntid, ...); otherwise each
+    // thread takes a contiguous chunk, which keeps the order.
+    bool comm = !scan_phase && commutative(*e.lambda);
     set_acc_ne();
     BasicBlock *after_chunk = BasicBlock::Create(c, "chunk.done", f);
     on_fail_to(after_chunk);
-    g.counted_range(lo, hi, after_chunk, [&](Value *i) { combine_into_acc(input_at(i)); });
+    if (comm) {
+      Value *seg_lo = b.CreateMul(b.CreateMul(block, ntid), chunk);
+      Value *seg_hi = b.CreateAdd(seg_lo, b.CreateMul(ntid, chunk));
+      seg_hi = b.CreateSelect(b.CreateICmpSLT(seg_hi, n), seg_hi, n);
+      Value *first = b.CreateAdd(seg_lo, tid);
+      // Elements first, first + ntid, ... below seg_hi: ceil((seg_hi - first) / ntid).
+      Value *left = b.CreateSub(seg_hi, first);
+      Value *count = b.CreateSDiv(b.CreateAdd(left, b.CreateSub(ntid, b.getInt64(1))), ntid);
+      count = b.CreateSelect(b.CreateICmpSGT(count, b.getInt64(0)), count, b.getInt64(0));
+      g.counted_range(b.getInt64(0), count, after_chunk, [&](Value *k) {
+        combine_into_acc(input_at(b.CreateAdd(first, b.CreateMul(k, ntid))));
+      });
+    } else {
+      g.counted_range(lo, hi, after_chunk, [&](Value *i) { combine_into_acc(input_at(i)); });
+    }
     for (size_t j = 0; j < kr; j++) store_shared(j, tid, b.CreateLoad(g.ops().reg_type(types[j]), acc[j]));
     barrier();
 
@@ -1761,7 +1827,7 @@ private:
       // combines its value with t + s's. (On the CPU a block has one thread.)
       if (gpu()) {
         AllocaInst *stride = g.entry_alloca(b.getInt64Ty());
-        b.CreateStore(b.getInt64(1), stride);
+        b.CreateStore(comm ? b.CreateLShr(ntid, 1) : b.getInt64(1), stride);
         BasicBlock *thead = BasicBlock::Create(c, "tree.head", f);
         BasicBlock *tstep = BasicBlock::Create(c, "tree.step", f);
         BasicBlock *tcombine = BasicBlock::Create(c, "tree.combine", f);
@@ -1770,9 +1836,13 @@ private:
         b.CreateBr(thead);
         b.SetInsertPoint(thead);
         Value *st = b.CreateLoad(b.getInt64Ty(), stride);
-        b.CreateCondBr(b.CreateICmpSLT(st, ntid), tstep, tdone);
+        b.CreateCondBr(comm ? b.CreateICmpSGT(st, b.getInt64(0)) : b.CreateICmpSLT(st, ntid), tstep,
+                       tdone);
         b.SetInsertPoint(tstep);
-        Value *is_left = b.CreateICmpEQ(b.CreateURem(tid, b.CreateShl(st, 1)), b.getInt64(0));
+        // Commutative: halving strides over the first threads (fewer idle warps);
+        // otherwise neighbours, so that the order is kept.
+        Value *is_left = comm ? b.CreateICmpULT(tid, st)
+                              : b.CreateICmpEQ(b.CreateURem(tid, b.CreateShl(st, 1)), b.getInt64(0));
         Value *partner = b.CreateAdd(tid, st);
         Value *ok = b.CreateAnd(is_left, b.CreateICmpSLT(partner, ntid));
         ok = b.CreateAnd(ok, b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed)));
@@ -1787,7 +1857,7 @@ private:
         b.CreateBr(tsync);
         b.SetInsertPoint(tsync);
         barrier();
-        b.CreateStore(b.CreateShl(st, 1), stride);
+        b.CreateStore(comm ? b.CreateLShr(st, 1) : b.CreateShl(st, 1), stride);
         b.CreateBr(thead);
         b.SetInsertPoint(tdone);
       }
