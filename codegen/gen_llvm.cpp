@@ -198,8 +198,16 @@ public:
   }
 
   // Kernel: load / store an element.
+  // Kernels that never write memory they read (every kernel but hist's and scan's
+  // prefix pass: outputs are fresh arrays) mark their loads invariant, which lets the
+  // GPU use its read-only data path.
+  bool invariant_loads = false;
+
   Value *load_elem(PrimType t, Value *addr) {
-    return ops_.from_mem(t, b_.CreateLoad(ops_.mem_type(t), addr));
+    LoadInst *l = b_.CreateLoad(ops_.mem_type(t), addr);
+    if (invariant_loads && mode_ == Kernel)
+      l->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(c_, {}));
+    return ops_.from_mem(t, l);
   }
   void store_elem(PrimType t, Value *v, Value *addr) { b_.CreateStore(ops_.to_mem(t, v), addr); }
 
@@ -1046,6 +1054,7 @@ private:
     size_t dst_slot = add_raw(sl, out.addr);
     KernelFn k = new_kernel("copy", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
     FnGen &g = *k.g;
+    g.invariant_loads = true;
     IRBuilder<> &b = g.builder();
     Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
     threads_kernel(k, k.slot(total_slot), [&](Value *gid) {
@@ -1083,8 +1092,9 @@ private:
 
   // One launch argument: a slot value in host code, and how the kernel reads it back.
   struct KernelArg {
-    int var;         // the core variable (its type says how to unpack)
-    size_t first;    // its first slot
+    int var;                  // the core variable (its type says how to unpack)
+    size_t first;             // its first slot
+    bool contiguous = false;  // arrays: known contiguous when the kernel is generated
   };
 
   // Collects the slots for values the kernel uses: scalars (1 slot) and arrays
@@ -1098,7 +1108,8 @@ private:
     FnGen &g = *host_;
     const core::CType &t = p_.var(v).type;
     const Val &val = g.lookup(v);
-    sl.args.push_back(KernelArg{v, sl.host_values.size() + 1}); // slot 0: failure slot
+    sl.args.push_back(KernelArg{v, sl.host_values.size() + 1, t.rank > 0 && val.contiguous()});
+    // (slot 0 is the failure slot)
     if (t.rank == 0) {
       sl.host_values.push_back(g.ops().to_slot(t.prim, val.scalar));
       return;
@@ -1198,8 +1209,10 @@ private:
       Val v;
       v.addr = b.CreateIntToPtr(k.slot(a.first), gptr);
       for (int d = 0; d < t.rank; d++) v.dims.push_back(k.slot(a.first + 1 + size_t(d)));
-      for (int d = 0; d < t.rank; d++)
-        v.strides.push_back(k.slot(a.first + 1 + size_t(t.rank + d)));
+      // A contiguous array's strides follow from its dims (cheaper indexing).
+      if (!a.contiguous)
+        for (int d = 0; d < t.rank; d++)
+          v.strides.push_back(k.slot(a.first + 1 + size_t(t.rank + d)));
       g.bind(a.var, v);
     }
   }
@@ -1310,6 +1323,7 @@ private:
     KernelFn k = new_kernel("map", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
     bind_kernel_args(k, sl);
     FnGen &g = *k.g;
+    g.invariant_loads = true;
     Value *kn = k.slot(n_slot);
     threads_kernel(k, kn, [&](Value *gid) {
       std::vector<Val> dests;
