@@ -1102,7 +1102,37 @@ private:
   struct SlotList {
     std::vector<Value *> host_values; // in host code
     std::vector<KernelArg> args;
+    std::vector<std::pair<int, FnGen::Lazy>> lazies; // fused maps computed in the kernel
+    std::set<int> added;
+    bool prelude = false; // a fused map needs the kernel prelude
   };
+
+  // Maps whose results are read only whole by later maps and reductions are not run on
+  // their own: the kernels that read them compute their elements (fusion).
+  std::map<int, FnGen::Lazy> host_lazy_;
+
+  // Adds a variable a kernel reads: a value, or a fused map (its own inputs, free
+  // variables and width, recursively).
+  void add_input(SlotList &sl, int v) {
+    if (!sl.added.insert(v).second) return;
+    auto lz = host_lazy_.find(v);
+    if (lz == host_lazy_.end()) {
+      add_var(sl, v);
+      return;
+    }
+    const core::Stm &ms = *lz->second.stm;
+    for (size_t j = 0; j < ms.pat.size(); j++) {
+      sl.added.insert(ms.pat[j]);
+      sl.lazies.push_back({ms.pat[j], FnGen::Lazy{&ms, j}});
+    }
+    sl.prelude = sl.prelude || needs_prelude(ms.exp.lambda->body);
+    if (ms.exp.args[0].is_var()) add_input(sl, ms.exp.args[0].var);
+    std::set<int> bound, free;
+    for (int p : ms.exp.lambda->params) bound.insert(p);
+    free_vars_body(ms.exp.lambda->body, bound, free);
+    for (int f : free) add_input(sl, f);
+    for (int a : ms.exp.arrays) add_input(sl, a);
+  }
 
   void add_var(SlotList &sl, int v) {
     FnGen &g = *host_;
@@ -1195,9 +1225,15 @@ private:
     return k;
   }
 
-  // Binds the kernel's copies of the slot arguments.
+  // Binds the kernel's copies of the slot arguments (and registers fused maps).
   void bind_kernel_args(KernelFn &k, const SlotList &sl) {
     FnGen &g = *k.g;
+    for (const auto &[v, lazy] : sl.lazies) {
+      g.lazy_[v] = lazy;
+      Val dims_only;
+      dims_only.dims = {nullptr};
+      g.bind(v, dims_only);
+    }
     IRBuilder<> &b = g.builder();
     Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
     for (const KernelArg &a : sl.args) {
@@ -1214,6 +1250,13 @@ private:
         for (int d = 0; d < t.rank; d++)
           v.strides.push_back(k.slot(a.first + 1 + size_t(t.rank + d)));
       g.bind(a.var, v);
+    }
+    // Fused maps' lengths, now that their widths are bound.
+    for (const auto &[v, lazy] : sl.lazies) {
+      const core::SubExp &w = lazy.stm->exp.args[0];
+      Val dims_only;
+      dims_only.dims = {g.ops().to_i64(g.prim_of(w), g.scalar(w))};
+      g.bind(v, dims_only);
     }
   }
 
@@ -1276,7 +1319,19 @@ private:
 
   bool launch(const core::Stm &s) {
     switch (s.exp.kind) {
-    case core::ExpKind::Map: map_kernel(s); return true;
+    case core::ExpKind::Map:
+      if (host_->consumed_whole(s)) {
+        FnGen &h = *host_;
+        for (size_t j = 0; j < s.pat.size(); j++) {
+          host_lazy_[s.pat[j]] = FnGen::Lazy{&s, j};
+          Val dims_only;
+          dims_only.dims = {h.ops().to_i64(h.prim_of(s.exp.args[0]), h.scalar(s.exp.args[0]))};
+          h.bind(s.pat[j], dims_only);
+        }
+        return true;
+      }
+      map_kernel(s);
+      return true;
     case core::ExpKind::Iota: iota_kernel(s); return true;
     case core::ExpKind::Replicate: replicate_kernel(s); return true;
     case core::ExpKind::Reduce: reduce_kernels(s); return true;
@@ -1313,10 +1368,8 @@ private:
     std::set<int> bound, free;
     for (int p : e.lambda->params) bound.insert(p);
     free_vars_body(e.lambda->body, bound, free);
-    for (int a : e.arrays) free.erase(a);
-    std::vector<int> free_list(free.begin(), free.end());
-    for (int v : free_list) add_var(sl, v);
-    for (int a : e.arrays) add_var(sl, a);
+    for (int v : free) add_input(sl, v);
+    for (int a : e.arrays) add_input(sl, a);
     size_t first_out = sl.args.size();
     alloc_outputs(s, n, sl);
 
@@ -1329,7 +1382,7 @@ private:
       std::vector<Val> dests;
       for (size_t j = 0; j < s.pat.size(); j++) dests.push_back(g.lookup(sl.args[first_out + j].var));
       g.map_element(*e.lambda, e.arrays, gid, dests);
-    }, needs_prelude(e.lambda->body));
+    }, sl.prelude || needs_prelude(e.lambda->body));
     emit_launch(int(out_.kernel_descs.size()) - 1, n, sl);
   }
 
@@ -1412,21 +1465,27 @@ private:
 
   // `scan_phase`: false for the block reduction (reduce, and scan's first pass), true
   // for scan's last pass (extra slots: the block prefixes).
+  // `partials`: the inputs are these one-dimensional arrays of `n` elements instead of
+  // the statement's (the second pass of a reduction).
   BlockKernel block_kernel(const core::Stm &s, const char *name, const std::vector<Value *> &outs,
-                           const std::vector<Value *> &extra, bool scan_phase) {
+                           const std::vector<Value *> &extra, bool scan_phase,
+                           const std::vector<Value *> &partials = {}, Value *n_override = nullptr) {
     const core::Exp &e = s.exp;
     FnGen &h = *host_;
     BlockKernel bk;
     SlotList &sl = bk.sl;
-    bk.n_slot = add_raw(sl, h.scalar(e.args[0]));
+    bk.n_slot = add_raw(sl, n_override ? n_override : h.scalar(e.args[0]));
     std::set<int> bound, free;
     for (int p : e.lambda->params) bound.insert(p);
     free_vars_body(e.lambda->body, bound, free);
-    for (int v : free) add_var(sl, v);
+    for (int v : free) add_input(sl, v);
     for (size_t j = 0; j < s.pat.size(); j++)
       bk.ne_slots.push_back(add_raw(sl, h.ops().to_slot(p_.var(s.pat[j]).type.prim, h.scalar(e.args[j + 1]))));
-    for (int a : e.arrays)
-      bk.in_slots.push_back(add_raw(sl, contiguous(h.lookup(a), p_.var(a).type.prim).addr));
+    if (partials.empty()) {
+      for (int a : e.arrays) add_input(sl, a);
+    } else {
+      for (Value *pa : partials) bk.in_slots.push_back(add_raw(sl, pa));
+    }
     for (Value *o : outs) bk.out_slots.push_back(add_raw(sl, o));
     for (Value *x : extra) bk.extra_slots.push_back(add_raw(sl, x));
     uint32_t shared = 0;
@@ -1435,6 +1494,15 @@ private:
     KernelFn k = new_kernel(name, sl.host_values.size() + 1, KernelDesc{KernelDesc::Blocks, shared});
     bk.id = int(out_.kernel_descs.size()) - 1;
     bind_kernel_args(k, sl);
+    if (!partials.empty()) {
+      // The partial results stand in for the statement's input arrays.
+      Type *gptr = PointerType::get(k.g->builder().getContext(), gpu() ? 1 : 0);
+      for (size_t j = 0; j < e.arrays.size(); j++) {
+        k.g->lazy_.erase(e.arrays[j]);
+        k.g->bind(e.arrays[j], Val{nullptr, k.g->builder().CreateIntToPtr(k.slot(bk.in_slots[j]), gptr),
+                                   {k.slot(bk.n_slot)}, {}});
+      }
+    }
     block_body(k, s, k.slot(bk.n_slot), bk, scan_phase);
     return bk;
   }
@@ -1463,12 +1531,8 @@ private:
     // First launch over the input; second over the partials with one block.
     emit_launch(bk.id, nblocks, bk.sl);
     std::vector<Value *> finals = alloc_per_result(s, h.i64(1));
-    bk.sl.host_values[bk.n_slot - 1] = nblocks;
-    for (size_t j = 0; j < partials.size(); j++) {
-      bk.sl.host_values[bk.in_slots[j] - 1] = partials[j];
-      bk.sl.host_values[bk.out_slots[j] - 1] = finals[j];
-    }
-    emit_launch(bk.id, h.i64(1), bk.sl);
+    BlockKernel last = block_kernel(s, "reduce_partials", finals, {}, false, partials, nblocks);
+    emit_launch(last.id, h.i64(1), last.sl);
     // Read the results back (a sync point).
     for (size_t j = 0; j < s.pat.size(); j++) {
       PrimType t = p_.var(s.pat[j]).type.prim;
@@ -1786,15 +1850,7 @@ private:
         v.push_back(Val{b.CreateLoad(g.ops().reg_type(types[j]), acc[j]), nullptr, {}, {}});
       return v;
     };
-    auto input_at = [&](Value *i) {
-      std::vector<Val> v;
-      for (size_t a = 0; a < e.arrays.size(); a++) {
-        PrimType t = p_.var(e.arrays[a]).type.prim;
-        Value *base = b.CreateIntToPtr(k.slot(bk.in_slots[a]), gptr);
-        v.push_back(Val{g.load_elem(t, g.element_addr(base, i, t)), nullptr, {}, {}});
-      }
-      return v;
-    };
+    auto input_at = [&](Value *i) { return g.rows_at(e.arrays, i); };
     auto combine_into_acc = [&](std::vector<Val> rhs) {
       std::vector<Val> args = load_acc();
       args.insert(args.end(), rhs.begin(), rhs.end());

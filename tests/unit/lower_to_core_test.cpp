@@ -327,11 +327,11 @@ private:
   std::vector<CVal> body(const core::Body &b) {
     for (const core::Stm &s : b.stms) {
       std::vector<CVal> r = exp(s.exp);
-      REQUIRE(r.size() == s.pat.size());
+      if (r.size() != s.pat.size()) throw UncheckedError{"wrong number of results"};
       for (size_t i = 0; i < r.size(); i++) {
         // Shapes declared in the IR must hold.
         const core::VarInfo &v = p_.var(s.pat[i]);
-        REQUIRE(int(r[i].shape.size()) == v.type.rank);
+        if (int(r[i].shape.size()) != v.type.rank) throw UncheckedError{"wrong rank of " + v.name};
         for (size_t d = 0; d < v.shape.size(); d++) {
           if (d > 0 && r[i].shape[d - 1] == 0) {
             // Inner sizes of empty arrays: take the declared ones where they are known.
