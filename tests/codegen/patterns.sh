@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Pattern tests of the code generator's output (FileCheck-style, with grep): what the
+# core IR, the LLVM IR and the PTX of small programs must and must not contain.
+# Usage: patterns.sh PATH/TO/kerb
+set -uo pipefail
+kerb=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0 checks=0
+
+# emit NAME STAGE [FLAGS...] < program: writes $tmp/NAME.STAGE
+emit() {
+  local name=$1 stage=$2
+  shift 2
+  cat >"$tmp/$name.fut"
+  if ! "$kerb" check --emit="$stage" "$@" "$tmp/$name.fut" >"$tmp/$name.$stage" 2>"$tmp/err"; then
+    echo "FAIL: kerb check --emit=$stage $name: $(cat "$tmp/err")"
+    failures=$((failures + 1))
+  fi
+}
+# count FILE PATTERN N: the extended regex occurs on exactly N lines.
+count() {
+  checks=$((checks + 1))
+  local got
+  got=$(grep -cE "$2" "$1")
+  if [ "$got" != "$3" ]; then
+    echo "FAIL: $(basename "$1"): '$2' on $got lines, expected $3"
+    failures=$((failures + 1))
+  fi
+}
+
+# A chain of maps into a reduction is fused: one block kernel (and its second pass).
+emit chain llvm <<'P'
+entry main (xs: []f32) : f32 = reduce (+) 0 (map (* 2) (map (+ 1) (map f32.abs xs)))
+P
+count "$tmp/chain.llvm" '^define void @kerb_kernel_[0-9]+_reduce\(i64 %0, i64 %1, ptr %2\)' 1
+count "$tmp/chain.llvm" '^define void @kerb_kernel_[0-9]+_reduce_partials\(i64' 1
+count "$tmp/chain.llvm" '^define void @kerb_kernel_[0-9]+_map' 0
+
+# A map whose result is also indexed is not fused away.
+emit gather llvm <<'P'
+entry main (xs: []i32) (is: []i64) : []i32 = let a = map (+ 1) xs in map (\i -> a[i]) is
+P
+count "$tmp/gather.llvm" '^define void @kerb_kernel_[0-9]+_map\(i64 %0, i64 %1, ptr %2\)' 2
+
+# Checked kernels claim the failure slot with a compare-and-swap; --unsafe ones do not.
+emit checked ptx <<'P'
+entry main (xs: []i32) (is: []i64) : []i32 = map (\i -> xs[i] / 2) is
+P
+count "$tmp/checked.ptx" 'atom\.(global\.)?cas' 1
+count "$tmp/checked.ptx" '^\.visible \.entry kerb_kernel_0_map' 1
+emit unchecked ptx --unsafe <<'P'
+entry main (xs: []i32) (is: []i64) : []i32 = map (\i -> xs[i] / 2) is
+P
+count "$tmp/unchecked.ptx" 'atom' 0
+
+# Kernels reading arrays they never write use the read-only path.
+emit readonly ptx <<'P'
+entry main (xs: []f32) : []f32 = map (\x -> x * 2) xs
+P
+count "$tmp/readonly.ptx" 'ld\.global\.nc\.f32' 1
+
+# A reduction's two block kernels each have a barrier after the chunk pass and one in
+# the tree; the IR shows an index's check site.
+emit sum ptx <<'P'
+entry main (xs: []i32) : i32 = reduce (+) 0 xs
+P
+count "$tmp/sum.ptx" 'bar\.sync' 4
+emit index_ir ir <<'P'
+entry main (xs: []i32) (i: i64) : i32 = xs[i]
+P
+count "$tmp/index_ir.ir" '@site 0: bounds at .*Index \[\{\}\] out of bounds for array of shape \[\{\}\]\.' 1
+count "$tmp/index_ir.ir" '= xs_[0-9]+\[i_[0-9]+\] @site 0' 1
+
+echo "$checks checks, $failures failed"
+[ "$failures" -eq 0 ]
