@@ -963,8 +963,19 @@ private:
     Val arr = lower(*e.args[0]);
     Val idx = indices(e.indices);
     Val v = lower(*e.args[1]);
-    if (int(idx.size()) != e.args[0]->type.rank()) unsupported(e.span, "updates of whole rows");
     int site = index_site(e.span, idx, shape_of(arr[0]));
+    if (int(idx.size()) != e.args[0]->type.rank()) {
+      // A whole row (or sub-array): its shape must be the rest of the array's.
+      for (size_t k = 0; k < arr.size(); k++) {
+        Val vs = shape_of(v[k]);
+        Val full = shape_of(arr[k]);
+        Val want(full.begin() + long(idx.size()), full.end());
+        if (same_shape(vs, want)) continue;
+        SubExp ok = SubExp::of_const(PrimValue::boolean(vs.size() == want.size()));
+        for (size_t d = 0; d < vs.size() && d < want.size(); d++) ok = land(ok, eq(vs[d], want[d]));
+        emit_check(FailureKind::Size, e.span, "Shape of slice does not match shape of value.", ok);
+      }
+    }
     Val out;
     for (size_t k = 0; k < arr.size(); k++) {
       Val args = idx;
