@@ -1574,25 +1574,44 @@ private:
     return Val{nullptr, addr, v.dims, {}};
   }
 
+  // The common part of scatter and reduce_by_index: a fresh copy of the destination
+  // (the statement's result) and the slots of the count, the destination's length and
+  // the three arrays.
+  struct IndexedWrite {
+    PrimType t, it; // element and index types
+    Val dest, is, vs;
+    SlotList sl;
+    size_t n_slot, len_slot, dest_slot, is_slot, vs_slot;
+  };
+
+  IndexedWrite indexed_write(const core::Stm &s, const char *what) {
+    const core::Exp &e = s.exp;
+    FnGen &h = *host_;
+    IndexedWrite w;
+    int dest_var = e.arrays[0];
+    w.t = p_.var(dest_var).type.prim;
+    w.it = p_.var(e.arrays[1]).type.prim;
+    if (p_.var(dest_var).type.rank != 1) unsupported(e, std::string(what) + " into arrays of arrays");
+    w.dest = fresh_copy(h.lookup(dest_var), w.t);
+    h.bind(s.pat[0], w.dest);
+    w.is = contiguous(h.lookup(e.arrays[1]), w.it);
+    w.vs = contiguous(h.lookup(e.arrays[2]), w.t);
+    w.n_slot = add_raw(w.sl, w.is.dims[0]);
+    w.len_slot = add_raw(w.sl, w.dest.dims[0]);
+    w.dest_slot = add_raw(w.sl, w.dest.addr);
+    w.is_slot = add_raw(w.sl, w.is.addr);
+    w.vs_slot = add_raw(w.sl, w.vs.addr);
+    return w;
+  }
+
   // scatter dest is vs: a copy of dest, then one thread per index writes its value
   // where the index is in range (others are ignored, as in Futhark).
   void scatter_kernel(const core::Stm &s) {
-    const core::Exp &e = s.exp;
-    FnGen &h = *host_;
-    int dest_var = e.arrays[0];
-    PrimType t = p_.var(dest_var).type.prim;
-    if (p_.var(dest_var).type.rank != 1) unsupported(e, "scatter into arrays of arrays");
-    Val dest = fresh_copy(h.lookup(dest_var), t);
-    h.bind(s.pat[0], dest);
-    Val is = contiguous(h.lookup(e.arrays[1]), PrimType::I64);
-    Val vs = contiguous(h.lookup(e.arrays[2]), t);
-    SlotList sl;
-    size_t n_slot = add_raw(sl, is.dims[0]);
-    size_t len_slot = add_raw(sl, dest.dims[0]);
-    size_t dest_slot = add_raw(sl, dest.addr);
-    size_t is_slot = add_raw(sl, is.addr);
-    size_t vs_slot = add_raw(sl, vs.addr);
-    PrimType it = p_.var(e.arrays[1]).type.prim;
+    IndexedWrite w = indexed_write(s, "scatter");
+    SlotList &sl = w.sl;
+    PrimType t = w.t, it = w.it;
+    size_t n_slot = w.n_slot, len_slot = w.len_slot, dest_slot = w.dest_slot;
+    size_t is_slot = w.is_slot, vs_slot = w.vs_slot;
     KernelFn k = new_kernel("scatter", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
     FnGen &g = *k.g;
     IRBuilder<> &b = g.builder();
@@ -1610,7 +1629,7 @@ private:
       b.CreateBr(skip);
       b.SetInsertPoint(skip);
     });
-    emit_launch(int(out_.kernel_descs.size()) - 1, is.dims[0], sl);
+    emit_launch(int(out_.kernel_descs.size()) - 1, w.is.dims[0], sl);
   }
 
   // reduce_by_index dest op ne is vs: a copy of dest updated by one thread in index
@@ -1618,25 +1637,17 @@ private:
   void hist_kernel(const core::Stm &s) {
     const core::Exp &e = s.exp;
     FnGen &h = *host_;
-    int dest_var = e.arrays[0];
-    PrimType t = p_.var(dest_var).type.prim;
-    if (p_.var(dest_var).type.rank != 1) unsupported(e, "reduce_by_index into arrays of arrays");
-    Val dest = fresh_copy(h.lookup(dest_var), t);
-    h.bind(s.pat[0], dest);
-    Val is = contiguous(h.lookup(e.arrays[1]), PrimType::I64);
-    Val vs = contiguous(h.lookup(e.arrays[2]), t);
-    SlotList sl;
+    IndexedWrite w = indexed_write(s, "reduce_by_index");
+    SlotList &sl = w.sl;
+    PrimType t = w.t;
     size_t one_slot = add_raw(sl, h.i64(1));
-    size_t n_slot = add_raw(sl, is.dims[0]);
-    size_t len_slot = add_raw(sl, dest.dims[0]);
-    size_t dest_slot = add_raw(sl, dest.addr);
-    size_t is_slot = add_raw(sl, is.addr);
-    size_t vs_slot = add_raw(sl, vs.addr);
+    size_t n_slot = w.n_slot, len_slot = w.len_slot, dest_slot = w.dest_slot;
+    size_t is_slot = w.is_slot, vs_slot = w.vs_slot;
     std::set<int> bound, free;
     for (int p : e.lambda->params) bound.insert(p);
     free_vars_body(e.lambda->body, bound, free);
     for (int v : free) add_var(sl, v);
-    PrimType it = p_.var(e.arrays[1]).type.prim;
+    PrimType it = w.it;
     KernelFn k = new_kernel("hist", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
     bind_kernel_args(k, sl);
     FnGen &g = *k.g;

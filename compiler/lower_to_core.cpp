@@ -880,14 +880,7 @@ private:
     core::Exp x = exp(ExpKind::Loop, init, e.span);
     std::vector<CType> types;
     std::vector<Val> shapes;
-    Val params;
-    for (const SubExp &i : init) {
-      types.push_back(type_of(i));
-      shapes.push_back(shape_of(i));
-      int v = p_.new_var("p", type_of(i), shape_of(i));
-      x.loop_params.push_back(v);
-      params.push_back(SubExp::of_var(v));
-    }
+    Val params = new_loop_params(x, init, types, shapes, "p");
     x.is_while = e.loop_form == LoopForm::While;
     size_t base = env_.size();
     if (!x.is_while) {
@@ -1572,20 +1565,28 @@ private:
     return row;
   }
 
+  // Fresh loop parameters for `x`, one per initial value (types and shapes of the
+  // loop's results alongside).
+  Val new_loop_params(core::Exp &x, const Val &init, std::vector<CType> &types,
+                      std::vector<Val> &shapes, const char *name) {
+    Val params;
+    for (const SubExp &i : init) {
+      types.push_back(type_of(i));
+      shapes.push_back(shape_of(i));
+      int v = p_.new_var(name, type_of(i), shape_of(i));
+      x.loop_params.push_back(v);
+      params.push_back(SubExp::of_var(v));
+    }
+    return params;
+  }
+
   // loop acc = init for i < n do body(acc, i)
   Val for_loop(const Val &init, SubExp n, const std::function<Val(const Val &, SubExp)> &body_f,
                const Span &span) {
     core::Exp x = exp(ExpKind::Loop, init, span);
     std::vector<CType> types;
     std::vector<Val> shapes;
-    Val params;
-    for (const SubExp &i : init) {
-      types.push_back(type_of(i));
-      shapes.push_back(shape_of(i));
-      int v = p_.new_var("acc", type_of(i), shape_of(i));
-      x.loop_params.push_back(v);
-      params.push_back(SubExp::of_var(v));
-    }
+    Val params = new_loop_params(x, init, types, shapes, "acc");
     x.loop_var = p_.new_var("i", CType{PrimType::I64, 0});
     x.args.push_back(n);
     auto body = lower_body([&] { return body_f(params, SubExp::of_var(x.loop_var)); });
