@@ -20,7 +20,7 @@ bad='[10.0, 20.0, 30.0, 40.0] [3, 7]'
 usable() { echo "$good" | "$kerb" run "$prog" --device "$1" >/dev/null 2>&1; }
 
 device=interp
-why="the reference interpreter (this build has no CPU or GPU device yet)"
+why="the reference interpreter (neither the CPU nor the CUDA device works here)"
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && usable cuda; then
   device=cuda
   why="the GPU ($(nvidia-smi -L | head -n 1))"
