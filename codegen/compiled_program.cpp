@@ -5,6 +5,7 @@
 #include "codegen/gen_llvm.h"
 #include "codegen/llvm_target.h"
 #include "compiler/lower_to_core.h"
+#include "compiler/source.h"
 #include "runtime/cuda_exec.h"
 #include "runtime/exec_context.h"
 
@@ -236,11 +237,32 @@ public:
   std::vector<void *> entries_;
 };
 
+// Whether a value type holds an array of empty tuples (`[]()`), whose length the
+// flattened form cannot carry.
+bool has_unit_array(const ValueType &t) {
+  if (t.kind != ValueType::Tuple) return false;
+  if (t.rank > 0 && t.elems.empty()) return true;
+  for (const ValueType &e : t.elems)
+    if (has_unit_array(e)) return true;
+  return false;
+}
+
 std::unique_ptr<Compiled> compile_host(const Program &program, const CompileOptions &opts,
                                        Target target, GeneratedProgram &gen) {
   initialize_llvm();
   auto c = std::make_unique<Compiled>();
   c->core_ = lower(program, opts);
+  for (const core::Function &f : c->core_.functions) {
+    std::vector<ValueType> types = f.param_types;
+    types.insert(types.end(), f.result_types.begin(), f.result_types.end());
+    for (const ValueType &t : types)
+      if (has_unit_array(t)) {
+        const FunDef *d = program.find(f.name);
+        error_at(d ? d->name_span : Span{program.file.get(), 0, 0},
+                 "the code generator does not support arrays of () as entry parameters or "
+                 "results yet");
+      }
+  }
   gen = generate_llvm(c->core_, target);
   c->jit_ = HostJit::create();
   define_runtime_symbols(*c->jit_);

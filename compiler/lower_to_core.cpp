@@ -655,7 +655,8 @@ private:
       }
       return;
     }
-    if (!t.is_array()) return;
+    // An array of () has no components (and no size to check).
+    if (!t.is_array() || count(t) == 0 || off >= v.size()) return;
     Val shape = shape_of(v[off]);
     for (size_t d = 0; d < t.dims.size() && d < shape.size(); d++) {
       const Dim &dim = t.dims[d];
@@ -716,6 +717,8 @@ private:
   // ---- expressions
 
   Val lower(const Expr &e) {
+    // An array of () has no components to carry its length.
+    if (e.type.is_array() && count(e.type) == 0) unsupported(e.span, "arrays of ()");
     switch (e.kind) {
     case ExprKind::IntLit:
       return {SubExp::of_const(convert_prim(PrimValue::unsigned_int(PrimType::U64, e.int_value), e.type.prim))};
@@ -1520,7 +1523,7 @@ private:
       }
       return;
     }
-    if (!t.is_array() || !checking()) return;
+    if (!t.is_array() || !checking() || count(t) == 0 || off >= v.size()) return;
     Val shape = shape_of(v[off]);
     SubExp ok = SubExp::of_const(PrimValue::boolean(true));
     bool any = false;
