@@ -5,6 +5,7 @@
 #include "driver/commands.h"
 
 #include <fmt/format.h>
+#include <llvm/Config/llvm-config.h>
 
 #include <cstdio>
 #include <cstring>
@@ -20,7 +21,8 @@ void print_general_help(std::FILE *out) {
   std::string text = R"(Usage: kerb COMMAND [ARGS...]
 
 Kerb compiles a first-order subset of Futhark with every array index, division and
-assert checked. This build has the front end and the reference interpreter.
+assert checked. It runs programs on the reference interpreter, on the CPU device
+(compiled, JIT) or on a CUDA GPU (compiled to PTX).
 
 Commands:
 )";
@@ -56,7 +58,7 @@ int run_main(int argc, char **argv) {
     return kExitOk;
   }
   if (first == "--version") {
-    std::printf("kerb %s (front end and reference interpreter)\n", kVersion);
+    std::printf("kerb %s (interpreter, CPU device, CUDA device; LLVM %s)\n", kVersion, LLVM_VERSION_STRING);
     return kExitOk;
   }
   if (first == "help") {
