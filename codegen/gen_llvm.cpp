@@ -1503,7 +1503,8 @@ private:
                                    {k.slot(bk.n_slot)}, {}});
       }
     }
-    block_body(k, s, k.slot(bk.n_slot), bk, scan_phase);
+    block_body(k, s, k.slot(bk.n_slot), bk, scan_phase,
+               sl.prelude || needs_prelude(e.lambda->body));
     return bk;
   }
 
@@ -1771,7 +1772,7 @@ private:
   // associative. A thread that fails a check remembers it, skips the rest of its work
   // and still reaches every barrier.
   void block_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
-                  bool scan_phase) {
+                  bool scan_phase, bool prelude) {
     const core::Exp &e = s.exp;
     FnGen &g = *k.g;
     IRBuilder<> &b = g.builder();
@@ -1807,6 +1808,31 @@ private:
       b.SetInsertPoint(work);
       tid = b.getInt64(0);
       ntid = b.getInt64(1);
+    }
+    // Prelude (see threads_kernel), uniform over the block so that no thread is left
+    // waiting at a barrier: thread 0 reads the failure slot for the block.
+    if (prelude) {
+      Value *code;
+      if (gpu()) {
+        auto *flag = new GlobalVariable(kernel_module(), b.getInt32Ty(), false,
+                                        GlobalValue::InternalLinkage, UndefValue::get(b.getInt32Ty()),
+                                        f->getName().str() + "_prelude", nullptr,
+                                        GlobalValue::NotThreadLocal, 3);
+        BasicBlock *t0 = BasicBlock::Create(c, "prelude.thread0", f);
+        BasicBlock *sync = BasicBlock::Create(c, "prelude.sync", f);
+        b.CreateCondBr(b.CreateICmpEQ(tid, b.getInt64(0)), t0, sync);
+        b.SetInsertPoint(t0);
+        b.CreateStore(b.CreateLoad(b.getInt32Ty(), g.failure_slot, true), flag);
+        b.CreateBr(sync);
+        b.SetInsertPoint(sync);
+        b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_barrier0));
+        code = b.CreateLoad(b.getInt32Ty(), flag, true);
+      } else {
+        code = b.CreateLoad(b.getInt32Ty(), g.failure_slot, true);
+      }
+      BasicBlock *go = BasicBlock::Create(c, "prelude.run", f);
+      b.CreateCondBr(b.CreateICmpEQ(code, b.getInt32(uint32_t(-1))), go, k.exit);
+      b.SetInsertPoint(go);
     }
     AllocaInst *failed = g.entry_alloca(b.getInt1Ty());
     b.CreateStore(b.getFalse(), failed);
