@@ -1,0 +1,26 @@
+// C++ access to a C API context (include/kerb/kerb.h) for Kerb's own tools: `kerb run`
+// runs JIT-compiled programs through the same contexts that compiled libraries use, and
+// needs the error of a call in structured form (a check failure's kind, message and
+// location apart) rather than as text.
+#pragma once
+
+#include "runtime/exec_context.h"
+
+#include <optional>
+#include <string>
+
+struct kerb_context;
+struct kerb_context_config;
+
+namespace kerb {
+
+struct ContextError {
+  int code = 0;                   // KERB_SUCCESS when there was none
+  std::optional<Failure> failure; // set when a check failed
+  std::string message;            // what kerb_context_get_error() would return
+};
+
+// Takes (and clears) the context's last error.
+ContextError take_context_error(kerb_context *ctx);
+
+} // namespace kerb
