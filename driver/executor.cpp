@@ -32,7 +32,9 @@ private:
   std::unique_ptr<codegen::CompiledProgram> c_;
 };
 
-// The process's CUDA device, opened on first use.
+// The process's CUDA device, opened on first use and kept open: each compiled program
+// opens the device again in its own context, and this one keeps the device's primary
+// context alive between programs (`kerb test` runs hundreds).
 CudaDevice &cuda_device() {
   static std::unique_ptr<CudaDevice> dev;
   static std::string why_not;
@@ -55,8 +57,8 @@ std::unique_ptr<Executor> make_executor(Device device, const Program &program,
   case Device::Cpu:
     return std::make_unique<CompiledExecutor>(codegen::compile_for_cpu(program, co));
   case Device::Cuda:
-    return std::make_unique<CompiledExecutor>(
-        codegen::compile_for_cuda(program, co, cuda_device()));
+    cuda_device();
+    return std::make_unique<CompiledExecutor>(codegen::compile_for_cuda(program, co));
   }
   return nullptr;
 }
