@@ -3,7 +3,30 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 namespace kerb::codegen {
+
+namespace {
+
+// Walks the flattened slots of a parameter of type `t` (as docs/CONVENTIONS.md flattens
+// it), noting for an array of tuples that its component arrays share its outer dims.
+void shared_dims(const ValueType &t, size_t &next, std::vector<std::string> &out) {
+  if (t.kind == ValueType::Prim) {
+    next++;
+    return;
+  }
+  size_t first = next;
+  for (const ValueType &e : t.elems) {
+    ValueType component = e;
+    component.rank += t.rank;
+    shared_dims(component, next, out);
+  }
+  if (t.rank > 0)
+    for (size_t j = first + 1; j < next; j++) out.push_back(fmt::format("{}={}:{}", j, first, t.rank));
+}
+
+} // namespace
 
 std::string entry_signature(const core::Program &core, const core::Function &fn) {
   auto slot = [](const core::CType &t) { return fmt::format("{}_{}d", prim_name(t.prim), t.rank); };
@@ -13,6 +36,14 @@ std::string entry_signature(const core::Program &core, const core::Function &fn)
   s += "->";
   for (size_t k = 0; k < fn.body.result.size(); k++)
     s += (k ? "," : "") + slot(core.type_of(fn.body.result[k]));
+  std::vector<std::string> shared;
+  size_t next = 0;
+  for (const ValueType &t : fn.param_types) shared_dims(t, next, shared);
+  if (next != fn.params.size())
+    throw std::logic_error(fmt::format("internal error: entry '{}' flattens to {} parameters, "
+                                       "its types to {}",
+                                       fn.name, fn.params.size(), next));
+  for (size_t i = 0; i < shared.size(); i++) s += (i ? "," : "|") + shared[i];
   return s;
 }
 

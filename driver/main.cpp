@@ -15,7 +15,7 @@ namespace kerb::driver {
 
 namespace {
 
-constexpr const char *kVersion = "0.1.0";
+constexpr const char *kVersion = KERB_VERSION; // the project version (CMakeLists.txt)
 
 void print_general_help(std::FILE *out) {
   std::string text = R"(Usage: kerb COMMAND [ARGS...]

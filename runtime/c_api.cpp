@@ -20,6 +20,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -50,10 +52,43 @@ std::string type_text(PrimType prim, int rank) {
   return s + prim_name(prim);
 }
 
+// Parameter `j`'s first `dims` dims must equal parameter `i`'s (components of one
+// array of tuples).
+struct SharedDims {
+  size_t j = 0, i = 0;
+  int dims = 0;
+};
+
 struct EntrySig {
   std::string name;
   std::vector<SlotType> params, results;
+  std::vector<SharedDims> shared;
 };
+
+bool parse_shared(const std::string &text, const std::vector<SlotType> &params,
+                  std::vector<SharedDims> &out) {
+  if (text.empty()) return true;
+  size_t start = 0;
+  for (;;) {
+    size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? comma : comma - start);
+    SharedDims d;
+    unsigned long j = 0, i = 0;
+    int dims = 0, used = 0;
+    if (std::sscanf(item.c_str(), "%lu=%lu:%d%n", &j, &i, &dims, &used) != 3 ||
+        size_t(used) != item.size())
+      return false;
+    d.j = j;
+    d.i = i;
+    d.dims = dims;
+    if (d.j >= params.size() || d.i >= params.size() || d.dims < 1 ||
+        d.dims > params[d.j].rank || d.dims > params[d.i].rank)
+      return false;
+    out.push_back(d);
+    if (comma == std::string::npos) return true;
+    start = comma + 1;
+  }
+}
 
 // Device memory shared by the arrays that view it.
 struct Buffer {
@@ -173,9 +208,11 @@ void Context::start(const Config &cfg, const kerb_program_desc *prog) {
     EntrySig e;
     e.name = prog->entry_names[i];
     std::string sig = prog->entry_signatures[i];
-    size_t arrow = sig.find("->");
-    if (arrow == std::string::npos || !parse_slots(sig.substr(0, arrow), e.params) ||
-        !parse_slots(sig.substr(arrow + 2), e.results))
+    size_t arrow = sig.find("->"), bar = sig.find('|');
+    std::string results = arrow == std::string::npos ? "" : sig.substr(arrow + 2, bar == std::string::npos ? bar : bar - arrow - 2);
+    if (arrow == std::string::npos || (bar != std::string::npos && bar < arrow) ||
+        !parse_slots(sig.substr(0, arrow), e.params) || !parse_slots(results, e.results) ||
+        !parse_shared(bar == std::string::npos ? "" : sig.substr(bar + 1), e.params, e.shared))
       throw DeviceError(fmt::format("{}: malformed signature '{}' of entry '{}'", name, sig, e.name));
     entries.push_back(std::move(e));
   }
@@ -297,6 +334,13 @@ ArrayObj *find_array(Context &c, const void *h, PrimType prim, int rank, const s
   return a;
 }
 
+// "[3][2]": the first `dims` dims of a shape.
+std::string shape_text(const std::vector<int64_t> &shape, int dims) {
+  std::string s;
+  for (int d = 0; d < dims && size_t(d) < shape.size(); d++) s += fmt::format("[{}]", shape[size_t(d)]);
+  return s;
+}
+
 std::string array_fn(const char *op, PrimType prim, int rank) {
   return fmt::format("kerb_{}_{}_{}d", op, prim_name(prim), rank);
 }
@@ -329,6 +373,8 @@ int Context::call(const std::string &fn, int32_t entry, void *const *outs, const
     if (!outs[k]) return usage(this, fmt::format("{}: the pointer for result {} (out{}) is NULL", fn, k, k));
   std::vector<int64_t> in;
   std::vector<ArrayObj *> inputs;
+  std::vector<ArrayObj *> by_param(sig.params.size(), nullptr);
+  auto find_input = [&](size_t k) { return by_param[k]; };
   for (size_t k = 0; k < sig.params.size(); k++) {
     const SlotType &t = sig.params[k];
     if (t.rank == 0) {
@@ -345,8 +391,20 @@ int Context::call(const std::string &fn, int32_t entry, void *const *outs, const
                                      "(its values are garbage)",
                                      fn, k, k));
     inputs.push_back(a);
+    by_param[k] = a;
     in.push_back(a->addr);
     for (int64_t d : a->shape) in.push_back(d);
+  }
+  // The component arrays of an array of tuples must share its outer dims (Futhark
+  // counts inconsistent entry arguments as a program error).
+  for (const SharedDims &d : sig.shared) {
+    const ArrayObj *a = find_input(d.j), *b = find_input(d.i);
+    if (!std::equal(a->shape.begin(), a->shape.begin() + d.dims, b->shape.begin()))
+      return set_error(KERB_PROGRAM_ERROR,
+                       fmt::format("{}: arguments {} and {} (in{} and in{}) are components of one "
+                                   "array of tuples but differ in their outer size: {} and {}",
+                                   fn, d.i, d.j, d.i, d.j, shape_text(b->shape, d.dims),
+                                   shape_text(a->shape, d.dims)));
   }
   size_t nout = 0;
   for (const SlotType &t : sig.results) nout += 1 + size_t(t.rank);

@@ -38,8 +38,10 @@ struct kerb_program_desc {
   uint32_t num_kernels;
   uint32_t reserved;
   const char *name; // the source file, for messages
-  // Per entry: its name, and its signature "PARAMS->RESULTS", each a comma-separated
-  // list of flattened slots written as a primitive type and a rank ("i32_1d", "f64_0d").
+  // Per entry: its name, and its signature "PARAMS->RESULTS[|SHARED]": PARAMS and
+  // RESULTS are comma-separated lists of flattened slots, each a primitive type and a
+  // rank ("i32_1d", "f64_0d"); SHARED lists "J=I:K" for the component arrays of an array
+  // of tuples: parameter J's first K dims must equal parameter I's.
   const char *const *entry_names;
   const char *const *entry_signatures;
   // Per kernel: its name (in the PTX) and two words: KernelDesc::Kind and shared bytes
