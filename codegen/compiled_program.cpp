@@ -5,7 +5,7 @@
 #include "codegen/gen_llvm.h"
 #include "codegen/llvm_target.h"
 #include "codegen/program_desc.h"
-#include "compiler/lower_to_core.h"
+#include "compiler/check_sites.h"
 #include "compiler/source.h"
 #include "runtime/context.h"
 #include "runtime/program_abi.h"
@@ -33,9 +33,7 @@ std::vector<const FunDef *> entry_points(const Program &program) {
 }
 
 core::Program lower(const Program &program, const CompileOptions &opts) {
-  LowerOptions lo;
-  lo.unsafe = opts.unsafe;
-  return lower_to_core(program, entry_points(program), lo);
+  return lower_and_check(program, entry_points(program), opts.pipeline);
 }
 
 int elem_size(PrimType t) { return t == PrimType::Bool ? 1 : prim_bits(t) / 8; }
@@ -161,9 +159,10 @@ public:
   }
 
   // Creates the context; throws std::runtime_error if the device cannot be used.
-  void start(const char *device) {
+  void start(const char *device, bool sync_checks) {
     cfg_ = kerb_context_config_new();
-    if (!cfg_ || kerb_context_config_set_device(cfg_, device) != 0)
+    if (!cfg_ || kerb_context_config_set_device(cfg_, device) != 0 ||
+        kerb_context_config_set_sync_checks(cfg_, sync_checks) != 0)
       throw std::runtime_error("cannot make a context configuration");
     ctx_ = kerb_rt_context_new(cfg_, &desc_->desc);
     if (!ctx_) throw std::runtime_error("out of memory making a context");
@@ -356,7 +355,7 @@ std::unique_ptr<CompiledProgram> compile_for_cpu(const Program &program,
     kernels.push_back(reinterpret_cast<kerb_cpu_kernel_fn>(c->jit_->lookup(name)));
   c->desc_ = std::make_unique<JitProgramDesc>(program_info(program.file->path, c->core_, gen, ""),
                                               jit_entries(*c), std::move(kernels), true);
-  c->start("cpu");
+  c->start("cpu", opts.sync_checks);
   return c;
 }
 
@@ -368,8 +367,14 @@ std::unique_ptr<CompiledProgram> compile_for_cuda(const Program &program,
   c->desc_ = std::make_unique<JitProgramDesc>(
       program_info(program.file->path, c->core_, gen, std::move(ptx)), jit_entries(*c),
       std::vector<kerb_cpu_kernel_fn>{}, false);
-  c->start("cuda");
+  c->start("cuda", opts.sync_checks);
   return c;
+}
+
+std::string check_report(const Program &program, const CompileOptions &opts) {
+  CompileOptions quiet = opts;
+  quiet.pipeline.dump = nullptr;
+  return format_check_report(lower(program, quiet), opts.pipeline.checks);
 }
 
 std::string emit_stage(const Program &program, const std::string &stage,

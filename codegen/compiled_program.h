@@ -9,6 +9,7 @@
 #include "compiler/ast.h"
 #include "compiler/core_ir.h"
 #include "compiler/interpreter.h"
+#include "compiler/pipeline.h"
 
 #include <memory>
 #include <string>
@@ -17,8 +18,10 @@
 namespace kerb::codegen {
 
 struct CompileOptions {
-  bool unsafe = false;
-  std::string sm = "sm_80"; // the PTX target
+  PipelineOptions pipeline;  // which checks (--unsafe, --checks), --dump-after
+  bool sync_checks = false;  // --sync-checks: the host reads the failure slot after
+                             // every launch of a checked kernel
+  std::string sm = "sm_80";  // the PTX target
 };
 
 class CompiledProgram {
@@ -39,6 +42,9 @@ std::unique_ptr<CompiledProgram> compile_for_cuda(const Program &program,
 // Lowers `program`'s entry points to the core IR; throws CompileError for what the
 // code generator does not support yet.
 core::Program lower_checked(const Program &program, const CompileOptions &opts);
+
+// The --report-checks listing for the program's entry points under these options.
+std::string check_report(const Program &program, const CompileOptions &opts);
 
 // The text of a stage for --emit: "ir" (core IR), "llvm" (host and kernel modules for
 // `target`), "ptx" (the CUDA kernels).

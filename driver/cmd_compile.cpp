@@ -5,6 +5,7 @@
 #include "codegen/compiled_program.h"
 #include "codegen/library.h"
 #include "driver/c_header.h"
+#include "driver/check_flags.h"
 #include "driver/cli.h"
 #include "driver/commands.h"
 #include "driver/frontend.h"
@@ -36,8 +37,10 @@ Options:
   --sm=SM            PTX target: sm_80 (default), sm_86, sm_89, sm_90
   --cpu=CPU          --library: the x86-64 CPU to compile host code for: x86-64
                      (default: any x86-64), x86-64-v2, x86-64-v3, native, ...
-  --unsafe           no checks at all
   -h, --help         show this help
+
+)" KERB_CHECK_FLAGS_HELP R"(
+The check report goes to stderr.
 Exit status: 0 written; 1 a compile error; 2 a usage error or an unwritable file.
 )";
 
@@ -75,7 +78,8 @@ int write_library(const Program &program, const std::string &out, const codegen:
 
 int run_compile(const std::vector<std::string> &args) {
   std::string prog, emit, out, sm, cpu;
-  bool unsafe = false, library = false;
+  bool library = false;
+  CheckFlags checks;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string value;
     if (match_option(args, i, {"--emit"}, value)) {
@@ -94,10 +98,7 @@ int run_compile(const std::vector<std::string> &args) {
       sm = value;
       continue;
     }
-    if (args[i] == "--unsafe") {
-      unsafe = true;
-      continue;
-    }
+    if (match_check_flag(args, i, checks, /*runs_code=*/false)) continue;
     if (match_option(args, i, {"--cpu"}, value)) {
       cpu = value;
       continue;
@@ -123,8 +124,8 @@ int run_compile(const std::vector<std::string> &args) {
 
   FrontendResult fr = run_frontend(prog);
   if (!fr.program) return report_frontend_failure(fr);
-  codegen::CompileOptions co;
-  co.unsafe = unsafe;
+  if (checks.report) print_check_report(*fr.program, checks, stderr);
+  codegen::CompileOptions co = checks.compile_options();
   if (!sm.empty()) co.sm = sm;
   if (library) {
     codegen::LibraryOptions lo;

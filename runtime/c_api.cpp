@@ -39,6 +39,7 @@ enum class DeviceChoice { Default, Cpu, Cuda };
 struct Config {
   DeviceChoice device = DeviceChoice::Default;
   int ordinal = 0;
+  bool sync_checks = false;
 };
 
 struct SlotType {
@@ -249,6 +250,7 @@ void Context::start(const Config &cfg, const kerb_program_desc *prog) {
     device = make_cpu_device(std::move(kernels), descs);
   }
   exec = std::make_unique<ExecContext>(*device, table);
+  exec->sync_checks = cfg.sync_checks;
   device_name = device->describe();
 }
 
@@ -543,6 +545,17 @@ int kerb_context_config_set_device(kerb_context_config *cfg, const char *device)
   return usage(nullptr, fmt::format("kerb_context_config_set_device: unknown device '{}' (expected "
                                     "cpu, cuda, cuda:N or #N)",
                                     d));
+}
+
+int kerb_context_config_set_sync_checks(kerb_context_config *cfg, int flag) {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = r.configs.find(handle_id(cfg));
+  if (it == r.configs.end())
+    return usage(nullptr, cfg ? "kerb_context_config_set_sync_checks: the configuration is not alive"
+                              : "kerb_context_config_set_sync_checks: the configuration is NULL");
+  it->second->sync_checks = flag != 0;
+  return KERB_SUCCESS;
 }
 
 // ---- contexts

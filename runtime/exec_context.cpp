@@ -124,7 +124,7 @@ int32_t ExecContext::launch(int kernel, int64_t total, const int64_t *slots, int
   try {
     device_.launch(kernel, total, slots, num_slots);
     kernel_ran_ = true;
-    return 0;
+    return sync_checks ? sync_check() : 0;
   } catch (const std::exception &e) {
     return device_error(e);
   }

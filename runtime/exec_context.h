@@ -124,6 +124,10 @@ public:
   int64_t peak_bytes() const { return peak_bytes_; }
   int64_t allocations() const { return allocations_; }
 
+  // --sync-checks: look for a failure after every launch (for comparison and
+  // debugging; by default only at sync points).
+  bool sync_checks = false;
+
   // ---- the device (each returns 0, or 1 with `error` set)
   int64_t failure_slot() const { return slot_; }
   int32_t launch(int kernel, int64_t total, const int64_t *slots, int num_slots);

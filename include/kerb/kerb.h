@@ -50,6 +50,12 @@ void kerb_context_config_free(struct kerb_context_config *cfg);
  * KERB_USAGE_ERROR for any other name (the configuration keeps its device). */
 int kerb_context_config_set_device(struct kerb_context_config *cfg, const char *device);
 
+/* With a non-zero flag, the host looks for a failed check after every kernel launch
+ * (and waits for it): failures are reported by the call that made them, at a cost.
+ * For debugging and comparison; by default the host looks only where it waits for the
+ * device anyway. */
+int kerb_context_config_set_sync_checks(struct kerb_context_config *cfg, int flag);
+
 /* Defined by the compiled program (its NAME.h). Always returns a context unless out of
  * memory; if it could not start (no such device, ...), kerb_context_get_error() says
  * why, every other call on it fails, and it must still be freed. */

@@ -316,6 +316,24 @@ static void test_misuse(struct kerb_context *ctx, const char *device) {
   kerb_free_i32_1d(ctx, x);
 }
 
+/* With sync checks, the call that fails reports it. */
+static void test_sync_checks(const char *device) {
+  struct kerb_context_config *cfg = kerb_context_config_new();
+  CHECK(kerb_context_config_set_device(cfg, device) == 0);
+  CHECK(kerb_context_config_set_sync_checks(cfg, 1) == 0);
+  struct kerb_context *ctx = kerb_context_new(cfg);
+  CHECK(kerb_context_get_error(ctx) == NULL);
+  int32_t xs[2] = {1, 2};
+  int64_t bad[1] = {5};
+  struct kerb_i32_1d *x = kerb_new_i32_1d(ctx, xs, 2), *r = NULL;
+  struct kerb_i64_1d *b = kerb_new_i64_1d(ctx, bad, 1);
+  CHECK(kerb_entry_gather(ctx, &r, x, b) == KERB_PROGRAM_ERROR && r == NULL);
+  CHECK(error_has(ctx, "Index [5] out of bounds for array of shape [2]."));
+  CHECK(kerb_context_sync(ctx) == 0);
+  kerb_context_free(ctx);
+  kerb_context_config_free(cfg);
+}
+
 int main(int argc, char **argv) {
   const char *device = argc > 1 ? argv[1] : "cpu";
   struct kerb_context_config *cfg = kerb_context_config_new();
@@ -335,6 +353,7 @@ int main(int argc, char **argv) {
   test_failures(ctx);
   test_memory(ctx);
   test_misuse(ctx, device);
+  test_sync_checks(device);
   CHECK(report_value(ctx, "live_arrays") == 0);
   CHECK(report_value(ctx, "bytes_in_use") == 0);
   kerb_context_free(ctx);
