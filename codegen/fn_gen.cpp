@@ -12,6 +12,8 @@
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
+#include <algorithm>
+
 namespace kerb::codegen {
 
 using namespace llvm;
@@ -98,6 +100,22 @@ Val FnGen::subarray(const Val &arr, Value *addr, size_t k) {
   v.addr = addr;
   v.dims.assign(arr.dims.begin() + long(k), arr.dims.end());
   if (!arr.contiguous()) v.strides.assign(arr.strides.begin() + long(k), arr.strides.end());
+  return v;
+}
+
+Val FnGen::select_view(const Val &src, PrimType t, const core::Exp &e, const std::vector<int> &drop) {
+  // The start's offset, and strides scaled by the steps.
+  std::vector<Value *> st = strides_of(src);
+  Val v;
+  Value *off = i64(0);
+  for (size_t d = 0; d < src.dims.size(); d++) {
+    bool selected = d * 3 + 2 < e.args.size();
+    if (selected) off = b_.CreateAdd(off, b_.CreateMul(scalar(e.args[3 * d]), st[d]));
+    if (std::find(drop.begin(), drop.end(), int(d)) != drop.end()) continue;
+    v.dims.push_back(selected ? scalar(e.args[3 * d + 1]) : src.dims[d]);
+    v.strides.push_back(selected ? b_.CreateMul(st[d], scalar(e.args[3 * d + 2])) : st[d]);
+  }
+  v.addr = element_addr(src.addr, off, t);
   return v;
 }
 
@@ -231,25 +249,9 @@ void FnGen::stm(const core::Stm &s) {
   case core::ExpKind::Reduce:
     if (mode_ == Kernel) return sequential_reduce(s);
     break;
-  case core::ExpKind::Slice: {
-    // A view: the start's offset, and strides scaled by the steps.
-    const Val &src = lookup(e.arrays[0]);
-    std::vector<Value *> st = strides_of(src);
-    Val v;
-    Value *off = i64(0);
-    v.dims = src.dims;
-    v.strides = st;
-    for (size_t d = 0; d * 3 + 2 < e.args.size(); d++) {
-      Value *start = scalar(e.args[3 * d]), *count = scalar(e.args[3 * d + 1]);
-      Value *step = scalar(e.args[3 * d + 2]);
-      off = b_.CreateAdd(off, b_.CreateMul(start, st[d]));
-      v.dims[d] = count;
-      v.strides[d] = b_.CreateMul(st[d], step);
-    }
-    v.addr = element_addr(src.addr, off, p_.var(e.arrays[0]).type.prim);
-    bind(s.pat[0], v);
+  case core::ExpKind::Slice:
+    bind(s.pat[0], select_view(lookup(e.arrays[0]), p_.var(e.arrays[0]).type.prim, e));
     return;
-  }
   case core::ExpKind::Rearrange: {
     const Val &src = lookup(e.arrays[0]);
     std::vector<Value *> st = strides_of(src);

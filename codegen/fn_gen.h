@@ -120,6 +120,10 @@ public:
 
   Value *product(const std::vector<Value *> &dims, size_t from = 0);
 
+  // The view of `src` selected by a Slice's or UpdateSlice's args (start, count, stride
+  // for each leading dim), without the dims listed in `drop`.
+  Val select_view(const Val &src, PrimType t, const core::Exp &e, const std::vector<int> &drop = {});
+
   // Kernel: load / store an element.
   // Kernels that never write memory they read (every kernel but hist's and scan's
   // prefix pass: outputs are fresh arrays) mark their loads invariant, which lets the

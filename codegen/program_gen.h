@@ -51,6 +51,9 @@ private:
   // A contiguous copy of a strided array: a gather kernel over its elements.
   Val materialize(const Val &src, PrimType t);
 
+  // Copies the elements of view `src` into view `dst` (same dims): a kernel.
+  void copy_view(const Val &src, const Val &dst, PrimType t);
+
   Value *byte_size(PrimType t, const std::vector<Value *> &dims);
 
   Value *alloc(Value *bytes);

@@ -320,31 +320,60 @@ private:
     SubExp start, count, stride; // index: start = the index
   };
 
+  // The parts of an index expression, lowered (in source order) but not yet checked.
+  struct RawPart {
+    bool is_slice = false;
+    SubExp index;                                  // !is_slice
+    std::optional<SubExp> start, end, stride;      // is_slice
+  };
+
+  std::vector<RawPart> lower_parts(const std::vector<IndexPart> &parts) {
+    std::vector<RawPart> out;
+    for (const IndexPart &p : parts) {
+      RawPart r;
+      r.is_slice = p.is_slice;
+      if (!p.is_slice) {
+        r.index = to_i64(lower(*p.index)[0]);
+      } else {
+        if (p.start) r.start = to_i64(lower(*p.start)[0]);
+        if (p.end) r.end = to_i64(lower(*p.end)[0]);
+        if (p.stride) r.stride = to_i64(lower(*p.stride)[0]);
+      }
+      out.push_back(r);
+    }
+    return out;
+  }
+
   // Resolves the parts of an index expression against `shape`, emitting one check with
   // the interpreter's message. Returns the selection of each indexed dim.
   std::vector<SliceDim> resolve_parts(const std::vector<IndexPart> &parts, const Val &shape,
+                                      const Span &span) {
+    return resolve_parts(lower_parts(parts), shape, span);
+  }
+
+  std::vector<SliceDim> resolve_parts(const std::vector<RawPart> &parts, const Val &shape,
                                       const Span &span) {
     std::vector<SliceDim> dims;
     SubExp ok = SubExp::of_const(PrimValue::boolean(true));
     std::string tmpl = "Index [";
     Val args;
     for (size_t d = 0; d < parts.size(); d++) {
-      const IndexPart &p = parts[d];
+      const RawPart &p = parts[d];
       SubExp w = shape[d];
       if (d > 0) tmpl += ", ";
       if (!p.is_slice) {
-        SubExp i = to_i64(lower(*p.index)[0]);
+        SubExp i = p.index;
         ok = land(ok, land(le(i64c(0), i), lt(i, w)));
         dims.push_back(SliceDim{true, i, i64c(1), i64c(1)});
         tmpl += "{}";
         args.push_back(i);
         continue;
       }
-      SubExp st = p.stride ? to_i64(lower(*p.stride)[0]) : i64c(1);
+      SubExp st = p.stride ? *p.stride : i64c(1);
       SubExp bw = lt(st, i64c(0));
       SubExp bwi = convert(bw, PrimType::I64);
-      SubExp i = p.start ? to_i64(lower(*p.start)[0]) : mul(bwi, sub(w, i64c(1)));
-      SubExp j = p.end ? to_i64(lower(*p.end)[0]) : sub(w, mul(bwi, add(w, i64c(1))));
+      SubExp i = p.start ? *p.start : mul(bwi, sub(w, i64c(1)));
+      SubExp j = p.end ? *p.end : sub(w, mul(bwi, add(w, i64c(1))));
       SubExp sgn = prim_fn(PrimFn::Sgn, st);
       SubExp safe = add(st, convert(eq(st, i64c(0)), PrimType::I64));
       SubExp n = binop(BinOp::Quot, add(sub(j, i), sub(st, sgn)), safe, PrimType::I64);
@@ -957,6 +986,8 @@ private:
 
   Val lower_update(const Expr &e) {
     Val arr = lower(*e.args[0]);
+    for (const IndexPart &p : e.indices)
+      if (p.is_slice) return lower_slice_update(e, arr);
     Val idx = indices(e.indices);
     Val v = lower(*e.args[1]);
     int site = index_site(e.span, idx, shape_of(arr[0]));
@@ -980,6 +1011,39 @@ private:
       x.arrays = {arr[k].var};
       x.site = site;
       site = -1;
+      out.push_back(emit1(std::move(x), type_of(arr[k]), shape_of(arr[k]), "upd"));
+    }
+    return out;
+  }
+
+  // a with [i:j, k, ...] = v: the parts, the value, then the bounds check and the
+  // shape check (the interpreter's order and messages).
+  Val lower_slice_update(const Expr &e, const Val &arr) {
+    std::vector<RawPart> parts = lower_parts(e.indices);
+    Val v = lower(*e.args[1]);
+    std::vector<SliceDim> dims = resolve_parts(parts, shape_of(arr[0]), e.span);
+    Val out;
+    for (size_t k = 0; k < arr.size(); k++) {
+      Val full = shape_of(arr[k]);
+      Val want;
+      for (size_t d = 0; d < full.size(); d++) {
+        if (d >= dims.size()) want.push_back(full[d]);
+        else if (!dims[d].is_index) want.push_back(dims[d].count);
+      }
+      Val vs = shape_of(v[k]);
+      if (!same_shape(vs, want)) {
+        SubExp ok = SubExp::of_const(PrimValue::boolean(vs.size() == want.size()));
+        for (size_t d = 0; d < vs.size() && d < want.size(); d++) ok = land(ok, eq(vs[d], want[d]));
+        emit_check(FailureKind::Size, e.span, "Shape of slice does not match shape of value.", ok);
+      }
+      core::Exp x = exp(ExpKind::UpdateSlice, {}, e.span);
+      x.arrays = {arr[k].var, v[k].var};
+      for (size_t d = 0; d < dims.size(); d++) {
+        x.args.push_back(dims[d].start);
+        x.args.push_back(dims[d].count);
+        x.args.push_back(dims[d].stride);
+        if (dims[d].is_index) x.index_dims.push_back(int(d));
+      }
       out.push_back(emit1(std::move(x), type_of(arr[k]), shape_of(arr[k]), "upd"));
     }
     return out;
