@@ -84,13 +84,12 @@ void ProgramGen::map_kernel(const core::Stm &s) {
   Value *n = h.scalar(e.args[0]);
   SlotList sl;
   size_t n_slot = add_raw(sl, n);
-  std::set<int> bound, free;
-  for (int p : e.lambda->params) bound.insert(p);
-  free_vars_body(e.lambda->body, bound, free);
+  std::set<int> free = lambda_free_vars(p_, *e.lambda);
   for (int v : free) add_input(sl, v);
   for (int a : e.arrays) add_input(sl, a);
   size_t first_out = sl.args.size();
   alloc_outputs(s, n, sl);
+  ArenaSlots arena = add_arena(sl, h.ops().to_i64(h.prim_of(e.args[0]), n), {{e.lambda.get(), true}}, e);
 
   KernelFn k = new_kernel("map", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
   bind_kernel_args(k, sl);
@@ -98,6 +97,7 @@ void ProgramGen::map_kernel(const core::Stm &s) {
   g.invariant_loads = true;
   Value *kn = k.slot(n_slot);
   threads_kernel(k, kn, [&](Value *gid) {
+    bind_arena(k, arena, gid);
     std::vector<Val> dests;
     for (size_t j = 0; j < s.pat.size(); j++) dests.push_back(g.lookup(sl.args[first_out + j].var));
     g.map_element(*e.lambda, e.arrays, gid, dests);
@@ -223,9 +223,7 @@ void ProgramGen::hist_kernel(const core::Stm &s) {
   size_t one_slot = add_raw(sl, h.i64(1));
   size_t n_slot = w.n_slot, len_slot = w.len_slot, dest_slot = w.dest_slot;
   size_t is_slot = w.is_slot, vs_slot = w.vs_slot;
-  std::set<int> bound, free;
-  for (int p : e.lambda->params) bound.insert(p);
-  free_vars_body(e.lambda->body, bound, free);
+  std::set<int> free = lambda_free_vars(p_, *e.lambda);
   for (int v : free) add_var(sl, v);
   PrimType it = w.it;
   KernelFn k = new_kernel("hist", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});

@@ -238,19 +238,56 @@ private:
 
   // The types and shapes of a map's results: [w] and the lambda's result shape, which
   // must be the same for every element (its sizes bound outside the lambda).
-  void map_result_types(const core::Lambda &lam, const Body &body, SubExp w,
+  void map_result_types(const core::Lambda &lam, Body &body, SubExp w,
                         std::vector<CType> &types, std::vector<Val> &shapes, const Span &span) {
     for (const SubExp &r : body.result) {
       CType t = type_of(r);
       Val sh{w};
       for (const SubExp &d : shape_of(r)) {
         bool param = d.is_var() && std::find(lam.params.begin(), lam.params.end(), d.var) != lam.params.end();
-        if (d.is_var() && (param || defined_in_deep(body, d.var)))
+        if (d.is_var() && (param || (defined_in_deep(body, d.var) && !hoist(body, lam, d.var))))
           unsupported(span, "map functions returning arrays whose sizes depend on the element");
         sh.push_back(d);
       }
       types.push_back(CType{t.prim, t.rank + 1});
       shapes.push_back(sh);
+    }
+  }
+
+  // Moves the statement of `body` (a lambda's) that binds v out of the lambda, before it,
+  // with the statements it needs, when v does not depend on the element: scalar
+  // arithmetic that cannot fail on values bound outside (the sizes of a function's
+  // results are often such, e.g. n + m for `x ++ y`). Returns whether it did.
+  bool hoist(Body &body, const core::Lambda &lam, int v) {
+    auto it = std::find_if(body.stms.begin(), body.stms.end(), [&](const core::Stm &st) {
+      return std::find(st.pat.begin(), st.pat.end(), v) != st.pat.end();
+    });
+    if (it == body.stms.end() || it->pat.size() != 1 || !hoistable(it->exp)) return false;
+    for (const SubExp &a : it->exp.args) {
+      if (!a.is_var()) continue;
+      if (std::find(lam.params.begin(), lam.params.end(), a.var) != lam.params.end()) return false;
+      if (defined_in_deep(body, a.var) && !hoist(body, lam, a.var)) return false;
+    }
+    // (Hoisting an argument may have moved statements: find v's again.)
+    it = std::find_if(body.stms.begin(), body.stms.end(), [&](const core::Stm &st) {
+      return std::find(st.pat.begin(), st.pat.end(), v) != st.pat.end();
+    });
+    cur_->stms.push_back(std::move(*it));
+    body.stms.erase(it);
+    return true;
+  }
+
+  static bool hoistable(const core::Exp &e) {
+    if (e.site >= 0) return false;
+    switch (e.kind) {
+    case ExpKind::SubExp: case ExpKind::UnOp: case ExpKind::Convert: return true;
+    case ExpKind::BinOp:
+      return e.binop != BinOp::Div && e.binop != BinOp::Mod && e.binop != BinOp::Quot &&
+             e.binop != BinOp::Rem && e.binop != BinOp::Pow;
+    case ExpKind::PrimFn:
+      return e.prim_fn.fn == PrimFn::Min || e.prim_fn.fn == PrimFn::Max ||
+             e.prim_fn.fn == PrimFn::Abs || e.prim_fn.fn == PrimFn::Sgn;
+    default: return false;
     }
   }
 
