@@ -12,13 +12,14 @@ namespace {
 
 class InterpExecutor : public Executor {
 public:
-  explicit InterpExecutor(const Program &p) : program_(p) {}
+  InterpExecutor(const Program &p, const CheckOptions &checks) : program_(p), checks_(checks) {}
   RunResult run(const FunDef &entry, const std::vector<Value> &args) override {
-    return interpret(program_, entry.name, args);
+    return interpret(program_, entry.name, args, checks_);
   }
 
 private:
   const Program &program_;
+  CheckOptions checks_;
 };
 
 class CompiledExecutor : public Executor {
@@ -48,10 +49,9 @@ CudaDevice &cuda_device() {
 
 std::unique_ptr<Executor> make_executor(Device device, const Program &program,
                                         const ExecOptions &opts) {
-  codegen::CompileOptions co;
-  co.unsafe = opts.unsafe;
+  const codegen::CompileOptions &co = opts.compile;
   switch (device) {
-  case Device::Interp: return std::make_unique<InterpExecutor>(program);
+  case Device::Interp: return std::make_unique<InterpExecutor>(program, co.pipeline.checks);
   case Device::Cpu:
     return std::make_unique<CompiledExecutor>(codegen::compile_for_cpu(program, co));
   case Device::Cuda:

@@ -3,6 +3,7 @@
 // Executor is made once per program and runs any number of entry calls.
 #pragma once
 
+#include "codegen/compiled_program.h"
 #include "compiler/interpreter.h"
 #include "driver/cli.h"
 
@@ -13,7 +14,9 @@
 namespace kerb::driver {
 
 struct ExecOptions {
-  bool unsafe = false; // --unsafe: compiled code has no checks (the interpreter checks all)
+  // The checks (the interpreter follows them for assert and nan; docs/CHECKS.md),
+  // --sync-checks and --dump-after.
+  codegen::CompileOptions compile;
 };
 
 class Executor {
