@@ -25,6 +25,9 @@ namespace kerb {
 // a synchronisation it learns of one without reading device memory. Only failing
 // threads touch the mirror.
 constexpr int kFailureMaxArgs = 16;
+// A failure code that is no check site: a kernel thread needed more scratch memory
+// than the host gave it (a compiler bug; see codegen/kernel_memory.cpp).
+constexpr int32_t kFailureScratch = -2;
 struct FailureSlot {
   int32_t code;
   int32_t pad;

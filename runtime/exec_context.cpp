@@ -165,7 +165,10 @@ int32_t ExecContext::copy(int64_t dst, int64_t src, int64_t bytes) {
 Failure ExecContext::make_failure(int32_t code, const int64_t *args, int num_args) const {
   Failure f;
   if (code < 0 || size_t(code) >= table_.records.size()) {
-    f.message = fmt::format("unknown failure code {}", code);
+    f.message = code == kFailureScratch
+                    ? std::string("internal error: a kernel needed more scratch memory than "
+                                  "planned (please report)")
+                    : fmt::format("unknown failure code {}", code);
     return f;
   }
   const FailureRecord &r = table_.records[size_t(code)];
