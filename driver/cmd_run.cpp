@@ -56,7 +56,8 @@ std::string read_stdin() {
 int run_run(const std::vector<std::string> &args) {
   std::string prog, entry_name = "main", device = "interp", npy_prefix;
   std::vector<std::string> inputs;
-  bool options_done = false, unsafe = false;
+  bool options_done = false;
+  ExecOptions eo;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string value;
     if (!options_done) {
@@ -72,10 +73,7 @@ int run_run(const std::vector<std::string> &args) {
         device = value;
         continue;
       }
-      if (args[i] == "--unsafe") {
-        unsafe = true;
-        continue;
-      }
+      if (match_check_option(args, i, eo)) continue;
       if (match_option(args, i, {"--input"}, value)) {
         inputs.push_back(value);
         continue;
@@ -117,8 +115,6 @@ int run_run(const std::vector<std::string> &args) {
 
   RunResult result;
   try {
-    ExecOptions eo;
-    eo.unsafe = unsafe;
     std::unique_ptr<Executor> exec = make_executor(dev, program, eo);
     result = exec->run(*entry, arguments);
   } catch (const CompileError &e) {
