@@ -7,7 +7,7 @@
 --                 [1f32, -1f32] }
 --         output { [0.7310586f32, 0.26894143f32]
 --                  [[0.8f32, -0.99999994f32], [1.45f32, -0.6f32]] }
--- "2^20 inputs, 16 hidden" no_interp no_cpu input @ data/backprop.in
+-- "2^20 inputs, 16 hidden" no_interp no_cpu input @ data/backprop.in output @ data/backprop.out
 def eta : f32 = 0.3f32
 def momentum : f32 = 0.3f32
 

@@ -4,9 +4,11 @@ that what `kerb` and the hand-written CUDA compute at full size is known to be r
 before their times mean anything (METHOD.md: correct first).
 
   python3 bench/check_results.py PROGRAM ENTRY INPUT.in RESULT.npy... [--label L]
+                                 [--expected NAME.out]
 
 RESULTs are the entry's results in order (`kerb run --npy-out`, or `--out` of the
-hand-written CUDA). Integers must match exactly; floats by relative error
+hand-written CUDA). With --expected, the reference is read from that file (what
+bench/gen_data.py wrote) instead of being computed again. Integers must match exactly; floats by relative error
 ||result - reference|| / ||reference|| (2-norm) under the program's tolerance; NaN
 never passes. Prints one line and exits 1 on a mismatch."""
 
@@ -61,9 +63,12 @@ def main():
     ap.add_argument("input")
     ap.add_argument("results", nargs="+")
     ap.add_argument("--label", default="")
+    ap.add_argument("--expected", help="the expected results (Futhark binary values)")
     args = ap.parse_args()
-    inputs = read_values(args.input)
-    refs = reference.compute(args.program, args.entry, inputs)
+    if args.expected:
+        refs = read_values(args.expected)
+    else:
+        refs = reference.compute(args.program, args.entry, read_values(args.input))
     label = f"{args.label} {args.program}:{args.entry}".strip()
     if len(refs) != len(args.results):
         print(f"MISMATCH {label}: {len(args.results)} results, expected {len(refs)}")

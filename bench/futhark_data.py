@@ -46,3 +46,25 @@ def read_values(path):
         pos += count * dtype.itemsize
         out.append(a)
     return out
+
+
+def read_headers(path):
+    """(type, shape, value) of each value of a binary-format file without reading the
+    arrays: `value` is the scalar for rank 0, None for arrays."""
+    out = []
+    with open(path, "rb") as f:
+        while True:
+            head = f.read(7)
+            if not head:
+                return out
+            if len(head) < 7 or head[:2] != b"b\x02":
+                raise ValueError(f"{path}: not a binary value")
+            rank, name = head[2], head[3:7].decode().strip()
+            dtype = np.dtype(_TYPES[name]).newbyteorder("<")
+            shape = tuple(int(d) for d in np.frombuffer(f.read(8 * rank), "<i8")) if rank else ()
+            count = int(np.prod(shape)) if rank else 1
+            if rank == 0:
+                out.append((name, shape, np.frombuffer(f.read(dtype.itemsize), dtype)[0].item()))
+            else:
+                f.seek(count * dtype.itemsize, 1)
+                out.append((name, shape, None))

@@ -10,7 +10,7 @@
 --         error: Index \[2\] out of bounds for array of shape \[2\]
 -- nobench input { [1f32, 2f32] [-1i64] }
 --         error: Index \[-1\] out of bounds for array of shape \[2\]
--- "2^26" no_interp no_cpu input @ data/gather.in
+-- "2^26" no_interp no_cpu input @ data/gather.in output @ data/gather.out
 -- "2^26, one bad index" no_interp no_cpu input @ data/gather_bad.in
 --         error: Index \[68719476736\] out of bounds
 entry main (a: []f32) (idx: []i64) : []f32 = map (\i -> a[i]) idx

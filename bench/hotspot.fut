@@ -6,7 +6,7 @@
 -- nobench input { 1 [[320f32, 330f32], [340f32, 350f32]] [[1f32, 0f32], [0f32, 2f32]] }
 --         output { [[319.984f32, 329.98334f32], [339.98267f32, 349.982f32]] }
 -- nobench input { 0 [[1f32]] [[1f32]] } output { [[1f32]] }
--- "1024x1024, 100 steps" no_interp no_cpu input @ data/hotspot.in
+-- "1024x1024, 100 steps" no_interp no_cpu input @ data/hotspot.in output @ data/hotspot.out
 
 def t_chip : f32 = 0.0005f32
 def chip_height : f32 = 0.016f32

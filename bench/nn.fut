@@ -5,7 +5,7 @@
 -- nobench input { [0f32, 3f32, 1f32, 1f32] [0f32, 4f32, 1f32, 1f32] 1f32 2f32 }
 --         output { 1f32 2i64 }
 -- nobench input { empty([0]f32) empty([0]f32) 0f32 0f32 } output { f32.inf -1i64 }
--- "2^25 records" no_interp no_cpu input @ data/nn.in
+-- "2^25 records" no_interp no_cpu input @ data/nn.in output @ data/nn.out
 entry main [n] (lat: [n]f32) (lng: [n]f32) (tlat: f32) (tlng: f32) : (f32, i64) =
   let dist = map (\i -> f32.sqrt ((lat[i] - tlat) * (lat[i] - tlat)
                                   + (lng[i] - tlng) * (lng[i] - tlng)))

@@ -5,7 +5,7 @@
 -- ==
 -- nobench input { [[1, 2, 3, 4], [4, 3, 2, 1], [1, 1, 1, 9]] } output { [5, 5, 5, 13] }
 -- nobench input { [[7, 8]] } output { [7, 8] }
--- "100x2^20" no_interp no_cpu input @ data/pathfinder.in
+-- "100x2^20" no_interp no_cpu input @ data/pathfinder.in output @ data/pathfinder.out
 entry main [rows][cols] (wall: [rows][cols]i32) : [cols]i32 =
   loop prev = copy wall[0] for r < rows - 1 do
     map (\j ->

@@ -3,5 +3,5 @@
 -- ==
 -- nobench input { [1f32, 2f32, 3.5f32] } output { 6.5f32 }
 -- nobench input { empty([0]f32) } output { 0f32 }
--- "2^26" no_interp no_cpu input @ data/reduce.in
+-- "2^26" no_interp no_cpu input @ data/reduce.in output @ data/reduce.out
 entry main (xs: []f32) : f32 = reduce (+) 0f32 xs

@@ -3,7 +3,7 @@ and of the hand-written CUDA (bench/cuda/): `reference.compute(name, inputs)` ta
 benchmark's inputs as bench/futhark_data.py reads them and returns its results (float64
 where the program sums floats, so that both implementations are compared with the exact
 answer rather than with each other). bench/check_results.py uses it on the GPU machine;
-`python3 bench/reference.py` checks it against the small cases of the .fut programs."""
+bench/gen_data.py writes its results as the expected outputs of the large cases."""
 
 import numpy as np
 
@@ -105,8 +105,8 @@ def kmeans(k, iters, points):
         dist = ((points[:, None, :] - c32[None, :, :]) ** 2).sum(axis=2, dtype=np.float32)
         member = np.argmin(dist, axis=1)
         counts = np.bincount(member, minlength=k)
-        sums = np.zeros((k, points.shape[1]))
-        np.add.at(sums, member, pts)
+        sums = np.stack([np.bincount(member, weights=pts[:, f], minlength=k)
+                         for f in range(points.shape[1])], axis=1)
         new = centres.copy()
         nz = counts > 0
         new[nz] = (sums[nz] / counts[nz, None]).astype(np.float32)

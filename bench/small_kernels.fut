@@ -8,7 +8,7 @@
 --         output { [1.0833334f32, 2f32, 3f32, 3.9166667f32] 1 }
 -- nobench input { [1f32, 1f32] 5 } output { [1f32, 1f32] 1 }
 -- nobench input { [1f32, 3f32, 2f32] 0 } output { [1f32, 3f32, 2f32] 0 }
--- "64k, 1000 iterations" no_interp no_cpu input @ data/small_kernels.in
+-- "64k, 1000 iterations" no_interp no_cpu input @ data/small_kernels.in output @ data/small_kernels.out
 entry main [n] (img: [n]f32) (iters: i32) : ([n]f32, i32) =
   let (img, it, _) =
     loop (img, it, q) = (img, 0i32, 1f32) while it < iters && q > 0f32 do

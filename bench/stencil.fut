@@ -16,7 +16,7 @@
 --         output { [[0f32, 0f32, 0f32], [0f32, 3f32, 0f32], [0f32, 3f32, 0f32],
 --                   [0f32, 0f32, 0f32]] }
 -- nobench input { empty([0][0]f32) } output { empty([0][0]f32) }
--- "8192x8192" no_interp no_cpu input @ data/stencil.in
+-- "8192x8192" no_interp no_cpu input @ data/stencil.in output @ data/stencil.out
 
 def cell [n][m] (g: [n][m]f32) (i: i64) (j: i64) : f32 =
   if i == 0 || j == 0 || i == n - 1 || j == m - 1 then g[i, j]

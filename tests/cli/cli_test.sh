@@ -175,6 +175,9 @@ run 2 '' test "$dir/nope";                 has err "no such file or directory"
 run 0 '' test "$dir/suite" --device cpu
 run 2 '' test;                             has err 'kerb: error:'
 
+# --input from a pipe (no size to read ahead).
+run 0 '' run "$g" --input <(echo '[1, 2, 3] [2, 2]'); is out '[3i32, 3i32]'
+
 # kerb bench: options, the table, the JSON report (checked with python3), skipped and
 # failing cases, the copy-rate probe.
 b=$dir/bench/cases.fut
