@@ -51,6 +51,7 @@ handwritten=(gather:gather:main stencil:stencil:nested intdiv:intdiv:main reduce
 
 mkdir -p "$out"
 work=$(mktemp -d /tmp/kerb-suite.XXXXXX)
+trap 'rm -rf "$work"' EXIT
 raw=$work/raw
 mkdir -p "$raw"
 log=$out/log.txt
