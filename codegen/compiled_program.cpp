@@ -4,7 +4,7 @@
 
 #include "codegen/gen_llvm.h"
 #include "codegen/llvm_target.h"
-#include "compiler/lower_to_core.h"
+#include "compiler/check_sites.h"
 #include "compiler/source.h"
 #include "runtime/cuda_device.h"
 #include "runtime/cuda_exec.h"
@@ -33,9 +33,7 @@ std::vector<const FunDef *> entry_points(const Program &program) {
 }
 
 core::Program lower(const Program &program, const CompileOptions &opts) {
-  LowerOptions lo;
-  lo.unsafe = opts.unsafe;
-  return lower_to_core(program, entry_points(program), lo);
+  return lower_and_check(program, entry_points(program), opts.pipeline);
 }
 
 int elem_size(PrimType t) { return t == PrimType::Bool ? 1 : prim_bits(t) / 8; }
@@ -441,6 +439,12 @@ std::unique_ptr<CompiledProgram> compile_for_cuda(const Program &program,
   c->ctx_ = std::make_unique<ExecContext>(*c->device_, c->core_.failures);
   c->time_ms_ = [&device](const std::function<void()> &work) { return double(device.time_ms(work)); };
   return c;
+}
+
+std::string check_report(const Program &program, const CompileOptions &opts) {
+  CompileOptions quiet = opts;
+  quiet.pipeline.dump = nullptr;
+  return format_check_report(lower(program, quiet), opts.pipeline.checks);
 }
 
 std::string emit_stage(const Program &program, const std::string &stage,

@@ -6,6 +6,7 @@
 
 #include "compiler/ast.h"
 #include "compiler/interpreter.h"
+#include "compiler/pipeline.h"
 
 #include <memory>
 #include <string>
@@ -18,8 +19,10 @@ class CudaDevice;
 namespace kerb::codegen {
 
 struct CompileOptions {
-  bool unsafe = false;
-  std::string sm = "sm_80"; // the PTX target
+  PipelineOptions pipeline;  // which checks (--unsafe, --checks), --dump-after
+  bool sync_checks = false;  // --sync-checks: the host reads the failure slot after
+                             // every launch of a checked kernel
+  std::string sm = "sm_80";  // the PTX target
 };
 
 // An entry call prepared for timing (`kerb bench`): its arguments are uploaded to the
@@ -69,6 +72,9 @@ std::unique_ptr<CompiledProgram> compile_for_cpu(const Program &program,
 std::unique_ptr<CompiledProgram> compile_for_cuda(const Program &program,
                                                   const CompileOptions &opts,
                                                   CudaDevice &device);
+
+// The --report-checks listing for the program's entry points under these options.
+std::string check_report(const Program &program, const CompileOptions &opts);
 
 // The text of a stage for --emit: "ir" (core IR), "llvm" (host and kernel modules for
 // `target`), "ptx" (the CUDA kernels).

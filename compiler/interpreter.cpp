@@ -1,7 +1,10 @@
 // The reference interpreter (see interpreter.h): a direct evaluator of the type-checked
-// AST. It performs every dynamic check of the language (bounds, division by zero,
-// assert, ranges, sizes), also under #[unsafe], and reports a failure through the
-// failure table's formatting so that its message is the same as every executor's.
+// AST. It performs the checks whose failure leaves no defined result (bounds, division
+// by zero, ranges, sizes) always, also when the toggles turn them off for compiled
+// code; `assert` and the opt-in nan check follow the toggles (--unsafe, --checks,
+// #[unsafe]) exactly as compiled code does (docs/CHECKS.md). It reports a failure
+// through the failure table's formatting so that its message is the same as every
+// executor's.
 //
 // Design:
 // - Values are the runtime's Values. Arrays are shared and immutable, except that an
@@ -354,6 +357,7 @@ struct Callable {
   PrimBuiltin prim;
   ArrayBuiltin builtin = ArrayBuiltin::Map;
   BinOp op = BinOp::Add;
+  bool unsafe = false;      // made from #[unsafe] e: its checks are covered
   bool has_operand = false; // Op: a section with one operand given
   bool operand_left = false;
   Value operand;
@@ -617,7 +621,8 @@ std::vector<int64_t> shape_of(const Value &v) {
 
 class Interpreter {
 public:
-  explicit Interpreter(const Program &program) : program_(program) {
+  Interpreter(const Program &program, const CheckOptions &checks)
+      : program_(program), checks_(checks) {
     for (const auto &def : program.defs) StealAnalysis(steal_ok_).function(*def);
   }
 
@@ -834,6 +839,8 @@ public:
                       bool entry = false) {
     KERB_ASSERT(args.size() == f.params.size(),
                 "function '" + f.name + "' called with the wrong number of arguments");
+    std::optional<UnsafeScope> scope;
+    if (f.is_unsafe) scope.emplace(*this);
     size_t saved_base = frame_base_;
     size_t base = env_.size();
     frame_base_ = base;
@@ -862,6 +869,8 @@ private:
   }
 
   Value call(const Callable &c, Value *args, size_t n, const Span &span) {
+    std::optional<UnsafeScope> scope;
+    if (c.unsafe) scope.emplace(*this);
     switch (c.kind) {
     case Callable::Lambda: {
       const Expr &lam = *c.expr;
@@ -883,7 +892,7 @@ private:
       std::vector<Value> all;
       for (const Arg &a : c.bound) all.push_back(a.value);
       for (size_t i = 0; i < n; i++) all.push_back(std::move(args[i]));
-      return apply_prim(c.prim, all, span);
+      return apply_prim(c.prim, all, c.span);
     }
     case Callable::Op: {
       if (c.has_operand) {
@@ -928,8 +937,11 @@ private:
         c->operand = eval(*e.args[0]);
       }
       return c;
-    case ExprKind::Unsafe:
-      return make_callable(*e.args[0]);
+    case ExprKind::Unsafe: {
+      auto inner = std::const_pointer_cast<Callable>(make_callable(*e.args[0]));
+      inner->unsafe = true;
+      return inner;
+    }
     case ExprKind::Var:
     case ExprKind::Apply:
       break;
@@ -1062,13 +1074,16 @@ private:
     }
     case ExprKind::Assert: {
       Value c = eval(*e.args[0]);
-      if (!c.prim.as_bool())
+      if (!c.prim.as_bool() && checking(FailureKind::Assert))
         fail_text(FailureKind::Assert, e.span,
                   "Assertion is false: " + std::string(e.args[0]->span.text()));
       return eval(*e.args[1]);
     }
     case ExprKind::Range: return eval_range(e);
-    case ExprKind::Unsafe: return eval(*e.args[0]);
+    case ExprKind::Unsafe: {
+      UnsafeScope scope(*this);
+      return eval(*e.args[0]);
+    }
     }
     KERB_ASSERT(false, "unknown expression kind");
     return {};
@@ -1128,7 +1143,35 @@ private:
     if (is_checked_division(op, a.prim.type) && prim_is_zero(b.prim))
       fail(FailureKind::Division, span, "division by zero");
     if (is_negative_exponent(op, b.prim)) fail(FailureKind::Division, span, "negative exponent");
-    return Value(eval_binop(op, a.prim, b.prim));
+    return Value(checked_binop(op, a.prim, b.prim, span));
+  }
+
+  // ---- the checks that follow the toggles (see the file comment)
+
+  // Inside #[unsafe] (an expression, a function, or a function argument marked so).
+  struct UnsafeScope {
+    explicit UnsafeScope(Interpreter &i) : in(i) { in.unsafe_depth_++; }
+    ~UnsafeScope() { in.unsafe_depth_--; }
+    Interpreter &in;
+  };
+  bool checking(FailureKind k) const { return checks_.enabled(k) && unsafe_depth_ == 0; }
+
+  // a op b, with the nan check (when on) as compiled code makes it.
+  PrimValue checked_binop(BinOp op, const PrimValue &a, const PrimValue &b, const Span &span) {
+    PrimValue r = eval_binop(op, a, b);
+    if (checking(FailureKind::NaN) && can_produce_nan(op, a.type)) {
+      PrimValue ab[2] = {a, b};
+      if (produced_nan(r, ab, 2))
+        fail_text(FailureKind::NaN, span, "NaN produced by " + nan_op_name(op));
+    }
+    return r;
+  }
+
+  PrimValue checked_prim_fn(const PrimBuiltin &fn, const PrimValue *args, size_t n, const Span &span) {
+    PrimValue r = eval_prim_fn(fn, args, n);
+    if (checking(FailureKind::NaN) && can_produce_nan(fn) && produced_nan(r, args, n))
+      fail_text(FailureKind::NaN, span, "NaN produced by " + nan_op_name(fn));
+    return r;
   }
 
   Value concat_checked(const Value &a, const Value &b, const Span &span) {
@@ -1369,11 +1412,11 @@ private:
     KERB_ASSERT(args.size() == size_t(arity), "numeric function applied to the wrong number of arguments");
     PrimValue ps[2];
     for (size_t i = 0; i < args.size(); i++) ps[i] = args[i].prim;
-    return Value(eval_prim_fn(b, ps, args.size()));
+    return Value(checked_prim_fn(b, ps, args.size(), span));
   }
 
   // sum, product, maximum, minimum of an array of primitives of type t.
-  Value reduce_prims(PrimFn fn, PrimType t, const Value &xs, const Span &) {
+  Value reduce_prims(PrimFn fn, PrimType t, const Value &xs, const Span &span) {
     KERB_ASSERT(xs.kind == Value::Array && xs.array->elem.kind == ValueType::Prim,
                 "a numeric reduction of a non-numeric array");
     PrimValue acc;
@@ -1387,8 +1430,8 @@ private:
     }
     for (const Bits &b : xs.array->data) {
       PrimValue x{t, b};
-      if (fn == PrimFn::Sum) acc = eval_binop(BinOp::Add, acc, x);
-      else if (fn == PrimFn::Product) acc = eval_binop(BinOp::Mul, acc, x);
+      if (fn == PrimFn::Sum) acc = checked_binop(BinOp::Add, acc, x, span);
+      else if (fn == PrimFn::Product) acc = checked_binop(BinOp::Mul, acc, x, span);
       else {
         PrimValue ab[2] = {acc, x};
         acc = eval_prim_fn(op, ab, 2);
@@ -1406,15 +1449,17 @@ private:
     return c.kind == Callable::Prim && c.bound.empty() && prim_fn_arity(c.prim.fn) == 2;
   }
 
-  static PrimValue apply_plain_prim_op(const Callable &c, const PrimValue &a, const PrimValue &b) {
+  PrimValue apply_plain_prim_op(const Callable &c, const PrimValue &a, const PrimValue &b) {
+    std::optional<UnsafeScope> scope;
+    if (c.unsafe) scope.emplace(*this);
     if (c.kind == Callable::Prim) {
       PrimValue ab[2] = {a, b};
-      return eval_prim_fn(c.prim, ab, 2);
+      return checked_prim_fn(c.prim, ab, 2, c.span);
     }
     if (is_checked_division(c.op, a.type) && prim_is_zero(b))
       fail(FailureKind::Division, c.span, "division by zero");
     if (is_negative_exponent(c.op, b)) fail(FailureKind::Division, c.span, "negative exponent");
-    return eval_binop(c.op, a, b);
+    return checked_binop(c.op, a, b, c.span);
   }
 
   static bool is_prim_vector(const Value &v) {
@@ -1837,6 +1882,8 @@ private:
   std::unordered_set<const Expr *> steal_ok_;
   std::unordered_map<const FunDef *, Value> constants_;
   const Program &program_;
+  CheckOptions checks_;
+  int unsafe_depth_ = 0; // > 0 inside #[unsafe]
 };
 
 std::string param_name(const Pattern &p, size_t index) {
@@ -1847,7 +1894,7 @@ std::string param_name(const Pattern &p, size_t index) {
 } // namespace
 
 RunResult interpret(const Program &program, const std::string &entry,
-                    const std::vector<Value> &args) {
+                    const std::vector<Value> &args, const CheckOptions &checks) {
   const FunDef *f = program.find(entry);
   if (!f) throw std::invalid_argument("no entry point '" + entry + "'");
   if (args.size() != f->params.size())
@@ -1862,7 +1909,7 @@ RunResult interpret(const Program &program, const std::string &entry,
                                               param_name(f->params[i], i), entry, want.str(),
                                               have.str()));
   }
-  Interpreter interp(program);
+  Interpreter interp(program, checks);
   RunResult result;
   try {
     Value v = interp.run_entry(*f, args);

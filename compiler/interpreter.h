@@ -1,9 +1,11 @@
-// The reference interpreter ("gold"): evaluates a type-checked Program directly. It
-// always performs every dynamic check (also under #[unsafe]; it is the reference)
-// and reports a failure with the exact message and location of LANGUAGE.md.
+// The reference interpreter ("gold"): evaluates a type-checked Program directly and
+// reports a failure with the exact message and location of LANGUAGE.md. The checks
+// whose failure leaves no defined result (bounds, div, range, size) it always makes;
+// assert and nan follow the toggles as compiled code does (docs/CHECKS.md).
 #pragma once
 
 #include "compiler/ast.h"
+#include "compiler/check_options.h"
 #include "failure_table/failure_table.h"
 #include "runtime/value.h"
 
@@ -30,6 +32,6 @@ struct RunResult {
 // parameter's type; see check_entry_args). Entry parameters' size variables are bound
 // from the arguments' shapes; inconsistent sizes are a Size failure.
 RunResult interpret(const Program &program, const std::string &entry,
-                    const std::vector<Value> &args);
+                    const std::vector<Value> &args, const CheckOptions &checks = {});
 
 } // namespace kerb

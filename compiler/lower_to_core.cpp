@@ -60,13 +60,14 @@ bool is_identifier(const std::string &s) {
 // A functional argument, with its captured values lowered outside the lambda.
 struct Fn {
   const Expr *expr = nullptr; // Lambda, OpSection, Var or Apply
-  bool unsafe = false;
+  bool unsafe = false;     // #[unsafe] (\x -> ...): its checks are covered
+  std::string unsafe_at;  // where that attribute is
   std::vector<Val> bound; // a section's operand, a partial application's arguments
 };
 
 class Lowerer {
 public:
-  Lowerer(const Program &src, const LowerOptions &opts) : src_(src), opts_(opts) {}
+  explicit Lowerer(const Program &src) : src_(src) {}
 
   core::Program run(const std::vector<const FunDef *> &entries) {
     for (const FunDef *f : entries) entry(*f);
@@ -131,25 +132,35 @@ private:
     return true;
   }
 
-  bool checking() const { return !opts_.unsafe && unsafe_ == 0; }
-
-  int add_site(FailureKind kind, const Span &span, std::string tmpl, size_t nargs) {
-    FailureRecord r;
-    r.kind = kind;
-    r.location = span.location();
-    r.message_template = std::move(tmpl);
-    r.arg_types.assign(nargs, ArgType::I64);
-    return p_.failures.add(std::move(r));
+  // Describes a check the program could make (a candidate); the check insertion passes
+  // decide whether it becomes a site. Records the innermost #[unsafe] that covers it.
+  int add_candidate(FailureKind kind, const Span &span, std::string tmpl, size_t nargs) {
+    core::CheckCandidate c;
+    c.kind = kind;
+    c.span = span;
+    c.message_template = std::move(tmpl);
+    c.num_args = nargs;
+    if (!unsafe_at_.empty()) c.unsafe_at = unsafe_at_.back();
+    p_.candidates.push_back(std::move(c));
+    return int(p_.candidates.size()) - 1;
   }
 
   // An Assert statement: fails with `tmpl` (arguments `args`) unless `cond`.
   void emit_check(FailureKind kind, const Span &span, const std::string &tmpl, SubExp cond,
                   const Val &args = {}) {
-    if (!checking()) return;
     core::Exp e = exp(ExpKind::Assert, {cond}, span);
     for (const SubExp &a : args) e.args.push_back(a);
-    e.site = add_site(kind, span, tmpl, args.size());
+    e.check = add_candidate(kind, span, tmpl, args.size());
     emit1(std::move(e), CType{PrimType::Bool, 0}, {}, "check");
+  }
+
+  // #[unsafe] on an expression or a function: the checks lowered inside are marked as
+  // covered by it (also those of functions called there: the attribute holds for the
+  // whole evaluation of the expression, as in Futhark).
+  void enter_unsafe(const std::string &where) { unsafe_at_.push_back(where); }
+  void leave_unsafe() { unsafe_at_.pop_back(); }
+  static std::string unsafe_fn_location(const FunDef &f) {
+    return "function '" + f.name + "' (" + f.name_span.location() + ")";
   }
 
   SubExp binop(BinOp op, SubExp a, SubExp b, PrimType result) {
@@ -288,7 +299,7 @@ private:
       break;
     }
     }
-    if (checking()) {
+    {
       std::string tmpl = "Range {}";
       Val args{a};
       if (s0) {
@@ -519,7 +530,8 @@ private:
     cur_ = &fn.body;
     env_.clear();
     frame_ = 0;
-    unsafe_ = f.is_unsafe ? 1 : 0;
+    unsafe_at_.clear();
+    if (f.is_unsafe) enter_unsafe(unsafe_fn_location(f));
     std::vector<Val> args;
     for (const Pattern &p : f.params) {
       fn.param_types.push_back(p.type.value_type());
@@ -672,7 +684,8 @@ private:
       SubExp ok = eq_i64(shape[d], *known);
       if (d > 0) ok = binop(BinOp::LogOr, ok, eq_i64(shape[d - 1], SubExp::i64(0)), PrimType::Bool);
       emit_check(FailureKind::Size, span, escape_template_text(msg), ok);
-      if (d == 0 && checking() && shape[d].is_var()) alias_[canon(shape[d]).var] = canon(*known);
+      // Known equal from here on: checked, or assumed where the check is turned off.
+      if (d == 0 && shape[d].is_var()) alias_[canon(shape[d]).var] = canon(*known);
     }
     const Type &elem = t.element();
     if (elem.is_tuple()) {
@@ -699,7 +712,7 @@ private:
     auto saved_env = env_;
     size_t saved_frame = frame_;
     frame_ = env_.size();
-    if (f.is_unsafe) unsafe_++;
+    if (f.is_unsafe) enter_unsafe(unsafe_fn_location(f));
     std::string msg = is_entry ? "entry point arguments have invalid sizes." : "function arguments of wrong shape";
     for (size_t i = 0; i < args.size(); i++) {
       param_sizes(f, f.params[i], args[i], 0, span, msg);
@@ -708,7 +721,7 @@ private:
     Val r = lower(*f.body);
     const Type &ret = f.ret_annotation ? *f.ret_annotation : f.ret_type;
     sizes(nullptr, ret, r, 0, span, "Function return value does not match shape of declared return type.");
-    if (f.is_unsafe) unsafe_--;
+    if (f.is_unsafe) leave_unsafe();
     env_ = std::move(saved_env);
     frame_ = saved_frame;
     return r;
@@ -769,19 +782,19 @@ private:
     case ExprKind::Apply: return lower_apply(e);
     case ExprKind::Ascribe: return lower(*e.args[0]);
     case ExprKind::Unsafe: {
-      unsafe_++;
+      enter_unsafe(e.span.location());
       Val r = lower(*e.args[0]);
-      unsafe_--;
+      leave_unsafe();
       return r;
     }
     case ExprKind::Assert: {
       SubExp c = lower(*e.args[0])[0];
-      if (checking()) {
-        core::Exp x = exp(ExpKind::Assert, {c}, e.span);
-        x.site = add_site(FailureKind::Assert, e.span,
-                          escape_template_text("Assertion is false: " + std::string(e.args[0]->span.text())), 0);
-        emit1(std::move(x), CType{PrimType::Bool, 0}, {}, "assert");
-      }
+      core::Exp x = exp(ExpKind::Assert, {c}, e.span);
+      x.check = add_candidate(FailureKind::Assert, e.span,
+                              escape_template_text("Assertion is false: " +
+                                                   std::string(e.args[0]->span.text())),
+                              0);
+      emit1(std::move(x), CType{PrimType::Bool, 0}, {}, "assert");
       return lower(*e.args[1]);
     }
     case ExprKind::ArrayLit: return lower_array_lit(e);
@@ -859,13 +872,15 @@ private:
     PrimType t = type_of(a).prim;
     core::Exp x = exp(ExpKind::BinOp, {a, b}, span);
     x.binop = op;
-    // Division by zero and negative exponents are checked even under #[unsafe]
-    // (tests/programs/failures/unsafe_div.fut): they have no defined result.
-    bool is_const = !b.is_var();
-    if (is_checked_division(op, t) && !(is_const && !prim_is_zero(b.constant)))
-      x.site = add_site(FailureKind::Division, span, "division by zero", 0);
-    if (op == BinOp::Pow && is_signed_int(t) && !(is_const && b.constant.bits.i >= 0))
-      x.site = add_site(FailureKind::Division, span, "negative exponent", 0);
+    // An operation has at most one check: integers divide by zero or raise to a
+    // negative power; floats may produce NaN.
+    if (is_checked_division(op, t))
+      x.check = add_candidate(FailureKind::Division, span, "division by zero", 0);
+    if (op == BinOp::Pow && is_signed_int(t))
+      x.check = add_candidate(FailureKind::Division, span, "negative exponent", 0);
+    if (can_produce_nan(op, t))
+      x.check = add_candidate(FailureKind::NaN, span,
+                              escape_template_text("NaN produced by " + nan_op_name(op)), 0);
     bool cmp = op == BinOp::Eq || op == BinOp::Neq || op == BinOp::Lt || op == BinOp::Le ||
                op == BinOp::Gt || op == BinOp::Ge || op == BinOp::LogAnd || op == BinOp::LogOr;
     return emit1(std::move(x), CType{cmp ? PrimType::Bool : t, 0});
@@ -930,10 +945,8 @@ private:
     return out;
   }
 
-  int index_site(const Span &span, const Val &idx, const Val &shape) {
-    if (!checking()) return -1;
-    (void)shape;
-    return add_site(FailureKind::Bounds, span, index_template(int(idx.size())), 2 * idx.size());
+  int index_check(const Span &span, const Val &idx) {
+    return add_candidate(FailureKind::Bounds, span, index_template(int(idx.size())), 2 * idx.size());
   }
 
   Val lower_index(const Expr &e) {
@@ -941,13 +954,13 @@ private:
     for (const IndexPart &p : e.indices)
       if (p.is_slice) return lower_slice_index(e, arr);
     Val idx = indices(e.indices);
-    int site = index_site(e.span, idx, shape_of(arr[0]));
+    int check = index_check(e.span, idx);
     Val out;
     for (const SubExp &c : arr) {
       core::Exp x = exp(ExpKind::Index, idx, e.span);
       x.arrays = {c.var};
-      x.site = site;
-      site = -1; // the first component's check covers the others
+      x.check = check;
+      check = -1; // the first component's check covers the others
       Val sh = shape_of(c);
       out.push_back(emit1(std::move(x), CType{type_of(c).prim, type_of(c).rank - int(idx.size())},
                           Val(sh.begin() + long(idx.size()), sh.end()), "elem"));
@@ -959,7 +972,7 @@ private:
     Val arr = lower(*e.args[0]);
     Val idx = indices(e.indices);
     Val v = lower(*e.args[1]);
-    int site = index_site(e.span, idx, shape_of(arr[0]));
+    int check = index_check(e.span, idx);
     if (int(idx.size()) != e.args[0]->type.rank()) {
       // A whole row (or sub-array): its shape must be the rest of the array's.
       for (size_t k = 0; k < arr.size(); k++) {
@@ -978,8 +991,8 @@ private:
       args.push_back(v[k]);
       core::Exp x = exp(ExpKind::Update, args, e.span);
       x.arrays = {arr[k].var};
-      x.site = site;
-      site = -1;
+      x.check = check;
+      check = -1;
       out.push_back(emit1(std::move(x), type_of(arr[k]), shape_of(arr[k]), "upd"));
     }
     return out;
@@ -1051,6 +1064,9 @@ private:
     core::Exp x = exp(ExpKind::PrimFn, {}, span);
     for (const Val &a : args) x.args.push_back(a[0]);
     x.prim_fn = b;
+    if (can_produce_nan(b))
+      x.check = add_candidate(FailureKind::NaN, span,
+                              escape_template_text("NaN produced by " + nan_op_name(b)), 0);
     PrimType rt = b.module;
     if (b.fn == PrimFn::IsNan || b.fn == PrimFn::IsInf) rt = PrimType::Bool;
     if (b.fn == PrimFn::Popc || b.fn == PrimFn::Clz || b.fn == PrimFn::Ctz) rt = PrimType::I32;
@@ -1075,8 +1091,8 @@ private:
     {
       auto body = lower_body([&]() -> Val {
         SubExp sa = SubExp::of_var(a), sb = SubExp::of_var(b);
-        if (fn == PrimFn::Sum) return {binop(BinOp::Add, sa, sb, t)};
-        if (fn == PrimFn::Product) return {binop(BinOp::Mul, sa, sb, t)};
+        if (fn == PrimFn::Sum) return {apply_binop(BinOp::Add, sa, sb, span)};
+        if (fn == PrimFn::Product) return {apply_binop(BinOp::Mul, sa, sb, span)};
         core::Exp m = exp(ExpKind::PrimFn, {sa, sb}, span);
         m.prim_fn = PrimBuiltin{t, fn == PrimFn::Maximum ? PrimFn::Max : PrimFn::Min, t};
         return {emit1(std::move(m), CType{t, 0})};
@@ -1091,6 +1107,7 @@ private:
     Fn f;
     const Expr *x = &e;
     while (x->kind == ExprKind::Unsafe) {
+      if (!f.unsafe) f.unsafe_at = x->span.location();
       f.unsafe = true;
       x = x->args[0].get();
     }
@@ -1120,7 +1137,7 @@ private:
   // the built-in's application (where the interpreter reports a called function's
   // size failures).
   Val apply_fn(const Fn &f, const std::vector<Val> &args, const Span &span) {
-    if (f.unsafe) unsafe_++;
+    if (f.unsafe) enter_unsafe(f.unsafe_at);
     Val r;
     const Expr &x = *f.expr;
     if (x.kind == ExprKind::Lambda) {
@@ -1141,7 +1158,7 @@ private:
       if (x.callee == Callee::Function) r = inline_call(*x.fun, all, span, false);
       else r = {apply_prim(x.prim_builtin, all, x.span)};
     }
-    if (f.unsafe) unsafe_--;
+    if (f.unsafe) leave_unsafe();
     return r;
   }
 
@@ -1178,8 +1195,7 @@ private:
     }
     tmpl += ".";
     emit_check(FailureKind::Size, span, tmpl, ok, widths);
-    if (checking())
-      for (const SubExp &wi : widths)
+    for (const SubExp &wi : widths)
         if (wi.is_var() && !same(wi, w)) alias_[canon(wi).var] = canon(w);
     return w;
   }
@@ -1523,7 +1539,7 @@ private:
       }
       return;
     }
-    if (!t.is_array() || !checking() || count(t) == 0 || off >= v.size()) return;
+    if (!t.is_array() || count(t) == 0 || off >= v.size()) return;
     Val shape = shape_of(v[off]);
     SubExp ok = SubExp::of_const(PrimValue::boolean(true));
     bool any = false;
@@ -1643,7 +1659,7 @@ private:
   Val concat(const Val &a, const Val &b, const Span &span) {
     Val sa = shape_of(a[0]), sb = shape_of(b[0]);
     SubExp rows = add(sa[0], sb[0]);
-    if (checking() && !same_shape(Val(sa.begin() + 1, sa.end()), Val(sb.begin() + 1, sb.end()))) {
+    if (!same_shape(Val(sa.begin() + 1, sa.end()), Val(sb.begin() + 1, sb.end()))) {
       SubExp ok = SubExp::of_const(PrimValue::boolean(sa.size() == sb.size()));
       for (size_t d = 1; d < sa.size() && d < sb.size(); d++) ok = land(ok, eq(sa[d], sb[d]));
       std::string tmpl = "Sizes of the arguments of concat do not match: ";
@@ -1724,27 +1740,24 @@ private:
   // iota and replicate of a negative count fail as Futhark's prelude does.
   void count_check(SubExp n, const Span &span) {
     if (!n.is_var() && n.constant.bits.i >= 0) return;
-    if (!checking()) return;
     SubExp ok = binop(BinOp::Ge, n, SubExp::i64(0), PrimType::Bool);
     emit_check(FailureKind::Range, span, "Range {}..{}..<{} is invalid.", ok,
                {SubExp::i64(0), SubExp::i64(1), n});
   }
 
   const Program &src_;
-  LowerOptions opts_;
   core::Program p_;
   Body *cur_ = nullptr;
   std::vector<std::pair<std::string, Val>> env_;
   size_t frame_ = 0;
-  int unsafe_ = 0;
+  std::vector<std::string> unsafe_at_; // the #[unsafe] attributes around (innermost last)
   std::map<int, SubExp> alias_; // size variables known (checked) equal to another
 };
 
 } // namespace
 
-core::Program lower_to_core(const Program &program, const std::vector<const FunDef *> &entries,
-                            const LowerOptions &opts) {
-  return Lowerer(program, opts).run(entries);
+core::Program lower_to_core(const Program &program, const std::vector<const FunDef *> &entries) {
+  return Lowerer(program).run(entries);
 }
 
 } // namespace kerb

@@ -6,6 +6,7 @@
 // and, with --json, writes a report with the device, driver, commit, date and, per
 // case and variant, every run's time and their median, min and max.
 #include "driver/build_info.h"
+#include "driver/check_flags.h"
 #include "driver/cli.h"
 #include "driver/commands.h"
 #include "driver/executor.h"
@@ -22,6 +23,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -68,15 +70,20 @@ Options:
                       (but never before 3 rounds); warm-up stops early the same way
   --json FILE         write the report as JSON to FILE ('-': stdout, the table then goes
                       to stderr)
-  --unsafe            compile without checks, as with `kerb run`
-  --variant FLAGS     compile and time a variant with these check flags, as `kerb run`
-                      takes them (`--variant=--unsafe`, `--variant=default` for none);
-                      repeat it to compare variants in one process, run by run
-                      interleaved; not together with the check options above
+  --variant FLAGS     compile and time a variant with these check options (below),
+                      e.g. `--variant=--unsafe`, `--variant='--checks=bounds
+                      --sync-checks'`, `--variant=default` for none; repeat it to
+                      compare variants in one process, their runs interleaved; not
+                      together with check options outside --variant
   --copy-bandwidth    also measure the device's copy rate: a 256 MiB device-to-device
                       copy (CUDA) or a memcpy across the CPU device's threads, counting
                       bytes read plus bytes written, median of 10 after 2 warm-ups
   -h, --help          show this help
+
+)" KERB_CHECK_FLAGS_HELP KERB_SYNC_CHECKS_HELP R"(
+A case that expects a failed check is skipped by a variant that turns off a kind of
+check whose failure leaves no defined result (--unsafe, or --checks without bounds,
+div, range or size).
 
 The table gives each variant's median, min and max in milliseconds and, with several
 variants, the ratio of each median to the first variant's. The JSON report (schema
@@ -87,8 +94,8 @@ result, or did not compile; 2 a usage error or bad input.
 )";
 
 struct Variant {
-  std::string flags; // as given: "--unsafe", "default", ...
-  ExecOptions opts;
+  std::string flags; // "--unsafe", "default", "--checks=bounds,div --sync-checks", ...
+  CheckFlags checks;
 };
 
 struct Options {
@@ -268,9 +275,15 @@ public:
     std::vector<CompiledVariant> compiled;
     for (const Variant &v : opts_.variants) {
       CompiledVariant cv{&v, nullptr, "", 0};
+      if (v.checks.report) {
+        std::fprintf(stderr, "%s, %s:\n", path.c_str(), v.flags.c_str());
+        print_check_report(program, v.checks, stderr);
+      }
       auto t0 = std::chrono::steady_clock::now();
       try {
-        cv.program = compile_program(device_, program, v.opts);
+        ExecOptions eo;
+        eo.compile = v.checks.compile_options();
+        cv.program = compile_program(device_, program, eo);
       } catch (const CompileError &e) {
         cv.error = fmt::format("does not compile: {}", first_line(e.render()));
       } catch (const InputError &) {
@@ -366,8 +379,9 @@ private:
       vr.compile_s = compiled[v].compile_s;
       vr.error = compiled[v].error;
       if (!vr.error.empty()) continue;
-      if (c.expect == TestCase::Error && compiled[v].variant->opts.unsafe) {
-        vr.skipped = "the case expects a failed check, and --unsafe compiles none";
+      if (c.expect == TestCase::Error && undefined_kinds_off(compiled[v].variant->checks.checks)) {
+        vr.skipped = fmt::format("the case expects a failed check that {} may leave out",
+                                 compiled[v].variant->flags);
         continue;
       }
       try {
@@ -565,11 +579,44 @@ std::string report_json(const Report &report, const Options &opts, const DeviceI
   return j.str();
 }
 
+// The flags of a variant as one string, in a fixed order ("default" for none).
+std::string variant_name(const CheckFlags &f) {
+  std::vector<std::string> parts;
+  if (f.checks.unsafe) parts.push_back("--unsafe");
+  if (f.checks_given) parts.push_back("--checks=" + f.checks.str());
+  if (f.sync) parts.push_back("--sync-checks");
+  if (f.report) parts.push_back("--report-checks");
+  for (const std::string &d : f.dump_after) parts.push_back("--dump-after=" + d);
+  std::string out;
+  for (const std::string &p : parts) out += (out.empty() ? "" : " ") + p;
+  return out.empty() ? "default" : out;
+}
+
+// The check flags of a --variant value: options separated by spaces, or "default".
+CheckFlags parse_variant(const std::string &text) {
+  std::vector<std::string> words;
+  size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    size_t b = i;
+    while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    if (i > b) words.push_back(text.substr(b, i - b));
+  }
+  CheckFlags flags;
+  if (words.size() == 1 && words[0] == "default") return flags;
+  for (size_t k = 0; k < words.size(); ++k)
+    if (!match_check_flag(words, k, flags, /*runs_code=*/true))
+      throw UsageError(fmt::format("'{}' in --variant '{}' is not a check option (see 'kerb bench "
+                                   "--help'; default for none)",
+                                   words[k], text));
+  return flags;
+}
+
 Options parse_options(const std::vector<std::string> &args, std::vector<std::string> &paths) {
   Options opts;
-  ExecOptions checks;
+  CheckFlags checks;
   bool any_check = false;
-  std::vector<std::string> variant_flags;
+  std::vector<std::string> variant_texts;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string value;
     if (match_option(args, i, {"--device"}, value)) {
@@ -600,30 +647,30 @@ Options parse_options(const std::vector<std::string> &args, std::vector<std::str
       continue;
     }
     if (match_option(args, i, {"--variant"}, value)) {
-      variant_flags.push_back(value);
+      variant_texts.push_back(value);
       continue;
     }
     if (args[i] == "--copy-bandwidth") {
       opts.copy_bandwidth = true;
       continue;
     }
-    if (match_check_option(args, i, checks)) {
+    if (match_check_flag(args, i, checks, /*runs_code=*/true)) {
       any_check = true;
       continue;
     }
     if (looks_like_option(args[i])) throw UsageError(unknown_option("bench", args[i]));
     paths.push_back(args[i]);
   }
-  if (!variant_flags.empty() && any_check)
-    throw UsageError("give the check options either directly or as --variant, not both");
-  for (const std::string &f : variant_flags) {
-    ExecOptions o = parse_check_flags(f);
-    std::string name = check_flags(o);
+  if (!variant_texts.empty() && any_check)
+    throw UsageError("give the check options either directly or in --variant, not both");
+  for (const std::string &text : variant_texts) {
+    CheckFlags f = parse_variant(text);
+    std::string name = variant_name(f);
     for (const Variant &v : opts.variants)
       if (v.flags == name) throw UsageError(fmt::format("variant '{}' is given twice", name));
-    opts.variants.push_back(Variant{name, o});
+    opts.variants.push_back(Variant{name, f});
   }
-  if (opts.variants.empty()) opts.variants.push_back(Variant{check_flags(checks), checks});
+  if (opts.variants.empty()) opts.variants.push_back(Variant{variant_name(checks), checks});
   if (paths.empty() && !opts.copy_bandwidth)
     throw UsageError("'kerb bench' needs at least one file or directory (or --copy-bandwidth)");
   return opts;

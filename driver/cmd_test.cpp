@@ -2,6 +2,7 @@
 // programs (Futhark's format, parsed by test_spec.cpp) in this process: compile each
 // file once, run every case, compare results with Futhark's float tolerance, and print
 // one line per file and a final `N passed, N failed[, N skipped]`.
+#include "driver/check_flags.h"
 #include "driver/cli.h"
 #include "driver/commands.h"
 #include "driver/frontend.h"
@@ -54,6 +55,11 @@ Options:
   -v, --verbose     list every case, and the files that have no test block
   -h, --help        show this help
 
+)" KERB_CHECK_FLAGS_HELP KERB_SYNC_CHECKS_HELP R"(
+With checks turned off, an `error:` case whose failure (as the interpreter finds it)
+is of a kind that is off is skipped on cpu and cuda: such a program has no defined
+result there. The check report of each file goes to stderr.
+
 Prints `PASS FILE (N cases)` or `FAIL FILE ...` with the failed cases, then a last line
 `N passed, N failed` counting cases (`, N skipped` follows when files without a test
 block or cases of disabled blocks were skipped). Exit status: 0 all passed; 1 a case
@@ -63,6 +69,7 @@ failed; 2 a usage error or a path that does not exist.
 struct Options {
   bool verbose = false;
   Device device = Device::Interp;
+  CheckFlags checks;
 };
 
 // The outcome of one file.
@@ -75,14 +82,24 @@ struct FileReport {
 
 std::string first_line(const std::string &s) { return s.substr(0, s.find('\n')); }
 
-// Runs one case; returns an explanation when it fails, "" when it passes.
+const char kSkipped[] = "\x01skipped: ";
+
+// Runs one case; returns an explanation when it fails, "" when it passes, kSkipped and
+// the reason when it must not run. `reference`: with checks off, the program for the
+// interpreter, which says whether an error case fails a check that is off.
 std::string run_case(Executor &exec, const FunDef &entry, const TestCase &c,
-                     const fs::path &dir, const std::string &fut_path) {
+                     const fs::path &dir, const std::string &fut_path, const Program *reference,
+                     const CheckOptions &checks) {
   std::vector<Value> args;
   try {
     args = case_arguments(c, entry, dir, fut_path);
   } catch (const std::exception &e) {
     return fmt::format("bad input: {}", e.what());
+  }
+  if (reference && c.expect == TestCase::Error) {
+    RunResult ref = interpret(*reference, entry.name, args, checks);
+    if (!ref.ok && !checks.enabled(ref.failure.kind))
+      return fmt::format("{}{} checks are off", kSkipped, failure_kind_name(ref.failure.kind));
   }
 
   RunResult r;
@@ -134,6 +151,10 @@ FileReport test_file(const std::string &path, const Options &opts) {
   }
 
   FrontendResult fr = run_frontend(path);
+  if (fr.program && opts.checks.report) {
+    std::fprintf(stderr, "%s: ", path.c_str());
+    print_check_report(*fr.program, opts.checks, stderr);
+  }
   std::unique_ptr<Executor> exec;
   fs::path dir = fs::path(path).parent_path();
   bool shown_diagnostic = false;
@@ -185,7 +206,9 @@ FileReport test_file(const std::string &path, const Options &opts) {
     if (!exec) {
       // Compile once per file, for the first block that runs something.
       try {
-        exec = make_executor(opts.device, *fr.program, ExecOptions{});
+        ExecOptions eo;
+        eo.compile = opts.checks.compile_options();
+        exec = make_executor(opts.device, *fr.program, eo);
       } catch (const CompileError &e) {
         int n = std::max<int>(1, int(block.cases.size() * block.entries.size()));
         if (is_unsupported_error(e.what())) {
@@ -206,9 +229,20 @@ FileReport test_file(const std::string &path, const Options &opts) {
           ++rep.skipped;
           continue;
         }
-        std::string failure = entry
-                                  ? run_case(*exec, *entry, c, dir, path)
-                                  : fmt::format("the program has no entry point '{}'", entry_name);
+        const Program *reference = opts.device != Device::Interp &&
+                                           undefined_kinds_off(opts.checks.checks)
+                                       ? &*fr.program
+                                       : nullptr;
+        std::string failure =
+            entry ? run_case(*exec, *entry, c, dir, path, reference, opts.checks.checks)
+                  : fmt::format("the program has no entry point '{}'", entry_name);
+        if (failure.rfind(kSkipped, 0) == 0) {
+          ++rep.skipped;
+          if (opts.verbose)
+            rep.details += fmt::format("  skip {} ({})\n", case_label(c, entry_name),
+                                       failure.substr(sizeof kSkipped - 1));
+          continue;
+        }
         record(rep, opts, case_label(c, entry_name), failure);
       }
     }
@@ -230,6 +264,7 @@ int run_test(const std::vector<std::string> &args) {
       opts.verbose = true;
       continue;
     }
+    if (match_check_flag(args, i, opts.checks, /*runs_code=*/true)) continue;
     if (looks_like_option(args[i])) throw UsageError(unknown_option("test", args[i]));
     paths.push_back(args[i]);
   }

@@ -17,13 +17,14 @@ namespace {
 
 class InterpExecutor : public Executor {
 public:
-  explicit InterpExecutor(const Program &p) : program_(p) {}
+  InterpExecutor(const Program &p, const CheckOptions &checks) : program_(p), checks_(checks) {}
   RunResult run(const FunDef &entry, const std::vector<Value> &args) override {
-    return interpret(program_, entry.name, args);
+    return interpret(program_, entry.name, args, checks_);
   }
 
 private:
   const Program &program_;
+  CheckOptions checks_;
 };
 
 class CompiledExecutor : public Executor {
@@ -50,46 +51,9 @@ CudaDevice &cuda_device() {
   return *dev;
 }
 
-bool match_check_option(const std::vector<std::string> &args, size_t &i, ExecOptions &opts) {
-  if (args[i] == "--unsafe") {
-    opts.unsafe = true;
-    return true;
-  }
-  return false;
-}
-
-std::string check_flags(const ExecOptions &opts) {
-  std::vector<std::string> flags;
-  if (opts.unsafe) flags.push_back("--unsafe");
-  if (flags.empty()) return "default";
-  std::string out;
-  for (const std::string &f : flags) out += (out.empty() ? "" : " ") + f;
-  return out;
-}
-
-ExecOptions parse_check_flags(const std::string &flags) {
-  std::vector<std::string> words;
-  size_t i = 0;
-  while (i < flags.size()) {
-    while (i < flags.size() && std::isspace(static_cast<unsigned char>(flags[i]))) ++i;
-    size_t b = i;
-    while (i < flags.size() && !std::isspace(static_cast<unsigned char>(flags[i]))) ++i;
-    if (i > b) words.push_back(flags.substr(b, i - b));
-  }
-  ExecOptions opts;
-  if (words.size() == 1 && words[0] == "default") return opts;
-  for (size_t k = 0; k < words.size(); ++k)
-    if (!match_check_option(words, k, opts))
-      throw UsageError(fmt::format("'{}' in '{}' is not a check option (expected --unsafe, "
-                                   "or default for none)",
-                                   words[k], flags));
-  return opts;
-}
-
 std::unique_ptr<codegen::CompiledProgram> compile_program(Device device, const Program &program,
                                                           const ExecOptions &opts) {
-  codegen::CompileOptions co;
-  co.unsafe = opts.unsafe;
+  const codegen::CompileOptions &co = opts.compile;
   switch (device) {
   case Device::Interp: break;
   case Device::Cpu: return codegen::compile_for_cpu(program, co);
@@ -155,7 +119,8 @@ DeviceInfo device_info(Device device) {
 
 std::unique_ptr<Executor> make_executor(Device device, const Program &program,
                                         const ExecOptions &opts) {
-  if (device == Device::Interp) return std::make_unique<InterpExecutor>(program);
+  if (device == Device::Interp)
+    return std::make_unique<InterpExecutor>(program, opts.compile.pipeline.checks);
   return std::make_unique<CompiledExecutor>(compile_program(device, program, opts));
 }
 

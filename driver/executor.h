@@ -3,6 +3,7 @@
 // Executor is made once per program and runs any number of entry calls.
 #pragma once
 
+#include "codegen/compiled_program.h"
 #include "compiler/interpreter.h"
 #include "driver/cli.h"
 
@@ -12,25 +13,15 @@
 
 namespace kerb {
 class CudaDevice;
-namespace codegen {
-class CompiledProgram;
 }
-} // namespace kerb
 
 namespace kerb::driver {
 
 struct ExecOptions {
-  bool unsafe = false; // --unsafe: compiled code has no checks (the interpreter checks all)
+  // The checks (the interpreter follows them for assert and nan; docs/CHECKS.md),
+  // --sync-checks and --dump-after.
+  codegen::CompileOptions compile;
 };
-
-// Matches a check option of `kerb run` and `kerb bench` at args[i] (`--unsafe`) and
-// records it in `opts`; advances `i` past a separate value. False when args[i] is none.
-bool match_check_option(const std::vector<std::string> &args, size_t &i, ExecOptions &opts);
-// The check options as a command line would give them ("--unsafe"), or "default".
-std::string check_flags(const ExecOptions &opts);
-// The options of a flag string such as "--unsafe" ("default" or "" for none). Throws
-// UsageError for anything that is not a check option.
-ExecOptions parse_check_flags(const std::string &flags);
 
 class Executor {
 public:

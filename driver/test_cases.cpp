@@ -29,6 +29,12 @@ std::string indent(const std::string &text, const std::string &prefix) {
   return out;
 }
 
+bool undefined_kinds_off(const CheckOptions &c) {
+  for (FailureKind k : {FailureKind::Bounds, FailureKind::Division, FailureKind::Range, FailureKind::Size})
+    if (!c.enabled(k)) return true;
+  return false;
+}
+
 bool has_tag(const std::vector<std::string> &tags, const std::string &tag) {
   return std::find(tags.begin(), tags.end(), tag) != tags.end();
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "compiler/ast.h"
+#include "compiler/check_options.h"
 #include "compiler/interpreter.h"
 #include "driver/test_spec.h"
 
@@ -26,6 +27,10 @@ std::vector<Value> case_arguments(const TestCase &c, const FunDef &entry,
 // expected and actual values or errors, abbreviated).
 std::string check_case_outcome(const TestCase &c, const FunDef &entry, const RunResult &r,
                                const std::filesystem::path &dir, const std::string &fut_path);
+
+// Whether some kind of check whose failure leaves no defined result is off (then an
+// error case may have no defined behaviour on the compiled devices).
+bool undefined_kinds_off(const CheckOptions &c);
 
 // `text` with every line prefixed by `prefix`.
 std::string indent(const std::string &text, const std::string &prefix);

@@ -187,10 +187,16 @@ run 2 '' bench "$b" --device interp;       has err "use --device cuda or cpu"
 run 2 '' bench "$b" --runs 0;              has err "--runs needs a whole number from 1"
 run 2 '' bench "$b" --warmup x;            has err "--warmup needs a whole number"
 run 2 '' bench "$b" --time-budget -1;      has err "--time-budget needs a positive number"
-run 2 '' bench "$b" --unsafe --variant=default; has err "either directly or as --variant"
-run 2 '' bench "$b" --variant=--frob;      has err "'--frob' in '--frob' is not a check option"
+run 2 '' bench "$b" --unsafe --variant=default; has err "either directly or in --variant"
+run 2 '' bench "$b" --variant=--frob;      has err "'--frob' in --variant '--frob' is not a check option"
 run 2 '' bench "$b" --variant=default --variant=;  has err "variant 'default' is given twice"
 run 2 '' bench "$b" --frob;                has err "unknown option '--frob' for 'kerb bench'"
+run 2 '' bench "$b" --variant=--checks=frob; has err "unknown check kind"
+run 0 '' bench "$b" --device cpu -e pick --runs 1 --warmup 0 --variant='--sync-checks  --checks=div,bounds' \
+  --variant=--checks=div
+has out '--checks=bounds,div --sync-checks'
+has out 'skipped: the case expects a failed check that --checks=div may leave out'
+run 0 '' bench "$b" --device cpu -e pick --runs 1 --warmup 0 --sync-checks; has out '  --sync-checks  ' 
 run 2 '' bench "$dir/nope";                has err "no such file or directory"
 if ! "$kerb" run "$g" --device cuda <<<'[1] [0]' >/dev/null 2>&1; then
   run 2 '' bench "$b" --device cuda;       has err "the cuda device is not available"
@@ -199,7 +205,7 @@ run 0 '' bench "$b" --device cpu --runs 3 --warmup 1 --variant=--unsafe --varian
   --json "$tmp/bench.json"
 has out 'device: cpu'
 has out "$b:sum random (random input { [1000]i32 })"
-has out 'skipped: the case expects a failed check, and --unsafe compiles none'
+has out 'skipped: the case expects a failed check that --unsafe may leave out'
 has out '3 runs)'
 checks=$((checks + 1))
 if ! python3 - "$tmp/bench.json" "$b" <<'PY'
