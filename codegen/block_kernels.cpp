@@ -29,9 +29,7 @@ ProgramGen::BlockKernel ProgramGen::block_kernel(const core::Stm &s, const char 
   BlockKernel bk;
   SlotList &sl = bk.sl;
   bk.n_slot = add_raw(sl, n_override ? n_override : h.scalar(e.args[0]));
-  std::set<int> bound, free;
-  for (int p : e.lambda->params) bound.insert(p);
-  free_vars_body(e.lambda->body, bound, free);
+  std::set<int> free = lambda_free_vars(p_, *e.lambda);
   for (int v : free) add_input(sl, v);
   for (size_t j = 0; j < s.pat.size(); j++)
     bk.ne_slots.push_back(add_raw(sl, h.ops().to_slot(p_.var(s.pat[j]).type.prim, h.scalar(e.args[j + 1]))));
@@ -147,9 +145,7 @@ void ProgramGen::prefix_kernel(const core::Stm &s, const std::vector<Value *> &p
   SlotList sl;
   size_t one_slot = add_raw(sl, h.i64(1));
   size_t nb_slot = add_raw(sl, nblocks);
-  std::set<int> bound, free;
-  for (int p : e.lambda->params) bound.insert(p);
-  free_vars_body(e.lambda->body, bound, free);
+  std::set<int> free = lambda_free_vars(p_, *e.lambda);
   for (int v : free) add_var(sl, v);
   std::vector<size_t> ne_slots, part_slots;
   for (size_t j = 0; j < s.pat.size(); j++) {

@@ -12,6 +12,8 @@
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
+#include <algorithm>
+
 namespace kerb::codegen {
 
 using namespace llvm;
@@ -25,36 +27,53 @@ using llvm::Value;
 
 namespace {
 
-void free_vars_subexp(const core::SubExp &s, const std::set<int> &bound, std::set<int> &out) {
-  if (s.is_var() && !bound.count(s.var)) out.insert(s.var);
-}
+// Free variables of bodies, in a stable order: used inside, bound outside. The sizes
+// of the arrays that maps inside make count as used (a kernel allocates them).
+class FreeVars {
+public:
+  FreeVars(const core::Program &p, std::set<int> &out) : p_(p), out_(out) {}
 
-void free_vars_exp(const core::Exp &e, std::set<int> &bound, std::set<int> &out) {
-  for (const core::SubExp &s : e.args) free_vars_subexp(s, bound, out);
-  for (int a : e.arrays)
-    if (!bound.count(a)) out.insert(a);
-  std::set<int> inner = bound;
-  for (int p : e.loop_params) inner.insert(p);
-  if (e.loop_var >= 0) inner.insert(e.loop_var);
-  for (const auto &b : e.bodies) {
-    std::set<int> scope = inner;
-    free_vars_body(*b, scope, out);
+  void body(const core::Body &b, std::set<int> bound) {
+    for (const core::Stm &s : b.stms) {
+      exp(s.exp, bound);
+      for (int v : s.pat) bound.insert(v);
+      if (s.exp.kind == core::ExpKind::Map)
+        for (int v : s.pat)
+          for (const core::SubExp &d : p_.var(v).shape) subexp(d, bound);
+    }
+    for (const core::SubExp &s : b.result) subexp(s, bound);
   }
-  if (e.lambda) {
-    std::set<int> scope = bound;
-    for (int p : e.lambda->params) scope.insert(p);
-    free_vars_body(e.lambda->body, scope, out);
+
+private:
+  void subexp(const core::SubExp &s, const std::set<int> &bound) {
+    if (s.is_var() && !bound.count(s.var)) out_.insert(s.var);
   }
-}
+
+  void exp(const core::Exp &e, const std::set<int> &bound) {
+    for (const core::SubExp &s : e.args) subexp(s, bound);
+    for (int a : e.arrays)
+      if (!bound.count(a)) out_.insert(a);
+    std::set<int> inner = bound;
+    for (int p : e.loop_params) inner.insert(p);
+    if (e.loop_var >= 0) inner.insert(e.loop_var);
+    for (const auto &b : e.bodies) body(*b, inner);
+    if (e.lambda) {
+      std::set<int> scope = bound;
+      for (int p : e.lambda->params) scope.insert(p);
+      body(e.lambda->body, scope);
+    }
+  }
+
+  const core::Program &p_;
+  std::set<int> &out_;
+};
 
 } // namespace
 
-void free_vars_body(const core::Body &b, std::set<int> &bound, std::set<int> &out) {
-  for (const core::Stm &s : b.stms) {
-    free_vars_exp(s.exp, bound, out);
-    for (int v : s.pat) bound.insert(v);
-  }
-  for (const core::SubExp &s : b.result) free_vars_subexp(s, bound, out);
+std::set<int> lambda_free_vars(const core::Program &p, const core::Lambda &l) {
+  std::set<int> out;
+  FreeVars(p, out).body(l.body, std::set<int>(l.params.begin(), l.params.end()));
+  return out;
 }
 
 Value *FnGen::element_addr(Value *base, Value *flat_index, PrimType t) {
@@ -98,6 +117,22 @@ Val FnGen::subarray(const Val &arr, Value *addr, size_t k) {
   v.addr = addr;
   v.dims.assign(arr.dims.begin() + long(k), arr.dims.end());
   if (!arr.contiguous()) v.strides.assign(arr.strides.begin() + long(k), arr.strides.end());
+  return v;
+}
+
+Val FnGen::select_view(const Val &src, PrimType t, const core::Exp &e, const std::vector<int> &drop) {
+  // The start's offset, and strides scaled by the steps.
+  std::vector<Value *> st = strides_of(src);
+  Val v;
+  Value *off = i64(0);
+  for (size_t d = 0; d < src.dims.size(); d++) {
+    bool selected = d * 3 + 2 < e.args.size();
+    if (selected) off = b_.CreateAdd(off, b_.CreateMul(scalar(e.args[3 * d]), st[d]));
+    if (std::find(drop.begin(), drop.end(), int(d)) != drop.end()) continue;
+    v.dims.push_back(selected ? scalar(e.args[3 * d + 1]) : src.dims[d]);
+    v.strides.push_back(selected ? b_.CreateMul(st[d], scalar(e.args[3 * d + 2])) : st[d]);
+  }
+  v.addr = element_addr(src.addr, off, t);
   return v;
 }
 
@@ -231,25 +266,9 @@ void FnGen::stm(const core::Stm &s) {
   case core::ExpKind::Reduce:
     if (mode_ == Kernel) return sequential_reduce(s);
     break;
-  case core::ExpKind::Slice: {
-    // A view: the start's offset, and strides scaled by the steps.
-    const Val &src = lookup(e.arrays[0]);
-    std::vector<Value *> st = strides_of(src);
-    Val v;
-    Value *off = i64(0);
-    v.dims = src.dims;
-    v.strides = st;
-    for (size_t d = 0; d * 3 + 2 < e.args.size(); d++) {
-      Value *start = scalar(e.args[3 * d]), *count = scalar(e.args[3 * d + 1]);
-      Value *step = scalar(e.args[3 * d + 2]);
-      off = b_.CreateAdd(off, b_.CreateMul(start, st[d]));
-      v.dims[d] = count;
-      v.strides[d] = b_.CreateMul(st[d], step);
-    }
-    v.addr = element_addr(src.addr, off, p_.var(e.arrays[0]).type.prim);
-    bind(s.pat[0], v);
+  case core::ExpKind::Slice:
+    bind(s.pat[0], select_view(lookup(e.arrays[0]), p_.var(e.arrays[0]).type.prim, e));
     return;
-  }
   case core::ExpKind::Rearrange: {
     const Val &src = lookup(e.arrays[0]);
     std::vector<Value *> st = strides_of(src);
@@ -276,7 +295,7 @@ void FnGen::stm(const core::Stm &s) {
     break;
   default: break;
   }
-  if (mode_ == Kernel) unsupported(e, "this operation inside a kernel (it needs memory)");
+  if (mode_ == Kernel) return kernel_array_stm(s);
   host_stm(s);
 }
 
@@ -373,6 +392,12 @@ void FnGen::loop_stm(const core::Stm &s) {
   std::vector<Val> init;
   for (size_t i = 0; i < params.size(); i++) init.push_back(val(e.args[i]));
   store_slots(state, init, params);
+  // A kernel loop whose iterations make arrays gives their memory back after each one,
+  // carrying its array parameters in buffers (Note [Kernel memory]).
+  bool carried = mode_ == Kernel && (body_allocates(p_, *e.bodies[0]) ||
+                                     (e.is_while && body_allocates(p_, *e.bodies[1])));
+  Carry carry;
+  if (carried) carry = carry_begin(params, init);
   AllocaInst *counter = nullptr;
   Value *bound = nullptr;
   PrimType ct = PrimType::I64;
@@ -402,7 +427,9 @@ void FnGen::loop_stm(const core::Stm &s) {
   b_.CreateCondBr(go, body_bb, exit);
   b_.SetInsertPoint(body_bb);
   body(*e.bodies[0]);
-  store_slots(state, results(*e.bodies[0]), params);
+  std::vector<Val> next = results(*e.bodies[0]);
+  if (carried) next = carry_next(carry, next);
+  store_slots(state, next, params);
   if (!e.is_while) {
     Value *i = b_.CreateLoad(ops_.reg_type(ct), counter);
     b_.CreateStore(b_.CreateAdd(i, ConstantInt::get(i->getType(), 1)), counter);

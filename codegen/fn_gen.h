@@ -53,9 +53,26 @@ struct Val {
   bool contiguous() const { return strides.empty(); }
 };
 
-// Free variables of a body (used inside, not in `bound`), in a stable order; `bound`
-// grows with the body's own bindings.
-void free_vars_body(const core::Body &b, std::set<int> &bound, std::set<int> &out);
+// The free variables of a lambda (used inside, bound outside), in a stable order.
+std::set<int> lambda_free_vars(const core::Program &p, const core::Lambda &l);
+
+class FnGen;
+
+// How much scratch memory running a body in a kernel may take (kernel_memory.cpp, Note
+// [Kernel memory]); FnGen's kernel statements allocate exactly where this walk counts.
+struct ArenaNeed {
+  bool any = false;       // something in the body makes an array
+  bool dynamic = false;   // a size is not known where the bound is computed
+  Value *bytes = nullptr; // with a host generator: the bound in bytes, as host code
+};
+
+// `dests`: the body's variables written in place (FnGen::in_place_results). With
+// `host` null only `any` is computed; otherwise `size` gives a size's i64 value in host
+// code (null: not known there).
+ArenaNeed arena_need(const core::Program &p, const core::Body &body,
+                     const std::map<int, size_t> &dests, FnGen *host,
+                     const std::function<Value *(const core::SubExp &)> &size);
+bool body_allocates(const core::Program &p, const core::Body &body);
 
 // Code generation of one function body (host code or a kernel), with its builder.
 class FnGen {
@@ -69,6 +86,7 @@ public:
   IRBuilder<> &builder() { return b_; }
   ScalarOps &ops() { return ops_; }
   Function *function() { return f_; }
+  Module &module() { return m_; }
 
   // Where control goes after a check fails: host code returns the status; a kernel
   // thread stops (or, in a block kernel, records that it failed and goes on to the
@@ -80,6 +98,7 @@ public:
   std::function<bool(const core::Stm &)> launch_hook;
 
   void bind(int var, Val v) { env_[var] = std::move(v); }
+  bool has(int var) const { return env_.count(var) != 0; }
   const Val &lookup(int var) const {
     auto it = env_.find(var);
     KERB_ASSERT(it != env_.end(), "core variable v" + std::to_string(var) + " has no value");
@@ -120,6 +139,10 @@ public:
 
   Value *product(const std::vector<Value *> &dims, size_t from = 0);
 
+  // The view of `src` selected by a Slice's or UpdateSlice's args (start, count, stride
+  // for each leading dim), without the dims listed in `drop`.
+  Val select_view(const Val &src, PrimType t, const core::Exp &e, const std::vector<int> &drop = {});
+
   // Kernel: load / store an element.
   // Kernels that never write memory they read (every kernel but hist's and scan's
   // prefix pass: outputs are fresh arrays) mark their loads invariant, which lets the
@@ -156,7 +179,8 @@ public:
   std::map<int, Lazy> lazy_;
   const core::Body *cur_body_ = nullptr;
 
-  bool consumed_whole(const core::Stm &s);
+  bool consumed_whole(const core::Stm &s) { return cur_body_ && consumed_whole(p_, *cur_body_, s); }
+  static bool consumed_whole(const core::Program &p, const core::Body &body, const core::Stm &s);
 
   static bool uses_only_whole(const core::Exp &e, const std::set<int> &vars);
 
@@ -229,11 +253,47 @@ public:
   // Copies every element of array view `src` to view `dst` (same shape).
   void copy_elements(PrimType t, const Val &src, const Val &dst);
 
+  // The results of `l` that map_element computes in place, in the rows of the map's
+  // outputs: variable -> result index. Their statements are maps, iotas and replicates
+  // whose every result is a result of `l`.
+  static std::map<int, size_t> in_place_results(const core::Program &p, const core::Lambda &l);
+
   // Map/Iota/Replicate inside a kernel, writing into their destination.
   bool destination_stm(const core::Stm &s);
 
   // A Reduce inside a kernel: a sequential loop.
   void sequential_reduce(const core::Stm &s);
+
+  // ---- kernel memory (kernel_memory.cpp)
+
+  // A kernel thread's scratch memory (its arena): arrays made inside a kernel take
+  // memory from it; code that applies a lambda per element gives back what the element
+  // took (a mark before, a release after). Null base: the kernel has none.
+  static constexpr int64_t kArenaAlign = 16; // every allocation is rounded up to this
+  Value *arena_base = nullptr;     // this thread's arena (a pointer)
+  Value *arena_size = nullptr;     // its size in bytes (i64)
+  AllocaInst *arena_top = nullptr; // bytes taken (i64)
+
+  // A fresh contiguous array of `dims` from the arena.
+  Val kernel_alloc(PrimType t, const std::vector<Value *> &dims);
+  Value *arena_mark();                // null without an arena
+  void arena_release(Value *mark);
+
+  // Array statements inside a kernel that need memory (fn_gen_kernel.cpp).
+  void kernel_array_stm(const core::Stm &s);
+
+  // Kernel loops whose iterations make arrays: the array parameters live in two
+  // buffers each, taken before the loop; each iteration's results are copied into the
+  // buffer not holding the current values, and what the iteration took is released.
+  struct Carry {
+    std::vector<int> vars;              // the carried variables
+    std::vector<AllocaInst *> next, other; // per array variable: its two buffers
+    Value *mark = nullptr;
+  };
+  Carry carry_begin(const std::vector<int> &vars, const std::vector<Val> &init);
+  // Copies the array values among `vals` into their next buffers; returns the values
+  // to carry (scalars as they are).
+  std::vector<Val> carry_next(Carry &c, const std::vector<Val> &vals);
 
   const core::Program &p_;
   Module &m_;

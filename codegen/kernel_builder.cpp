@@ -33,9 +33,7 @@ void ProgramGen::add_input(SlotList &sl, int v) {
   }
   sl.prelude = sl.prelude || needs_prelude(ms.exp.lambda->body);
   if (ms.exp.args[0].is_var()) add_input(sl, ms.exp.args[0].var);
-  std::set<int> bound, free;
-  for (int p : ms.exp.lambda->params) bound.insert(p);
-  free_vars_body(ms.exp.lambda->body, bound, free);
+  std::set<int> free = lambda_free_vars(p_, *ms.exp.lambda);
   for (int f : free) add_input(sl, f);
   for (int a : ms.exp.arrays) add_input(sl, a);
 }

@@ -191,6 +191,14 @@ void ProgramGen::host_stm(const core::Stm &s) {
     g.bind(s.pat[0], Val{nullptr, addr, src.dims, {}});
     return;
   }
+  case core::ExpKind::UpdateSlice: {
+    // A copy of the array with the selected view overwritten by the value.
+    PrimType t = p_.var(e.arrays[0]).type.prim;
+    Val dest = fresh_copy(g.lookup(e.arrays[0]), t);
+    copy_view(g.lookup(e.arrays[1]), g.select_view(dest, t, e, e.index_dims), t);
+    g.bind(s.pat[0], dest);
+    return;
+  }
   case core::ExpKind::Reshape: {
     PrimType t = p_.var(e.arrays[0]).type.prim;
     Val v = contiguous(g.lookup(e.arrays[0]), t);

@@ -51,6 +51,9 @@ private:
   // A contiguous copy of a strided array: a gather kernel over its elements.
   Val materialize(const Val &src, PrimType t);
 
+  // Copies the elements of view `src` into view `dst` (same dims): a kernel.
+  void copy_view(const Val &src, const Val &dst, PrimType t);
+
   Value *byte_size(PrimType t, const std::vector<Value *> &dims);
 
   Value *alloc(Value *bytes);
@@ -106,6 +109,27 @@ private:
 
   // Binds the kernel's copies of the slot arguments (and registers fused maps).
   void bind_kernel_args(KernelFn &k, const SlotList &sl);
+
+  // Scratch memory of a kernel's threads (kernel_memory.cpp): when the lambdas a kernel
+  // runs make arrays, the host computes how much one thread may take, allocates that
+  // for each of `threads` and passes the base and the size.
+  struct ArenaLambda {
+    const core::Lambda *lambda;
+    bool in_place; // a map's lambda: its results written in place (map_element)
+  };
+  struct ArenaSlots {
+    bool used = false;
+    size_t base_slot = 0, size_slot = 0;
+  };
+  // Also counts the lambdas of the fused maps in `sl`; `where` is for diagnostics.
+  ArenaSlots add_arena(SlotList &sl, Value *threads, const std::vector<ArenaLambda> &lambdas,
+                       const core::Exp &where);
+  // Gives the kernel's FnGen the arena of thread `thread` (kernel code).
+  void bind_arena(KernelFn &k, const ArenaSlots &a, Value *thread);
+  // A size's i64 value in host code: bound on the host, or scalar arithmetic on such
+  // values in the kernel's lambdas (`defs`); null when neither.
+  Value *host_size(const core::SubExp &s, const std::map<int, const core::Stm *> &defs);
+  Value *host_scalar(int var, const std::map<int, const core::Stm *> &defs);
 
   // GPU: the global thread index and the thread/block ids.
   Value *sreg(IRBuilder<> &b, Intrinsic::ID id);

@@ -19,39 +19,47 @@ using llvm::Type;
 using llvm::Value;
 
 Val ProgramGen::materialize(const Val &src, PrimType t) {
-  FnGen &h = *host_;
-  IRBuilder<> &hb = h.builder();
-  size_t rank = src.dims.size();
-  Value *total = h.product(src.dims);
   Val out;
   out.dims = src.dims;
   out.addr = alloc(byte_size(t, src.dims));
+  copy_view(src, out, t);
+  return out;
+}
+
+void ProgramGen::copy_view(const Val &src, const Val &dst, PrimType t) {
+  FnGen &h = *host_;
+  size_t rank = src.dims.size();
+  Value *total = h.product(src.dims);
   SlotList sl;
   size_t total_slot = add_raw(sl, total);
   size_t src_slot = add_raw(sl, src.addr);
   size_t dims_slot = sl.host_values.size() + 1;
   for (Value *d : src.dims) add_raw(sl, d);
   for (Value *st : h.strides_of(src)) add_raw(sl, st);
-  size_t dst_slot = add_raw(sl, out.addr);
+  size_t dst_slot = add_raw(sl, dst.addr);
+  size_t dst_strides_slot = sl.host_values.size() + 1;
+  if (!dst.contiguous())
+    for (Value *st : dst.strides) add_raw(sl, st);
   KernelFn k = new_kernel("copy", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
   FnGen &g = *k.g;
   g.invariant_loads = true;
   IRBuilder<> &b = g.builder();
   Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
   threads_kernel(k, k.slot(total_slot), [&](Value *gid) {
-    Value *rem = gid, *off = b.getInt64(0);
+    // The element's index in each dim, from the last.
+    Value *rem = gid, *off = b.getInt64(0), *doff = dst.contiguous() ? gid : b.getInt64(0);
     for (size_t d = rank; d-- > 0;) {
       Value *n = k.slot(dims_slot + d), *st = k.slot(dims_slot + rank + d);
-      off = b.CreateAdd(off, b.CreateMul(b.CreateURem(rem, n), st));
+      Value *i = b.CreateURem(rem, n);
+      off = b.CreateAdd(off, b.CreateMul(i, st));
+      if (!dst.contiguous()) doff = b.CreateAdd(doff, b.CreateMul(i, k.slot(dst_strides_slot + d)));
       rem = b.CreateUDiv(rem, n);
     }
     Value *from = b.CreateIntToPtr(k.slot(src_slot), gptr);
     Value *to = b.CreateIntToPtr(k.slot(dst_slot), gptr);
-    g.store_elem(t, g.load_elem(t, g.element_addr(from, off, t)), g.element_addr(to, gid, t));
+    g.store_elem(t, g.load_elem(t, g.element_addr(from, off, t)), g.element_addr(to, doff, t));
   });
   emit_launch(int(out_.kernel_descs.size()) - 1, total, sl);
-  (void)hb;
-  return out;
 }
 
 void ProgramGen::alloc_outputs(const core::Stm &s, Value *n, SlotList &sl) {
@@ -76,13 +84,12 @@ void ProgramGen::map_kernel(const core::Stm &s) {
   Value *n = h.scalar(e.args[0]);
   SlotList sl;
   size_t n_slot = add_raw(sl, n);
-  std::set<int> bound, free;
-  for (int p : e.lambda->params) bound.insert(p);
-  free_vars_body(e.lambda->body, bound, free);
+  std::set<int> free = lambda_free_vars(p_, *e.lambda);
   for (int v : free) add_input(sl, v);
   for (int a : e.arrays) add_input(sl, a);
   size_t first_out = sl.args.size();
   alloc_outputs(s, n, sl);
+  ArenaSlots arena = add_arena(sl, h.ops().to_i64(h.prim_of(e.args[0]), n), {{e.lambda.get(), true}}, e);
 
   KernelFn k = new_kernel("map", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
   bind_kernel_args(k, sl);
@@ -90,6 +97,7 @@ void ProgramGen::map_kernel(const core::Stm &s) {
   g.invariant_loads = true;
   Value *kn = k.slot(n_slot);
   threads_kernel(k, kn, [&](Value *gid) {
+    bind_arena(k, arena, gid);
     std::vector<Val> dests;
     for (size_t j = 0; j < s.pat.size(); j++) dests.push_back(g.lookup(sl.args[first_out + j].var));
     g.map_element(*e.lambda, e.arrays, gid, dests);
@@ -215,9 +223,7 @@ void ProgramGen::hist_kernel(const core::Stm &s) {
   size_t one_slot = add_raw(sl, h.i64(1));
   size_t n_slot = w.n_slot, len_slot = w.len_slot, dest_slot = w.dest_slot;
   size_t is_slot = w.is_slot, vs_slot = w.vs_slot;
-  std::set<int> bound, free;
-  for (int p : e.lambda->params) bound.insert(p);
-  free_vars_body(e.lambda->body, bound, free);
+  std::set<int> free = lambda_free_vars(p_, *e.lambda);
   for (int v : free) add_var(sl, v);
   PrimType it = w.it;
   KernelFn k = new_kernel("hist", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});

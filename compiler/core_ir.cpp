@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace kerb::core {
 
 std::string CType::str() const {
@@ -145,6 +147,17 @@ private:
       std::vector<SubExp> idx(e.args.begin(), e.args.end() - 1);
       line(depth, head + p_.var(e.arrays[0]).name + " with [" + subs(idx) + "] = " +
                       sub(e.args.back()) + site(e));
+      return;
+    }
+    case ExpKind::UpdateSlice: {
+      std::string dims;
+      for (size_t d = 0; d + 2 < e.args.size(); d += 3) {
+        bool index = std::find(e.index_dims.begin(), e.index_dims.end(), int(d / 3)) != e.index_dims.end();
+        dims += (d ? ", " : "") + sub(e.args[d]) +
+                (index ? std::string() : " +" + sub(e.args[d + 1]) + " :" + sub(e.args[d + 2]));
+      }
+      line(depth, head + p_.var(e.arrays[0]).name + " with [" + dims + "] = " +
+                      p_.var(e.arrays[1]).name);
       return;
     }
     case ExpKind::Iota:

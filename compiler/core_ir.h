@@ -82,6 +82,10 @@ enum class ExpKind : uint8_t {
   Index,     // arrays[0] indexed by args (one per leading dim; a scalar or a sub-array
              // result); site: bounds
   Update,    // arrays[0] with [args[0..n-2]] = args.back(); site: bounds
+  UpdateSlice, // arrays[0] with its view selected by args[0..3k-1] (start, count, stride
+             // for each of its leading k dims, as Slice) replaced by arrays[1], whose
+             // shape is the view's without the `index_dims` (dims selected by a single
+             // index, count 1); unchecked: the lowering checks bounds and shape
   Iota,      // args[0] the length (i64); result element type: to
   Replicate, // args[0] the length, args[1] the value (a scalar or an array)
   ArrayLit,  // args: the elements (scalars or arrays of one shape)
@@ -122,6 +126,7 @@ struct Exp {
   int check = -1;               // check candidate (Program::candidates), -1: none
   int site = -1;                // check site (failure code), -1: none / unchecked
   std::vector<int> perm;        // Rearrange
+  std::vector<int> index_dims;  // UpdateSlice
   Span span;
 };
 

@@ -365,22 +365,6 @@ struct Callable {
   Span span;
 };
 
-bool is_functional_arg(ArrayBuiltin b, size_t pos) {
-  switch (b) {
-  case ArrayBuiltin::Map: case ArrayBuiltin::Map1: case ArrayBuiltin::Map2:
-  case ArrayBuiltin::Map3: case ArrayBuiltin::Map4: case ArrayBuiltin::Map5:
-  case ArrayBuiltin::Reduce: case ArrayBuiltin::ReduceComm: case ArrayBuiltin::Scan:
-  case ArrayBuiltin::Filter: case ArrayBuiltin::Partition: case ArrayBuiltin::All:
-  case ArrayBuiltin::Any: case ArrayBuiltin::Foldl: case ArrayBuiltin::Foldr:
-  case ArrayBuiltin::Hist:
-    return pos == 0;
-  case ArrayBuiltin::Tabulate: case ArrayBuiltin::ReduceByIndex:
-    return pos == 1;
-  default:
-    return false;
-  }
-}
-
 // The number of arguments of a full application of a built-in (unflatten and split:
 // the current one-argument forms; their older forms take more).
 size_t builtin_arity(ArrayBuiltin b) {
@@ -966,7 +950,7 @@ private:
     }
     if (e.kind == ExprKind::Apply) {
       for (size_t i = 0; i < e.args.size(); i++) {
-        if (c->kind == Callable::Builtin && is_functional_arg(c->builtin, i))
+        if (c->kind == Callable::Builtin && builtin_takes_function(c->builtin, i))
           c->bound.push_back(Arg{Value(), make_callable(*e.args[i])});
         else
           c->bound.push_back(Arg{eval(*e.args[i]), nullptr});
@@ -1384,7 +1368,7 @@ private:
       std::vector<Arg> args;
       args.reserve(e.args.size());
       for (size_t i = 0; i < e.args.size(); i++) {
-        if (is_functional_arg(e.array_builtin, i))
+        if (builtin_takes_function(e.array_builtin, i))
           args.push_back(Arg{Value(), make_callable(*e.args[i])});
         else
           args.push_back(Arg{eval(*e.args[i]), nullptr});

@@ -271,14 +271,30 @@ TEST_CASE("unsupported constructs give a clean error", "[lower]") {
     }
     return "";
   };
-  CHECK(contains(message("entry main (b: bool) (xs: []i32) : []i32 = if b then xs else xs ++ xs\n"),
-                 "the code generator does not support branches with arrays of possibly "
-                 "different sizes yet"));
-  CHECK(contains(message("entry main (xs: *[]i32) (ys: []i32) : []i32 = xs with [1:] = ys\n"),
-                 "does not support slices yet"));
   CHECK(contains(message("entry main (xs: []i64) = map (\\x -> iota x) xs\n"),
                  "does not support map functions returning arrays whose sizes depend on the "
                  "element yet"));
+}
+
+TEST_CASE("if branches of different sizes bind the size as a result", "[lower]") {
+  Lowered r = lower_src("entry main (b: bool) (xs: []i32) : []i32 = if b then xs else xs ++ xs\n");
+  const core::Stm *s = find_kind(r.core.functions[0].body, core::ExpKind::If);
+  REQUIRE(s);
+  REQUIRE(s->pat.size() == 2);
+  // The array's shape is the If's own second result.
+  CHECK(r.core.var(s->pat[0]).shape.at(0).var == s->pat[1]);
+  CHECK(s->exp.bodies[0]->result.size() == 2);
+}
+
+TEST_CASE("slice updates check bounds and shape, then update a view", "[lower]") {
+  Lowered r = lower_src("entry main (xs: *[]i32) (ys: []i32) : []i32 = xs with [1:] = ys\n");
+  const core::Body &b = r.core.functions[0].body;
+  const core::Stm *s = find_kind(b, core::ExpKind::UpdateSlice);
+  REQUIRE(s);
+  CHECK(s->exp.args.size() == 3);
+  CHECK(s->exp.index_dims.empty());
+  CHECK(count_kind(b, core::ExpKind::Assert) == 2);
+  CHECK(contains(r.text, "Shape of slice does not match shape of value."));
 }
 
 TEST_CASE("print_program shows short-circuit operators as if", "[lower]") {
@@ -332,6 +348,9 @@ private:
     for (const core::Stm &s : b.stms) {
       std::vector<CVal> r = exp(s.exp);
       if (r.size() != s.pat.size()) throw UncheckedError{"wrong number of results"};
+      // (A pattern may bind the sizes of its own arrays, e.g. an if's.)
+      for (size_t i = 0; i < r.size(); i++)
+        if (r[i].shape.empty()) env_[size_t(s.pat[i])] = r[i];
       for (size_t i = 0; i < r.size(); i++) {
         // Shapes declared in the IR must hold.
         const core::VarInfo &v = p_.var(s.pat[i]);
