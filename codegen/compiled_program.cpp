@@ -17,6 +17,8 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
 
 namespace kerb::codegen {
@@ -149,6 +151,51 @@ uint64_t scalar_bytes(const PrimValue &v) {
   }
 }
 
+// An entry call's arguments as C API values: scalars by address, arrays made in the
+// context (freed with the Arguments).
+struct Arguments {
+  kerb_context *ctx = nullptr;
+  std::vector<uint64_t> scalars;
+  std::vector<const void *> ins;
+  std::vector<std::pair<const ArrayData *, void *>> arrays;
+
+  Arguments() = default;
+  Arguments(const Arguments &) = delete;
+  Arguments &operator=(const Arguments &) = delete;
+  ~Arguments() { release(); }
+  void release() {
+    for (auto &[a, h] : arrays)
+      kerb_rt_array_free(ctx, int32_t(a->elem.prim), int32_t(a->shape.size()), h);
+    arrays.clear();
+  }
+};
+
+// An entry call's results as C API values: scalars in 8-byte holders, arrays as
+// handles (freed with the Results).
+struct Results {
+  kerb_context *ctx = nullptr;
+  std::vector<core::CType> types;
+  std::vector<uint64_t> scalars;
+  std::vector<void *> arrays;
+  std::vector<void *> outs;
+
+  Results(kerb_context *c, const core::Program &core, const core::Function &fn) : ctx(c) {
+    for (const core::SubExp &r : fn.body.result) types.push_back(core.type_of(r));
+    scalars.assign(types.size(), 0);
+    arrays.assign(types.size(), nullptr);
+    for (size_t k = 0; k < types.size(); k++)
+      outs.push_back(types[k].rank == 0 ? static_cast<void *>(&scalars[k]) : static_cast<void *>(&arrays[k]));
+  }
+  Results(const Results &) = delete;
+  Results &operator=(const Results &) = delete;
+  ~Results() { release(); }
+  void release() {
+    for (size_t k = 0; k < types.size(); k++)
+      if (arrays[k]) kerb_rt_array_free(ctx, int32_t(types[k].prim), types[k].rank, arrays[k]);
+    std::fill(arrays.begin(), arrays.end(), nullptr);
+  }
+};
+
 // A program compiled for one device and run through the C API's runtime (as a
 // compiled library is), with its descriptor in memory.
 class Compiled : public CompiledProgram {
@@ -172,23 +219,44 @@ public:
   }
 
   RunResult run(const std::string &entry, const std::vector<Value> &args) override {
+    int32_t index = function_index(entry);
+    Arguments in;
+    upload(index, args, in);
+    Results out(ctx_, core_, core_.functions[size_t(index)]);
+    if (call(index, in, out) != 0) return failed();
+    in.release();
+    return read_results(index, out);
+  }
+  std::unique_ptr<TimedCall> prepare_call(const std::string &entry, const std::vector<Value> &args,
+                                          bool restore_arguments) override;
+  std::string device_description() const override { return description_; }
+
+  int32_t function_index(const std::string &entry) const {
     for (size_t i = 0; i < core_.functions.size(); i++)
-      if (core_.functions[i].name == entry) return run_entry(int32_t(i), args);
+      if (core_.functions[i].name == entry) return int32_t(i);
     throw std::invalid_argument("no entry point '" + entry + "'");
   }
-  std::string device_description() const override { return description_; }
+  // Makes the arguments of entry `index` in the context.
+  void upload(int32_t index, const std::vector<Value> &args, Arguments &in);
+  // Calls entry `index`, then syncs (the sync point that ends every call before its
+  // results are read). Returns 0, or the C API's error code.
+  int call(int32_t index, const Arguments &in, Results &out) {
+    int status = kerb_rt_entry(ctx_, &desc_->desc, index, out.outs.data(), in.ins.data());
+    if (status == 0) status = kerb_context_sync(ctx_);
+    return status;
+  }
+  // The error of the last call: a check failure as a RunResult; throws otherwise.
+  RunResult failed();
+  // Reads the results of a successful call back to the host, and frees them.
+  RunResult read_results(int32_t index, Results &out);
 
   core::Program core_;
   std::unique_ptr<HostJit> jit_;
   std::unique_ptr<JitProgramDesc> desc_;
+  kerb_context *ctx_ = nullptr;
 
 private:
-  RunResult run_entry(int32_t index, const std::vector<Value> &args);
-  // The error of the last call: a check failure as a RunResult; throws otherwise.
-  RunResult failed();
-
   kerb_context_config *cfg_ = nullptr;
-  kerb_context *ctx_ = nullptr;
   std::string description_;
 };
 
@@ -201,84 +269,57 @@ RunResult Compiled::failed() {
   return r;
 }
 
-RunResult Compiled::run_entry(int32_t index, const std::vector<Value> &args) {
+void Compiled::upload(int32_t index, const std::vector<Value> &args, Arguments &in) {
   const core::Function &fn = core_.functions[size_t(index)];
   std::vector<Leaf> leaves;
   for (const Value &a : args) flatten(a, leaves);
   if (leaves.size() != fn.params.size())
     throw std::invalid_argument(fmt::format("entry point '{}' expects {} values, got {}", fn.name,
                                             fn.params.size(), leaves.size()));
-  // Arguments: scalars by address, arrays made in the context (freed after the call).
-  std::vector<uint64_t> scalars(leaves.size());
-  std::vector<const void *> ins(leaves.size());
-  std::vector<std::pair<const ArrayData *, void *>> arrays;
-  auto free_arrays = [&] {
-    for (auto &[a, h] : arrays)
-      kerb_rt_array_free(ctx_, int32_t(a->elem.prim), int32_t(a->shape.size()), h);
-    arrays.clear();
-  };
+  in.ctx = ctx_;
+  in.scalars.assign(leaves.size(), 0);
+  in.ins.assign(leaves.size(), nullptr);
   for (size_t k = 0; k < leaves.size(); k++) {
     const Leaf &l = leaves[k];
     if (!l.is_array) {
-      scalars[k] = scalar_bytes(l.scalar);
-      ins[k] = &scalars[k];
+      in.scalars[k] = scalar_bytes(l.scalar);
+      in.ins[k] = &in.scalars[k];
       continue;
     }
     std::vector<uint8_t> bytes = pack(*l.array);
     void *h = kerb_rt_array_new(ctx_, int32_t(l.array->elem.prim), int32_t(l.array->shape.size()),
                                 bytes.data(), l.array->shape.data());
-    if (!h) {
-      free_arrays();
-      ContextError e = take_context_error(ctx_);
-      throw std::runtime_error(e.message);
-    }
-    arrays.push_back({l.array, h});
-    ins[k] = h;
+    if (!h) throw std::runtime_error(take_context_error(ctx_).message);
+    in.arrays.push_back({l.array, h});
+    in.ins[k] = h;
   }
-  // Results: scalars into 8-byte holders, arrays as handles.
-  std::vector<core::CType> types;
-  for (const core::SubExp &r : fn.body.result) types.push_back(core_.type_of(r));
-  std::vector<uint64_t> out_scalars(types.size(), 0);
-  std::vector<void *> out_arrays(types.size(), nullptr);
-  std::vector<void *> outs(types.size());
-  for (size_t k = 0; k < types.size(); k++)
-    outs[k] = types[k].rank == 0 ? static_cast<void *>(&out_scalars[k]) : static_cast<void *>(&out_arrays[k]);
-  int status = kerb_rt_entry(ctx_, &desc_->desc, index, outs.data(), ins.data());
-  free_arrays();
-  auto free_results = [&] {
-    for (size_t k = 0; k < types.size(); k++)
-      if (out_arrays[k]) kerb_rt_array_free(ctx_, int32_t(types[k].prim), types[k].rank, out_arrays[k]);
-  };
-  // A sync point: results are read only if no kernel failed.
-  if (status == 0) status = kerb_context_sync(ctx_);
-  if (status != 0) {
-    free_results();
-    return failed();
-  }
+}
+
+RunResult Compiled::read_results(int32_t index, Results &out) {
+  const core::Function &fn = core_.functions[size_t(index)];
   std::vector<Value> values;
-  for (size_t k = 0; k < types.size(); k++) {
-    const core::CType &t = types[k];
+  for (size_t k = 0; k < out.types.size(); k++) {
+    const core::CType &t = out.types[k];
     if (t.rank == 0) {
       uint8_t buf[8];
-      std::memcpy(buf, &out_scalars[k], 8);
+      std::memcpy(buf, &out.scalars[k], 8);
       values.push_back(Value(unpack_scalar(t.prim, buf)));
       continue;
     }
-    const int64_t *dims = kerb_rt_array_shape(ctx_, int32_t(t.prim), t.rank, out_arrays[k]);
+    const int64_t *dims = kerb_rt_array_shape(ctx_, int32_t(t.prim), t.rank, out.arrays[k]);
+    if (!dims) throw std::runtime_error(take_context_error(ctx_).message);
     std::vector<int64_t> shape(dims, dims + t.rank);
     int64_t n = 1;
     for (int64_t d : shape) n *= d;
     std::vector<uint8_t> bytes(size_t(n) * size_t(elem_size(t.prim)));
-    if (kerb_rt_array_values(ctx_, int32_t(t.prim), t.rank, out_arrays[k], bytes.data()) != 0) {
-      free_results();
+    if (kerb_rt_array_values(ctx_, int32_t(t.prim), t.rank, out.arrays[k], bytes.data()) != 0)
       return failed();
-    }
     std::vector<Bits> data(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; i++)
       data[size_t(i)] = unpack_scalar(t.prim, bytes.data() + size_t(i) * size_t(elem_size(t.prim))).bits;
     values.push_back(make_prim_array(t.prim, shape, std::move(data)));
   }
-  free_results();
+  out.release();
   // Regroup into the entry's results (a tuple result is split).
   std::vector<ValueType> rtypes = fn.result_types;
   if (rtypes.size() == 1 && rtypes[0].kind == ValueType::Tuple && rtypes[0].rank == 0) {
@@ -290,6 +331,63 @@ RunResult Compiled::run_entry(int32_t index, const std::vector<Value> &args) {
   for (const ValueType &t : rtypes) result.results.push_back(unflatten(t, values, at));
   result.ok = true;
   return result;
+}
+
+// An entry call prepared for timing: its arguments are made in the context once (and,
+// when the entry may consume them, made again from the host before each run, outside
+// the timing); each run frees the previous run's results first, also outside it.
+class PreparedCall : public TimedCall {
+public:
+  PreparedCall(Compiled &c, int32_t index, const std::vector<Value> &args, bool restore)
+      : c_(c), index_(index), args_(args), restore_(restore),
+        out_(c.ctx_, c.core_, c.core_.functions[size_t(index)]) {
+    c_.upload(index_, args_, in_);
+  }
+
+  Sample run() override {
+    out_.release();
+    have_results_ = false;
+    if (restore_) {
+      in_.release();
+      c_.upload(index_, args_, in_);
+    }
+    int status = 0;
+    Sample s;
+    auto t0 = std::chrono::steady_clock::now();
+    s.device_ms = time_on_device(c_.ctx_, [&] { status = c_.call(index_, in_, out_); });
+    s.wall_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (status != 0) {
+      RunResult r = c_.failed(); // throws for a device error
+      s.ok = false;
+      s.failure = r.failure;
+      return s;
+    }
+    s.ok = true;
+    have_results_ = true;
+    return s;
+  }
+
+  RunResult results() override {
+    if (!have_results_) throw std::logic_error("no results: the last run did not succeed");
+    have_results_ = false;
+    return c_.read_results(index_, out_);
+  }
+
+private:
+  Compiled &c_;
+  int32_t index_;
+  std::vector<Value> args_;
+  bool restore_;
+  Arguments in_;
+  Results out_;
+  bool have_results_ = false;
+};
+
+std::unique_ptr<TimedCall> Compiled::prepare_call(const std::string &entry,
+                                                  const std::vector<Value> &args,
+                                                  bool restore_arguments) {
+  return std::make_unique<PreparedCall>(*this, function_index(entry), args, restore_arguments);
 }
 
 void define_runtime_symbols(HostJit &jit) {

@@ -490,6 +490,12 @@ ContextError take_context_error(kerb_context *h) {
   return std::exchange(c->last_error, ContextError{});
 }
 
+double time_on_device(kerb_context *h, const std::function<void()> &work) {
+  Context *c = started_context(h, "time_on_device");
+  if (!c) throw std::runtime_error(take_context_error(h).message);
+  return c->device->time_ms(work);
+}
+
 } // namespace kerb
 
 using namespace kerb;

@@ -6,6 +6,7 @@
 
 #include "runtime/exec_context.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -22,5 +23,10 @@ struct ContextError {
 
 // Takes (and clears) the context's last error.
 ContextError take_context_error(kerb_context *ctx);
+
+// Runs `work` (calls on `ctx`) and returns the time the context's device took for it
+// (Device::time_ms: CUDA events on its stream, or a steady clock). Throws
+// std::runtime_error if the context is not alive or a device call fails.
+double time_on_device(kerb_context *ctx, const std::function<void()> &work);
 
 } // namespace kerb

@@ -97,8 +97,6 @@ std::unique_ptr<CudaDevice> CudaDevice::open(int ordinal, std::string *why_not) 
     KERB_CU(d->cuDevicePrimaryCtxRetain(&dev->ctx_, dev->device_));
     KERB_CU(d->cuCtxSetCurrent(dev->ctx_));
     KERB_CU(d->cuStreamCreate(&dev->stream_, CU_STREAM_NON_BLOCKING));
-    KERB_CU(d->cuEventCreate(&dev->start_, CU_EVENT_DEFAULT));
-    KERB_CU(d->cuEventCreate(&dev->stop_, CU_EVENT_DEFAULT));
     int pools = 0;
     KERB_CU(d->cuDeviceGetAttribute(&pools, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
                                     dev->device_));
@@ -122,8 +120,6 @@ CudaDevice::~CudaDevice() {
   const CudaDriver *d = driver_;
   d->cuCtxSetCurrent(ctx_);
   if (stream_) d->cuStreamSynchronize(stream_);
-  if (start_) d->cuEventDestroy(start_);
-  if (stop_) d->cuEventDestroy(stop_);
   if (stream_) d->cuStreamDestroy(stream_);
   d->cuCtxSetCurrent(nullptr);
   d->cuDevicePrimaryCtxRelease(device_);
@@ -308,12 +304,24 @@ void CudaDevice::synchronize() {
 
 float CudaDevice::time_ms(const std::function<void()> &work) {
   make_current();
-  KERB_CU(driver_->cuEventRecord(start_, stream_));
+  // Events of its own, so that timings nest (a timed entry call whose launches are
+  // timed too, with KERB_PROFILE=1).
+  struct Events {
+    const CudaDriver *d;
+    CUevent start = nullptr, stop = nullptr;
+    ~Events() {
+      if (start) d->cuEventDestroy(start);
+      if (stop) d->cuEventDestroy(stop);
+    }
+  } ev{driver_};
+  KERB_CU(driver_->cuEventCreate(&ev.start, CU_EVENT_DEFAULT));
+  KERB_CU(driver_->cuEventCreate(&ev.stop, CU_EVENT_DEFAULT));
+  KERB_CU(driver_->cuEventRecord(ev.start, stream_));
   work();
-  KERB_CU(driver_->cuEventRecord(stop_, stream_));
-  KERB_CU(driver_->cuEventSynchronize(stop_));
+  KERB_CU(driver_->cuEventRecord(ev.stop, stream_));
+  KERB_CU(driver_->cuEventSynchronize(ev.stop));
   float ms = 0;
-  KERB_CU(driver_->cuEventElapsedTime(&ms, start_, stop_));
+  KERB_CU(driver_->cuEventElapsedTime(&ms, ev.start, ev.stop));
   return ms;
 }
 

@@ -5,9 +5,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 namespace kerb {
+
+double Device::time_ms(const std::function<void()> &work) {
+  auto t0 = std::chrono::steady_clock::now();
+  work();
+  synchronize();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
 
 std::string Failure::text() const {
   return location.empty() ? message : message + "\nat " + location;

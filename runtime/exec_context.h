@@ -22,6 +22,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -67,12 +68,18 @@ public:
   virtual void trim() {}
   // Bytes the device's allocator holds (in use or cached), or -1 if it cannot tell.
   virtual int64_t reserved_bytes() const { return -1; }
+  // Runs `work` (which queues work on the device) and returns how long the device took,
+  // in milliseconds: CUDA events around it, or a steady clock where launches are
+  // synchronous (the CPU device). Waits for the work.
+  virtual double time_ms(const std::function<void()> &work);
 };
 
 // The CPU device: kernels compiled for the host, run over an emulated grid (block size
 // 1) on a few host threads.
 std::unique_ptr<Device> make_cpu_device(std::vector<CpuKernelFn> kernels,
                                         std::vector<KernelDesc> descs);
+// The number of host threads the CPU device runs kernels on.
+int cpu_device_threads();
 
 struct Failure {
   FailureKind kind = FailureKind::Assert;
