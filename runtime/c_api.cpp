@@ -500,6 +500,17 @@ double time_on_device(kerb_context *h, const std::function<void()> &work) {
 
 using namespace kerb;
 
+namespace {
+
+// A malloc'd copy (the caller frees it), or null if out of memory.
+char *malloc_copy(const std::string &s) {
+  char *out = static_cast<char *>(std::malloc(s.size() + 1));
+  if (out) std::memcpy(out, s.c_str(), s.size() + 1);
+  return out;
+}
+
+} // namespace
+
 extern "C" {
 
 // ---- configuration
@@ -624,7 +635,8 @@ void kerb_context_free(kerb_context *ctx) {
   if (c->exec) {
     for (auto &a : arrays) release_buffer(*c, a->buffer);
     try {
-      c->device->synchronize();
+      // Waits for the device, and gives the memory pool's cache back.
+      c->device->trim();
     } catch (...) {
       // Freeing goes on regardless.
     }
@@ -660,10 +672,7 @@ char *kerb_context_get_error(kerb_context *ctx) {
   } else {
     message = std::exchange(orphan_error, "");
   }
-  if (message.empty()) return nullptr;
-  char *out = static_cast<char *>(std::malloc(message.size() + 1));
-  if (out) std::memcpy(out, message.c_str(), message.size() + 1);
-  return out;
+  return message.empty() ? nullptr : malloc_copy(message);
 }
 
 int kerb_context_poll_error(kerb_context *ctx) {
@@ -699,9 +708,7 @@ char *kerb_context_report(kerb_context *ctx) {
       "\"peak_bytes\": {}, \"allocations\": {}, \"pool_reserved_bytes\": {}}}",
       device, c->exec->current_call(), c->arrays.size(), c->exec->bytes_in_use(),
       c->exec->peak_bytes(), c->exec->allocations(), reserved);
-  char *out = static_cast<char *>(std::malloc(json.size() + 1));
-  if (out) std::memcpy(out, json.c_str(), json.size() + 1);
-  return out;
+  return malloc_copy(json);
 }
 
 int kerb_context_clear_caches(kerb_context *ctx) {

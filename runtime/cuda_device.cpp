@@ -175,16 +175,27 @@ CUfunction CudaDevice::function(const CudaModule &module, const std::string &nam
   return f;
 }
 
-CUdeviceptr CudaDevice::alloc(std::size_t bytes) {
-  if (bytes == 0) return 0;
-  make_current();
+namespace {
+
+// cuMemAlloc in the current context. Out of memory gives 0 when `oom_ok`; every other
+// failure throws.
+CUdeviceptr mem_alloc(const CudaDriver *d, std::size_t bytes, bool oom_ok) {
   CUdeviceptr p = 0;
-  CUresult r = driver_->cuMemAlloc(&p, bytes);
+  CUresult r = d->cuMemAlloc(&p, bytes);
+  if (r == CUDA_ERROR_OUT_OF_MEMORY && oom_ok) return 0;
   if (r != CUDA_SUCCESS) {
     std::string call = fmt::format("cuMemAlloc(&p, {} bytes)", bytes);
     cuda_fail(r, call.c_str(), __FILE__, __LINE__);
   }
   return p;
+}
+
+} // namespace
+
+CUdeviceptr CudaDevice::alloc(std::size_t bytes) {
+  if (bytes == 0) return 0;
+  make_current();
+  return mem_alloc(driver_, bytes, false);
 }
 
 void CudaDevice::free(CUdeviceptr ptr) {
@@ -195,18 +206,8 @@ void CudaDevice::free(CUdeviceptr ptr) {
 
 CUdeviceptr CudaDevice::alloc_async(std::size_t bytes) {
   if (bytes == 0) return 0;
-  if (!pool_) {
-    make_current();
-    CUdeviceptr p = 0;
-    CUresult r = driver_->cuMemAlloc(&p, bytes);
-    if (r == CUDA_ERROR_OUT_OF_MEMORY) return 0;
-    if (r != CUDA_SUCCESS) {
-      std::string call = fmt::format("cuMemAlloc(&p, {} bytes)", bytes);
-      cuda_fail(r, call.c_str(), __FILE__, __LINE__);
-    }
-    return p;
-  }
   make_current();
+  if (!pool_) return mem_alloc(driver_, bytes, true);
   CUdeviceptr p = 0;
   CUresult r = driver_->cuMemAllocAsync(&p, bytes, stream_);
   if (r == CUDA_ERROR_OUT_OF_MEMORY) {
