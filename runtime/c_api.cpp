@@ -509,6 +509,14 @@ char *malloc_copy(const std::string &s) {
   return out;
 }
 
+// The live configuration `cfg` (the registry's mutex held), or null with the error.
+Config *find_config(Registry &r, kerb_context_config *cfg, const char *fn) {
+  auto it = r.configs.find(handle_id(cfg));
+  if (it != r.configs.end()) return it->second.get();
+  usage(nullptr, fmt::format("{}: the configuration is {}", fn, cfg ? "not alive" : "NULL"));
+  return nullptr;
+}
+
 } // namespace
 
 extern "C" {
@@ -536,12 +544,10 @@ void kerb_context_config_free(kerb_context_config *cfg) {
 int kerb_context_config_set_device(kerb_context_config *cfg, const char *device) {
   Registry &r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  auto it = r.configs.find(handle_id(cfg));
-  if (it == r.configs.end())
-    return usage(nullptr, cfg ? "kerb_context_config_set_device: the configuration is not alive"
-                              : "kerb_context_config_set_device: the configuration is NULL");
+  Config *found = find_config(r, cfg, "kerb_context_config_set_device");
+  if (!found) return KERB_USAGE_ERROR;
   std::string d = device ? device : "";
-  Config &c = *it->second;
+  Config &c = *found;
   if (d.empty()) {
     c.device = DeviceChoice::Default;
     return KERB_SUCCESS;
@@ -567,11 +573,9 @@ int kerb_context_config_set_device(kerb_context_config *cfg, const char *device)
 int kerb_context_config_set_sync_checks(kerb_context_config *cfg, int flag) {
   Registry &r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  auto it = r.configs.find(handle_id(cfg));
-  if (it == r.configs.end())
-    return usage(nullptr, cfg ? "kerb_context_config_set_sync_checks: the configuration is not alive"
-                              : "kerb_context_config_set_sync_checks: the configuration is NULL");
-  it->second->sync_checks = flag != 0;
+  Config *c = find_config(r, cfg, "kerb_context_config_set_sync_checks");
+  if (!c) return KERB_USAGE_ERROR;
+  c->sync_checks = flag != 0;
   return KERB_SUCCESS;
 }
 
