@@ -444,21 +444,26 @@ int Context::call(const std::string &fn, int32_t entry, void *const *outs, const
         if (!a->buffer && holds(b->alloc)) a->buffer = b;
       for (ArrayObj *i : inputs)
         if (!a->buffer && i->buffer && holds(i->buffer->alloc)) a->buffer = i->buffer;
-      if (a->buffer) {
-        a->buffer->refs++;
-      } else if (std::optional<Allocation> m = exec->take(a->addr); m && holds(*m)) {
-        a->buffer = new Buffer{*m, 1};
-        fresh.push_back(a->buffer);
-      } else {
-        if (m) exec->free_owned(*m);
-        lost = true;
+      std::optional<Allocation> m = a->buffer ? std::nullopt : exec->take(a->addr);
+      if (m) {
+        fresh.push_back(new Buffer{*m, 0});
+        if (holds(*m)) a->buffer = fresh.back();
       }
+      if (a->buffer)
+        a->buffer->refs++;
+      else
+        lost = true;
     } else {
       a->addr = 0;
     }
     made.push_back(std::move(a));
   }
   exec->finish_call();
+  for (Buffer *b : fresh)
+    if (b->refs == 0) {
+      b->refs = 1;
+      release_buffer(*this, b);
+    }
   if (lost) {
     for (auto &a : made) release_buffer(*this, a->buffer);
     return set_error(KERB_ERROR, fmt::format("{}: internal error: a result's memory is not the "
