@@ -103,7 +103,8 @@ say "copy-rate probe"
   say "the copy-rate probe failed"
 
 variants=(--variant=--unsafe --variant=default)
-if "$kerb" bench --help | grep -q -- '--sync-checks'; then
+bench_help=$("$kerb" bench --help 2>&1)
+if [[ $bench_help == *--sync-checks* ]]; then
   variants+=(--variant=--sync-checks)
 else
   say "this kerb has no --sync-checks: timing --unsafe and default only"
