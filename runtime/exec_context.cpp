@@ -211,6 +211,8 @@ void ExecContext::begin_call() {
 void ExecContext::finish_call() {
   end_call();
   in_call_ = false;
+  // Nothing launched since the last look: this call is clean too.
+  if (!kernel_ran_) note_clean();
 }
 
 int32_t ExecContext::sync_check(bool synchronized) {

@@ -1,0 +1,128 @@
+// Unit tests for runtime/exec_context: memory of entry calls (loop scopes, results
+// taken off the call's list) and the failure protocol's host side with the mapped
+// mirror, on the CPU device with hand-written kernels that fail as generated code does.
+#include "runtime/exec_context.h"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cstring>
+
+using namespace kerb;
+
+namespace {
+
+FailureTable one_site_table() {
+  FailureTable t;
+  t.add({FailureKind::Bounds, "k.fut:1:2-3", index_template(1), {ArgType::I64, ArgType::I64}});
+  return t;
+}
+
+// A kernel that fails at site 0 with arguments (7, 3) in thread 2, as generated code
+// does: a CAS on the slot, the arguments, then the mirror's arguments, a fence, its code.
+void failing_kernel(int64_t begin, int64_t end, const int64_t *slots) {
+  for (int64_t i = begin; i < end; i++) {
+    if (i != 2) continue;
+    auto *slot = reinterpret_cast<FailureSlot *>(uintptr_t(slots[0]));
+    int32_t expected = -1;
+    if (!std::atomic_ref<int32_t>(slot->code).compare_exchange_strong(expected, 0)) continue;
+    slot->args[0] = 7;
+    slot->args[1] = 3;
+    if (slot->mirror) {
+      auto *mirror = reinterpret_cast<FailureSlot *>(uintptr_t(slot->mirror));
+      mirror->args[0] = 7;
+      mirror->args[1] = 3;
+      std::atomic_thread_fence(std::memory_order_seq_cst);
+      std::atomic_ref<int32_t>(mirror->code).store(0, std::memory_order_relaxed);
+    }
+  }
+}
+
+void quiet_kernel(int64_t, int64_t, const int64_t *) {}
+
+struct Fixture {
+  FailureTable table = one_site_table();
+  std::unique_ptr<Device> device =
+      make_cpu_device({failing_kernel, quiet_kernel}, {KernelDesc{}, KernelDesc{}});
+  ExecContext ctx{*device, table};
+};
+
+} // namespace
+
+TEST_CASE("host loops free what an iteration no longer carries", "[runtime]") {
+  Fixture f;
+  ExecContext &ctx = f.ctx;
+  ctx.begin_call();
+  int64_t before = ctx.alloc(100);
+  int64_t mark = ctx.scope_mark();
+  int64_t carried = 0;
+  for (int i = 0; i < 50; i++) {
+    int64_t tmp = ctx.alloc(1000);
+    int64_t next = ctx.alloc(64);
+    REQUIRE((tmp && next));
+    // The loop carries a view into `next` (8 bytes in) and the array from before the loop.
+    int64_t live[] = {next + 8, before};
+    ctx.scope_release(mark, live, 2);
+    carried = next;
+    CHECK(ctx.bytes_in_use() == 100 + 64);
+  }
+  CHECK(ctx.peak_bytes() <= 100 + 64 + 1000 + 64);
+  // An empty view at the end of an allocation keeps it too.
+  int64_t end_view = carried + 64;
+  ctx.scope_release(mark, &end_view, 1);
+  CHECK(ctx.bytes_in_use() == 100 + 64);
+  // The result is taken off the call's list; the rest is freed at the end.
+  std::optional<Allocation> taken = ctx.take(carried + 16);
+  REQUIRE(taken);
+  CHECK(taken->addr == carried);
+  CHECK(!ctx.take(carried));
+  ctx.finish_call();
+  CHECK(ctx.bytes_in_use() == 64);
+  ctx.free_owned(*taken);
+  CHECK(ctx.bytes_in_use() == 0);
+}
+
+TEST_CASE("a failure is found through the mirror, polled, and reset", "[runtime]") {
+  Fixture f;
+  ExecContext &ctx = f.ctx;
+  int64_t slots[] = {ctx.failure_slot()};
+  CHECK(!ctx.poll());
+  ctx.begin_call(); // call 1: clean
+  REQUIRE(ctx.launch(1, 8, slots, 1) == 0);
+  CHECK(ctx.sync_check() == 0);
+  ctx.finish_call();
+  ctx.begin_call(); // call 2: fails, seen at a later sync point
+  REQUIRE(ctx.launch(0, 8, slots, 1) == 0);
+  ctx.finish_call();
+  ctx.begin_call(); // call 3
+  REQUIRE(ctx.launch(1, 8, slots, 1) == 0);
+  ctx.finish_call();
+  std::optional<Failure> polled = ctx.poll();
+  REQUIRE(polled);
+  CHECK(polled->text() == "Index [7] out of bounds for array of shape [3].\nat k.fut:1:2-3");
+  CHECK(ctx.poll()); // polling clears nothing
+  CHECK(ctx.sync_check() == 1);
+  REQUIRE(ctx.failure);
+  CHECK(ctx.failure->message == "Index [7] out of bounds for array of shape [3].");
+  CHECK(ctx.failure->location == "k.fut:1:2-3");
+  CHECK(ctx.failure_window() == std::pair<uint64_t, uint64_t>{2, 3});
+  // Reset: the next calls are clean.
+  CHECK(!ctx.poll());
+  ctx.clear_error();
+  ctx.begin_call();
+  REQUIRE(ctx.launch(1, 8, slots, 1) == 0);
+  CHECK(ctx.sync_check() == 0);
+  ctx.finish_call();
+}
+
+TEST_CASE("sync checks report a failure at the launch", "[runtime]") {
+  Fixture f;
+  ExecContext &ctx = f.ctx;
+  ctx.sync_checks = true;
+  int64_t slots[] = {ctx.failure_slot()};
+  ctx.begin_call();
+  CHECK(ctx.launch(0, 8, slots, 1) == 1);
+  REQUIRE(ctx.failure);
+  CHECK(ctx.failure_window() == std::pair<uint64_t, uint64_t>{1, 1});
+  ctx.finish_call();
+}
