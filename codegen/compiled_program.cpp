@@ -42,15 +42,24 @@ struct Leaf {
   const ArrayData *array = nullptr;
 };
 
-void flatten(const Value &v, std::vector<Leaf> &out) {
+// `()` is one bool (false), as the lowering flattens it (an array of () keeps its
+// length); `units` keeps the bool arrays made for arrays of ().
+void flatten(const Value &v, std::vector<Leaf> &out, std::vector<Value> &units) {
   switch (v.kind) {
   case Value::Prim: out.push_back(Leaf{false, v.prim, nullptr}); return;
   case Value::Tuple:
-    for (const Value &e : v.elems) flatten(e, out);
+    if (v.elems.empty()) out.push_back(Leaf{false, PrimValue::boolean(false), nullptr});
+    for (const Value &e : v.elems) flatten(e, out, units);
     return;
   case Value::Array:
     if (v.array->elem.kind == ValueType::Tuple) {
-      for (const Value &c : v.array->components) flatten(c, out);
+      if (v.array->elem.elems.empty()) {
+        const std::vector<int64_t> &shape = v.array->shape;
+        units.push_back(make_prim_array(PrimType::Bool, shape,
+                                        std::vector<Bits>(size_t(v.array->num_elements()))));
+        out.push_back(Leaf{true, {}, units.back().array.get()});
+      }
+      for (const Value &c : v.array->components) flatten(c, out, units);
       return;
     }
     out.push_back(Leaf{true, {}, v.array.get()});
@@ -108,6 +117,12 @@ PrimValue unpack_scalar(PrimType t, const uint8_t *src) {
 // Rebuilds a value of type `t` from flattened result leaves.
 Value unflatten(const ValueType &t, const std::vector<Value> &leaves, size_t &pos) {
   if (t.kind == ValueType::Prim) return leaves[pos++];
+  if (t.elems.empty()) {
+    // () and arrays of (): their bool component gives the shape.
+    const Value &unit = leaves[pos++];
+    if (t.rank == 0) return Value::tuple({});
+    return make_tuple_array(unit.shape(), {});
+  }
   if (t.rank == 0) {
     std::vector<Value> elems;
     for (const ValueType &e : t.elems) elems.push_back(unflatten(e, leaves, pos));
@@ -130,7 +145,8 @@ RunResult run_entry(ExecContext &ctx, const core::Program &core, const core::Fun
   EntryFn f = reinterpret_cast<EntryFn>(host_fn);
   Device &dev = ctx.device();
   std::vector<Leaf> leaves;
-  for (const Value &a : args) flatten(a, leaves);
+  std::vector<Value> units;
+  for (const Value &a : args) flatten(a, leaves, units);
   if (leaves.size() != fn.params.size())
     throw std::invalid_argument(fmt::format("entry point '{}' expects {} values, got {}", fn.name,
                                             fn.params.size(), leaves.size()));
@@ -235,32 +251,11 @@ public:
   std::vector<void *> entries_;
 };
 
-// Whether a value type holds an array of empty tuples (`[]()`), whose length the
-// flattened form cannot carry.
-bool has_unit_array(const ValueType &t) {
-  if (t.kind != ValueType::Tuple) return false;
-  if (t.rank > 0 && t.elems.empty()) return true;
-  for (const ValueType &e : t.elems)
-    if (has_unit_array(e)) return true;
-  return false;
-}
-
 std::unique_ptr<Compiled> compile_host(const Program &program, const CompileOptions &opts,
                                        Target target, GeneratedProgram &gen) {
   initialize_llvm();
   auto c = std::make_unique<Compiled>();
   c->core_ = lower(program, opts);
-  for (const core::Function &f : c->core_.functions) {
-    std::vector<ValueType> types = f.param_types;
-    types.insert(types.end(), f.result_types.begin(), f.result_types.end());
-    for (const ValueType &t : types)
-      if (has_unit_array(t)) {
-        const FunDef *d = program.find(f.name);
-        error_at(d ? d->name_span : Span{program.file.get(), 0, 0},
-                 "the code generator does not support arrays of () as entry parameters or "
-                 "results yet");
-      }
-  }
   gen = generate_llvm(c->core_, target);
   c->jit_ = HostJit::create();
   define_runtime_symbols(*c->jit_);
