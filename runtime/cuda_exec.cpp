@@ -3,6 +3,8 @@
 // Driver API (runtime/cuda_device.h).
 #include "runtime/cuda_exec.h"
 
+#include "runtime/timing.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -46,24 +48,31 @@ public:
   // The device-to-device copy rate (bytes read + written per second), for comparing
   // kernels with in the same run.
   void measure_copy_bandwidth() {
-    const size_t bytes = size_t(1) << 28;
-    CUdeviceptr a = dev_.alloc(bytes), b = dev_.alloc(bytes);
-    std::vector<float> t;
-    for (int i = 0; i < 12; i++)
-      t.push_back(dev_.time_ms([&] { dev_.copy_on_device(b, a, bytes); }));
-    dev_.free(a);
-    dev_.free(b);
-    std::sort(t.begin() + 2, t.end());
-    float med = t[2 + (t.size() - 2) / 2];
-    std::fprintf(stderr, "profile: copy %zu bytes median_ms %.4f rate_GBps %.1f (read + write)\n",
-                 bytes, double(med), 2.0 * double(bytes) / (double(med) * 1e6));
+    CopyRate r = measure_cuda_copy_rate(dev_, int64_t(1) << 28, 2, 10);
+    std::fprintf(stderr, "profile: copy %lld bytes median_ms %.4f rate_GBps %.1f (read + write)\n",
+                 static_cast<long long>(r.bytes), r.ms.median, r.gb_per_s());
   }
 
   std::string describe() const override { return dev_.describe(); }
   int64_t alloc(int64_t bytes) override {
-    return int64_t(dev_.alloc(size_t(std::max<int64_t>(bytes, 1))));
+    CUdeviceptr p = dev_.alloc_async(size_t(std::max<int64_t>(bytes, 1)));
+    if (!p)
+      throw OutOfMemoryError(fmt::format("out of device memory allocating {} bytes on {}", bytes,
+                                         dev_.describe()));
+    return int64_t(p);
   }
-  void free(int64_t addr) override { dev_.free(CUdeviceptr(addr)); }
+  void free(int64_t addr) override { dev_.free_async(CUdeviceptr(addr)); }
+  void synchronize() override { dev_.synchronize(); }
+  void *alloc_mapped(int64_t bytes, int64_t *device_addr) override {
+    CUdeviceptr d = 0;
+    void *host = dev_.alloc_mapped_host(size_t(bytes), &d);
+    *device_addr = int64_t(d);
+    return host;
+  }
+  void free_mapped(void *host) override { dev_.free_host(host); }
+  void trim() override { dev_.trim_pool(); }
+  double time_ms(const std::function<void()> &work) override { return double(dev_.time_ms(work)); }
+  int64_t reserved_bytes() const override { return dev_.pool_reserved(); }
   void write(int64_t dst, const void *src, int64_t bytes) override {
     dev_.copy_to_device(CUdeviceptr(dst), src, size_t(bytes));
   }
