@@ -250,8 +250,21 @@ then
   echo "FAIL: kerb bench --json wrote an unexpected report"
   failures=$((failures + 1))
 fi
+# bench/summarize.py (standard library only) merges kerb bench reports into the table.
+mkdir -p "$tmp/raw"
+cp "$tmp/bench.json" "$tmp/raw/kerb_cases_r1.json"
+cp "$tmp/bench.json" "$tmp/raw/kerb_cases_r2.json"
+checks=$((checks + 1))
+if python3 "$dir/../../bench/summarize.py" "$tmp/raw" --json "$tmp/suite.json" >"$tmp/table.txt" 2>&1 &&
+  grep -qF '| cases:sum random | ' "$tmp/table.txt" &&
+  grep -qF 'default / --unsafe: geomean ' "$tmp/table.txt" &&
+  grep -qF '| cases:pick bad index | skipped | ' "$tmp/table.txt"; then :; else
+  echo "FAIL: bench/summarize.py"
+  cat "$tmp/table.txt"
+  failures=$((failures + 1))
+fi
 run 0 '' bench "$b" --device cpu -e pick --runs 50 --warmup 0 --time-budget 0.000001 --json -
-has out '"runs": 3,'
+has out '"runs": 1,'
 has err "$b:pick line 15"
 cp "$dir/bench/wrong.fut.in" "$tmp/bench_wrong.fut"
 run 1 '' bench "$tmp/bench_wrong.fut" --device cpu --runs 2
