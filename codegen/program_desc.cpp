@@ -12,7 +12,8 @@ namespace {
 // Walks the flattened slots of a parameter of type `t` (as docs/CONVENTIONS.md flattens
 // it), noting for an array of tuples that its component arrays share its outer dims.
 void shared_dims(const ValueType &t, size_t &next, std::vector<std::string> &out) {
-  if (t.kind == ValueType::Prim) {
+  // A primitive, or () (one bool, as the lowering flattens it).
+  if (t.kind == ValueType::Prim || t.elems.empty()) {
     next++;
     return;
   }

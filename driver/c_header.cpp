@@ -1,8 +1,6 @@
 // The C header of a compiled library (see c_header.h).
 #include "driver/c_header.h"
 
-#include "driver/entry_io.h"
-
 #include <fmt/format.h>
 
 #include <set>
@@ -57,12 +55,12 @@ bool cpp_keyword(const std::string &s) {
 
 // Parameter names for the C++ functions: the source names where they make
 // identifiers, else in0, in1, ...
-std::vector<std::string> cpp_names(const std::vector<Slot> &slots, size_t n) {
+std::vector<std::string> cpp_names(const std::vector<std::string> &slots, size_t n) {
   std::vector<std::string> out;
   std::set<std::string> used;
   for (size_t k = 0; k < n; k++) {
-    std::string s = k < slots.size() && !slots[k].name.empty() && slots[k].name != "_"
-                        ? codegen::c_identifier(slots[k].name)
+    std::string s = k < slots.size() && !slots[k].empty() && slots[k].find(' ') == std::string::npos
+                        ? codegen::c_identifier(slots[k])
                         : "";
     if (s.empty() || s[0] == '_' || cpp_keyword(s) || used.count(s)) s = fmt::format("in{}", k);
     used.insert(s);
@@ -71,11 +69,51 @@ std::vector<std::string> cpp_names(const std::vector<Slot> &slots, size_t n) {
   return out;
 }
 
-std::string describe_slots(const std::vector<Slot> &slots, const std::vector<CSlot> &types,
+// The names of the flattened slots of a value of type `t` called `name` (as the
+// lowering flattens: tuples into components, arrays of tuples into component arrays,
+// () into one bool), e.g. "p.0", "p.1"; "" for results. A tuple pattern names its
+// components.
+void slot_names(const ValueType &t, const std::string &name, const Pattern *pattern,
+                std::vector<std::string> &out) {
+  if (t.kind == ValueType::Prim) {
+    out.push_back(name);
+    return;
+  }
+  if (t.elems.empty()) {
+    out.push_back(name.empty() ? "" : name + " (the () as a bool)");
+    return;
+  }
+  bool named = pattern && pattern->kind == Pattern::Tuple && t.rank == 0 &&
+               pattern->elems.size() == t.elems.size();
+  for (size_t k = 0; k < t.elems.size(); ++k) {
+    ValueType component = t.elems[k];
+    component.rank += t.rank;
+    const Pattern *sub = named ? &pattern->elems[k] : nullptr;
+    std::string sub_name = sub && sub->kind == Pattern::Id
+                               ? sub->name
+                               : (name.empty() ? "" : fmt::format("{}.{}", name, k));
+    slot_names(component, sub_name, sub, out);
+  }
+}
+
+std::vector<std::string> input_names(const FunDef &entry) {
+  std::vector<std::string> out;
+  for (const Pattern &p : entry.params)
+    slot_names(p.type.value_type(), p.kind == Pattern::Id ? p.name : "", &p, out);
+  return out;
+}
+
+std::vector<std::string> output_names(const FunDef &entry) {
+  std::vector<std::string> out;
+  slot_names(entry.ret_type.value_type(), "", nullptr, out);
+  return out;
+}
+
+std::string describe_slots(const std::vector<std::string> &names, const std::vector<CSlot> &types,
                            const char *prefix) {
   std::string s;
   for (size_t k = 0; k < types.size(); k++) {
-    std::string name = k < slots.size() && !slots[k].name.empty() ? slots[k].name + ": " : "";
+    std::string name = k < names.size() && !names[k].empty() ? names[k] + ": " : "";
     s += fmt::format("{}{}{} = {}{}", k ? ", " : "", prefix, k, name, type_text(types[k]));
   }
   return s.empty() ? "none" : s;
@@ -107,11 +145,11 @@ std::string c_header(const std::string &name, const Program &program, const code
     h += fmt::format("const int64_t *kerb_shape_{}(struct kerb_context *ctx, {} *arr);\n", s, st);
     h += fmt::format("int kerb_free_{}(struct kerb_context *ctx, {} *arr);\n", s, st);
   }
-  std::vector<std::vector<Slot>> ins, outs;
+  std::vector<std::vector<std::string>> ins, outs;
   for (const codegen::LibraryEntry &e : lib.entries) {
     const FunDef *d = program.find(e.name);
-    ins.push_back(d ? entry_input_slots(*d) : std::vector<Slot>{});
-    outs.push_back(d ? entry_output_slots(*d) : std::vector<Slot>{});
+    ins.push_back(d ? input_names(*d) : std::vector<std::string>{});
+    outs.push_back(d ? output_names(*d) : std::vector<std::string>{});
   }
   for (size_t i = 0; i < lib.entries.size(); i++) {
     const codegen::LibraryEntry &e = lib.entries[i];
