@@ -102,7 +102,7 @@ int run_main(int argc, char **argv) {
 } // namespace
 
 const std::vector<const Command *> &all_commands() {
-  static const std::vector<const Command *> commands = {&kCheckCommand, &kRunCommand, &kTestCommand,
+  static const std::vector<const Command *> commands = {&kCheckCommand, &kRunCommand, &kTestCommand, &kDifftestCommand,
                                                         &kCompileCommand, &kBenchCommand};
   return commands;
 }
