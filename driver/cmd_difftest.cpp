@@ -64,6 +64,8 @@ Options:
   --max-reproducers N  shrink and write at most N differences (default 5); all are
                     counted
   --no-shrink       write reproducers as generated, without shrinking
+  --unsafe          compile the devices without checks (the reference still checks):
+                    failing programs then differ, which tests difftest itself
   --no-isolate      run programs in this process (a crash ends the run); by default
                     each program runs in a child process
   --print           print the programs and their inputs instead of running them
@@ -84,7 +86,7 @@ struct Options {
   double timeout = 60;
   std::string out_dir = "difftest-out";
   int64_t max_reproducers = 5;
-  bool shrink = true, isolate = true, print = false, verbose = false;
+  bool shrink = true, isolate = true, print = false, verbose = false, unsafe = false;
 };
 
 int64_t parse_count(const std::string &opt, const std::string &v, int64_t min) {
@@ -144,6 +146,7 @@ Options parse_options(const std::vector<std::string> &args) {
       if (o.sizes.empty()) throw UsageError("--sizes needs at least one size");
     } else if (args[i] == "--no-shrink") o.shrink = false;
     else if (args[i] == "--no-isolate") o.isolate = false;
+    else if (args[i] == "--unsafe") o.unsafe = true;
     else if (args[i] == "--print") o.print = true;
     else if (args[i] == "-v" || args[i] == "--verbose") o.verbose = true;
     else if (looks_like_option(args[i])) throw UsageError(unknown_option("difftest", args[i]));
@@ -205,6 +208,7 @@ public:
     config_.tolerance = o.tolerance;
     config_.timeout_seconds = o.timeout;
     config_.isolate = o.isolate;
+    config_.unsafe = o.unsafe;
   }
 
   int run() {

@@ -239,7 +239,9 @@ ProgramReport evaluate(const GProgram &g, const std::vector<GenInput> &inputs, c
   std::vector<std::string> compile_errors(config.devices.size());
   for (size_t d = 0; d < config.devices.size(); d++) {
     try {
-      execs.push_back(make_executor(config.devices[d], program, ExecOptions{}));
+      ExecOptions eo;
+      eo.unsafe = config.unsafe && d > 0;
+      execs.push_back(make_executor(config.devices[d], program, eo));
     } catch (const CompileError &e) {
       if (is_unsupported_error(e.what())) {
         report.unsupported = true;

@@ -43,6 +43,7 @@ struct DifftestConfig {
   FloatTolerance tolerance;      // for results marked approximate
   double timeout_seconds = 60;   // per program (isolated runs)
   bool isolate = true;           // fork a process per program
+  bool unsafe = false;           // compile the devices (not the interpreter) without checks
 };
 
 // The verdict on one input for one compared device.
