@@ -4,8 +4,9 @@
 
 #include "codegen/gen_llvm.h"
 #include "codegen/llvm_target.h"
-#include "compiler/lower_to_core.h"
+#include "compiler/check_sites.h"
 #include "compiler/source.h"
+#include "runtime/cuda_device.h"
 #include "runtime/cuda_exec.h"
 #include "runtime/exec_context.h"
 
@@ -14,7 +15,9 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <chrono>
 #include <cstring>
+#include <functional>
 
 namespace kerb::codegen {
 
@@ -30,9 +33,7 @@ std::vector<const FunDef *> entry_points(const Program &program) {
 }
 
 core::Program lower(const Program &program, const CompileOptions &opts) {
-  LowerOptions lo;
-  lo.unsafe = opts.unsafe;
-  return lower_to_core(program, entry_points(program), lo);
+  return lower_and_check(program, entry_points(program), opts.pipeline);
 }
 
 int elem_size(PrimType t) { return t == PrimType::Bool ? 1 : prim_bits(t) / 8; }
@@ -125,11 +126,15 @@ Value unflatten(const ValueType &t, const std::vector<Value> &leaves, size_t &po
   return make_tuple_array(outer, std::move(comps));
 }
 
-// Runs one entry point's host function in an ExecContext.
-RunResult run_entry(ExecContext &ctx, const core::Program &core, const core::Function &fn,
-                    void *host_fn, const std::vector<Value> &args) {
-  using EntryFn = int32_t (*)(void *, const int64_t *, int64_t *);
-  EntryFn f = reinterpret_cast<EntryFn>(host_fn);
+// The argument slots of an entry call: a scalar's bits, an array's device address and
+// dims. Arrays are uploaded into memory of the current call, or, when `kept` is given,
+// into memory that outlives the call, whose addresses and sizes are appended to `kept`.
+struct DeviceArray {
+  int64_t addr, bytes;
+};
+std::vector<int64_t> upload_arguments(ExecContext &ctx, const core::Function &fn,
+                                      const std::vector<Value> &args,
+                                      std::vector<DeviceArray> *kept = nullptr) {
   Device &dev = ctx.device();
   std::vector<Leaf> leaves;
   for (const Value &a : args) flatten(a, leaves);
@@ -148,29 +153,56 @@ RunResult run_entry(ExecContext &ctx, const core::Program &core, const core::Fun
       continue;
     }
     std::vector<uint8_t> bytes = pack(*l.array);
-    int64_t addr = ctx.alloc(int64_t(bytes.size()));
-    if (!addr) throw std::runtime_error(ctx.error);
+    int64_t addr = 0;
+    if (kept) {
+      addr = dev.alloc(std::max<int64_t>(1, int64_t(bytes.size())));
+      kept->push_back(DeviceArray{addr, int64_t(bytes.size())});
+    } else {
+      addr = ctx.alloc(int64_t(bytes.size()));
+      if (!addr) throw std::runtime_error(ctx.error);
+    }
     dev.write(addr, bytes.data(), int64_t(bytes.size()));
     in.push_back(addr);
     for (int64_t d : l.array->shape) in.push_back(d);
   }
+  return in;
+}
+
+// The number of result slots of an entry (a scalar is one, an array its address and
+// dims), plus one.
+size_t result_slot_count(const core::Program &core, const core::Function &fn) {
   size_t nout = 0;
   for (const core::SubExp &r : fn.body.result) nout += 1 + size_t(core.type_of(r).rank);
-  std::vector<int64_t> out(nout + 1);
+  return nout + 1;
+}
+
+// Calls an entry point's host function, then looks at the failure slot: the sync point
+// that ends every call before its results are read. Returns 0, or non-zero with
+// ctx.failure (a failed check) or ctx.error (a device error) set.
+int32_t call_entry(ExecContext &ctx, void *host_fn, const std::vector<int64_t> &in,
+                   std::vector<int64_t> &out) {
+  using EntryFn = int32_t (*)(void *, const int64_t *, int64_t *);
+  EntryFn f = reinterpret_cast<EntryFn>(host_fn);
   ctx.failure.reset();
   ctx.error.clear();
-  int32_t status = f(&ctx, in.data(), out.data());
+  if (int32_t status = f(&ctx, in.data(), out.data())) return status;
+  return ctx.sync_check();
+}
+
+// The result of a call that returned non-zero: its failure, after freeing the call's
+// memory. Throws std::runtime_error for a device error.
+RunResult failed_call(ExecContext &ctx) {
+  ctx.end_call();
+  if (!ctx.failure) throw std::runtime_error(ctx.error.empty() ? "the device failed" : ctx.error);
   RunResult result;
-  auto finish_failure = [&]() {
-    ctx.end_call();
-    if (!ctx.failure) throw std::runtime_error(ctx.error.empty() ? "the device failed" : ctx.error);
-    result.ok = false;
-    result.failure = RunFailure{ctx.failure->kind, ctx.failure->message, ctx.failure->location};
-    return result;
-  };
-  if (status != 0) return finish_failure();
-  // A sync point: results are read only if no kernel failed.
-  if (ctx.sync_check()) return finish_failure();
+  result.ok = false;
+  result.failure = RunFailure{ctx.failure->kind, ctx.failure->message, ctx.failure->location};
+  return result;
+}
+
+// Reads the results of a successful call back to the host, then frees the call's memory.
+RunResult read_results(ExecContext &ctx, const core::Program &core, const core::Function &fn,
+                       const std::vector<int64_t> &out) {
   std::vector<Value> values;
   size_t pos = 0;
   for (const core::SubExp &r : fn.body.result) {
@@ -200,10 +232,20 @@ RunResult run_entry(ExecContext &ctx, const core::Program &core, const core::Fun
     std::vector<ValueType> split = types[0].elems;
     types = split;
   }
+  RunResult result;
   size_t at = 0;
   for (const ValueType &t : types) result.results.push_back(unflatten(t, values, at));
   result.ok = true;
   return result;
+}
+
+// Runs one entry point's host function in an ExecContext.
+RunResult run_entry(ExecContext &ctx, const core::Program &core, const core::Function &fn,
+                    void *host_fn, const std::vector<Value> &args) {
+  std::vector<int64_t> in = upload_arguments(ctx, fn, args);
+  std::vector<int64_t> out(result_slot_count(core, fn));
+  if (call_entry(ctx, host_fn, in, out) != 0) return failed_call(ctx);
+  return read_results(ctx, core, fn, out);
 }
 
 void define_runtime_symbols(HostJit &jit) {
@@ -223,19 +265,119 @@ void define_runtime_symbols(HostJit &jit) {
 class Compiled : public CompiledProgram {
 public:
   RunResult run(const std::string &entry, const std::vector<Value> &args) override {
+    size_t i = function_index(entry);
+    return run_entry(*ctx_, core_, core_.functions[i], entries_[i], args);
+  }
+  std::unique_ptr<TimedCall> prepare_call(const std::string &entry, const std::vector<Value> &args,
+                                          bool restore_arguments) override;
+  std::string device_description() const override { return device_->describe(); }
+
+  size_t function_index(const std::string &entry) const {
     for (size_t i = 0; i < core_.functions.size(); i++)
-      if (core_.functions[i].name == entry)
-        return run_entry(*ctx_, core_, core_.functions[i], entries_[i], args);
+      if (core_.functions[i].name == entry) return i;
     throw std::invalid_argument("no entry point '" + entry + "'");
   }
-  std::string device_description() const override { return device_->describe(); }
 
   core::Program core_;
   std::unique_ptr<HostJit> jit_;
   std::unique_ptr<Device> device_;
   std::unique_ptr<ExecContext> ctx_;
   std::vector<void *> entries_;
+  // Times `work` on the device's clock, in milliseconds: CUDA events around it on the
+  // program's stream, or a steady clock for the CPU device (whose launches are
+  // synchronous).
+  std::function<double(const std::function<void()> &)> time_ms_;
 };
+
+double steady_ms(const std::function<void()> &work) {
+  auto t0 = std::chrono::steady_clock::now();
+  work();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// An entry call prepared for timing: its arguments live in device memory of their own
+// (uploaded once, and restored from a pristine copy before each run when the entry may
+// consume them); each run frees the previous run's memory first, outside the timing.
+class PreparedCall : public TimedCall {
+public:
+  PreparedCall(Compiled &c, size_t index, const std::vector<Value> &args, bool restore)
+      : c_(c), fn_(c.core_.functions[index]), host_fn_(c.entries_[index]) {
+    ExecContext &ctx = *c_.ctx_;
+    ctx.end_call();
+    try {
+      in_ = upload_arguments(ctx, fn_, args, &kept_);
+      if (restore)
+        for (const DeviceArray &a : kept_) {
+          int64_t copy = c_.device_->alloc(std::max<int64_t>(1, a.bytes));
+          pristine_.push_back(DeviceArray{copy, a.bytes});
+          c_.device_->copy(copy, a.addr, a.bytes);
+        }
+    } catch (...) {
+      release();
+      throw;
+    }
+    out_.resize(result_slot_count(c_.core_, fn_));
+  }
+  ~PreparedCall() override {
+    try {
+      c_.ctx_->end_call();
+    } catch (...) {
+      // Never throw from a destructor.
+    }
+    release();
+  }
+
+  Sample run() override {
+    ExecContext &ctx = *c_.ctx_;
+    ctx.end_call();
+    have_results_ = false;
+    for (size_t k = 0; k < pristine_.size(); k++)
+      c_.device_->copy(kept_[k].addr, pristine_[k].addr, kept_[k].bytes);
+    int32_t status = 0;
+    Sample s;
+    auto t0 = std::chrono::steady_clock::now();
+    s.device_ms = c_.time_ms_([&] { status = call_entry(ctx, host_fn_, in_, out_); });
+    s.wall_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (status != 0) {
+      RunResult r = failed_call(ctx); // throws for a device error
+      s.ok = false;
+      s.failure = r.failure;
+      return s;
+    }
+    s.ok = true;
+    have_results_ = true;
+    return s;
+  }
+
+  RunResult results() override {
+    if (!have_results_) throw std::logic_error("no results: the last run did not succeed");
+    have_results_ = false;
+    return read_results(*c_.ctx_, c_.core_, fn_, out_);
+  }
+
+private:
+  void release() {
+    for (const DeviceArray &a : pristine_) c_.device_->free(a.addr);
+    for (const DeviceArray &a : kept_) c_.device_->free(a.addr);
+    pristine_.clear();
+    kept_.clear();
+  }
+
+  Compiled &c_;
+  const core::Function &fn_;
+  void *host_fn_;
+  std::vector<int64_t> in_, out_;
+  std::vector<DeviceArray> kept_;     // the arguments' arrays
+  std::vector<DeviceArray> pristine_; // their copies, when the entry may consume them
+  bool have_results_ = false;
+};
+
+std::unique_ptr<TimedCall> Compiled::prepare_call(const std::string &entry,
+                                                  const std::vector<Value> &args,
+                                                  bool restore_arguments) {
+  return std::make_unique<PreparedCall>(*this, function_index(entry), args, restore_arguments);
+}
 
 // Whether a value type holds an array of empty tuples (`[]()`), whose length the
 // flattened form cannot carry.
@@ -283,6 +425,7 @@ std::unique_ptr<CompiledProgram> compile_for_cpu(const Program &program,
     kernels.push_back(reinterpret_cast<CpuKernelFn>(c->jit_->lookup(name)));
   c->device_ = make_cpu_device(std::move(kernels), gen.kernel_descs);
   c->ctx_ = std::make_unique<ExecContext>(*c->device_, c->core_.failures);
+  c->time_ms_ = steady_ms;
   return c;
 }
 
@@ -294,7 +437,14 @@ std::unique_ptr<CompiledProgram> compile_for_cuda(const Program &program,
   std::string ptx = gen.kernel_names.empty() ? "" : emit_ptx(*gen.kernels, opts.sm);
   c->device_ = make_cuda_exec_device(device, ptx, gen.kernel_names, gen.kernel_descs);
   c->ctx_ = std::make_unique<ExecContext>(*c->device_, c->core_.failures);
+  c->time_ms_ = [&device](const std::function<void()> &work) { return double(device.time_ms(work)); };
   return c;
+}
+
+std::string check_report(const Program &program, const CompileOptions &opts) {
+  CompileOptions quiet = opts;
+  quiet.pipeline.dump = nullptr;
+  return format_check_report(lower(program, quiet), opts.pipeline.checks);
 }
 
 std::string emit_stage(const Program &program, const std::string &stage,

@@ -6,6 +6,7 @@
 
 #include "compiler/ast.h"
 #include "compiler/interpreter.h"
+#include "compiler/pipeline.h"
 
 #include <memory>
 #include <string>
@@ -18,8 +19,34 @@ class CudaDevice;
 namespace kerb::codegen {
 
 struct CompileOptions {
-  bool unsafe = false;
-  std::string sm = "sm_80"; // the PTX target
+  PipelineOptions pipeline;  // which checks (--unsafe, --checks), --dump-after
+  bool sync_checks = false;  // --sync-checks: the host reads the failure slot after
+                             // every launch of a checked kernel
+  std::string sm = "sm_80";  // the PTX target
+};
+
+// An entry call prepared for timing (`kerb bench`): its arguments are uploaded to the
+// device once, when it is prepared, and stay there for every run.
+class TimedCall {
+public:
+  virtual ~TimedCall() = default;
+  struct Sample {
+    double device_ms = 0; // on the device's clock (see run())
+    double wall_ms = 0;   // the same region on the host's steady clock
+    bool ok = false;
+    RunFailure failure; // !ok
+  };
+  // Calls the entry once and times the call: its host code with every launch, allocation,
+  // copy and scalar read it makes, and the look at the failure slot that ends the call (a
+  // sync point), between two CUDA events on the program's stream (CUDA device) or on a
+  // steady clock (CPU device, whose launches are synchronous). Not timed: uploading the
+  // arguments (done once, when prepared; restoring them when the entry may consume them)
+  // and reading results back (results()), nor freeing the previous run's memory. Throws
+  // std::runtime_error for device errors.
+  virtual Sample run() = 0;
+  // The results of the last run, read back to the host. Only after a run that succeeded,
+  // and once per run (it frees the run's memory).
+  virtual RunResult results() = 0;
 };
 
 class CompiledProgram {
@@ -27,6 +54,14 @@ public:
   virtual ~CompiledProgram() = default;
   // Runs an entry point. Throws std::runtime_error for device errors.
   virtual RunResult run(const std::string &entry, const std::vector<Value> &args) = 0;
+  // Prepares repeated timed calls of an entry point on `args`. With
+  // `restore_arguments`, a pristine copy of the arguments is kept on the device and
+  // copied back before every run (for entries that may consume their arguments).
+  // At most one TimedCall of a program may be alive at a time, and the program must not
+  // run() meanwhile.
+  virtual std::unique_ptr<TimedCall> prepare_call(const std::string &entry,
+                                                  const std::vector<Value> &args,
+                                                  bool restore_arguments) = 0;
   virtual std::string device_description() const = 0;
 };
 
@@ -37,6 +72,9 @@ std::unique_ptr<CompiledProgram> compile_for_cpu(const Program &program,
 std::unique_ptr<CompiledProgram> compile_for_cuda(const Program &program,
                                                   const CompileOptions &opts,
                                                   CudaDevice &device);
+
+// The --report-checks listing for the program's entry points under these options.
+std::string check_report(const Program &program, const CompileOptions &opts);
 
 // The text of a stage for --emit: "ir" (core IR), "llvm" (host and kernel modules for
 // `target`), "ptx" (the CUDA kernels).

@@ -46,6 +46,22 @@ std::optional<ArrayBuiltin> array_builtin_from_name(const std::string &name) {
   return std::nullopt;
 }
 
+bool builtin_takes_function(ArrayBuiltin b, size_t pos) {
+  switch (b) {
+  case ArrayBuiltin::Map: case ArrayBuiltin::Map1: case ArrayBuiltin::Map2:
+  case ArrayBuiltin::Map3: case ArrayBuiltin::Map4: case ArrayBuiltin::Map5:
+  case ArrayBuiltin::Reduce: case ArrayBuiltin::ReduceComm: case ArrayBuiltin::Scan:
+  case ArrayBuiltin::Filter: case ArrayBuiltin::Partition: case ArrayBuiltin::All:
+  case ArrayBuiltin::Any: case ArrayBuiltin::Foldl: case ArrayBuiltin::Foldr:
+  case ArrayBuiltin::Hist:
+    return pos == 0;
+  case ArrayBuiltin::Tabulate: case ArrayBuiltin::ReduceByIndex:
+    return pos == 1;
+  default:
+    return false;
+  }
+}
+
 const char *prim_fn_name(PrimFn f) { return kPrimFnNames[size_t(f)]; }
 
 std::optional<PrimBuiltin> prim_builtin_from_name(const std::string &qualified) {

@@ -41,6 +41,8 @@ enum class ArrayBuiltin : uint8_t {
 };
 const char *array_builtin_name(ArrayBuiltin b);
 std::optional<ArrayBuiltin> array_builtin_from_name(const std::string &name);
+// Whether argument `pos` of built-in `b` is a function (map's first, tabulate's second).
+bool builtin_takes_function(ArrayBuiltin b, size_t pos);
 
 // Members of the numeric modules (i8 .. u64, f16, f32, f64, and `bool`).
 // X(enum name, member name)

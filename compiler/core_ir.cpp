@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace kerb::core {
 
 std::string CType::str() const {
@@ -95,7 +97,8 @@ private:
   }
 
   static std::string site(const Exp &e) {
-    return e.site >= 0 ? fmt::format(" @site {}", e.site) : "";
+    if (e.site >= 0) return fmt::format(" @site {}", e.site);
+    return e.check >= 0 ? fmt::format(" ?check {}", e.check) : "";
   }
 
   void stm(const Stm &s, int depth) {
@@ -144,6 +147,17 @@ private:
       std::vector<SubExp> idx(e.args.begin(), e.args.end() - 1);
       line(depth, head + p_.var(e.arrays[0]).name + " with [" + subs(idx) + "] = " +
                       sub(e.args.back()) + site(e));
+      return;
+    }
+    case ExpKind::UpdateSlice: {
+      std::string dims;
+      for (size_t d = 0; d + 2 < e.args.size(); d += 3) {
+        bool index = std::find(e.index_dims.begin(), e.index_dims.end(), int(d / 3)) != e.index_dims.end();
+        dims += (d ? ", " : "") + sub(e.args[d]) +
+                (index ? std::string() : " +" + sub(e.args[d + 1]) + " :" + sub(e.args[d + 2]));
+      }
+      line(depth, head + p_.var(e.arrays[0]).name + " with [" + dims + "] = " +
+                      p_.var(e.arrays[1]).name);
       return;
     }
     case ExpKind::Iota:
@@ -218,7 +232,37 @@ std::string print_program(const Program &p) {
                          r.message_template);
     }
   }
+  // Candidates no pass has decided yet (after lower_to_core, for --dump-after).
+  std::string undecided;
+  for (size_t i = 0; i < p.candidates.size(); i++) {
+    const CheckCandidate &c = p.candidates[i];
+    if (c.site >= 0 || !c.disabled.empty()) continue;
+    undecided += fmt::format("  ?check {}: {} at {}: {}{}\n", i, failure_kind_name(c.kind),
+                             c.span.location(), c.message_template,
+                             c.unsafe_at.empty() ? "" : " (#[unsafe] at " + c.unsafe_at + ")");
+  }
+  if (!undecided.empty()) out += "\ncheck candidates:\n" + undecided;
   return out;
+}
+
+namespace {
+template <typename BodyT, typename ExpT, typename F> void walk_body(BodyT &b, F &f) {
+  for (auto &s : b.stms) {
+    ExpT &e = s.exp;
+    f(e);
+    for (auto &nb : e.bodies)
+      if (nb) walk_body<BodyT, ExpT>(*nb, f);
+    if (e.lambda) walk_body<BodyT, ExpT>(e.lambda->body, f);
+  }
+}
+} // namespace
+
+void for_each_exp(Program &p, const std::function<void(Exp &)> &f) {
+  for (Function &fn : p.functions) walk_body<Body, Exp>(fn.body, f);
+}
+
+void for_each_exp(const Program &p, const std::function<void(const Exp &)> &f) {
+  for (const Function &fn : p.functions) walk_body<const Body, const Exp>(fn.body, f);
 }
 
 } // namespace kerb::core

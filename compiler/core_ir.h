@@ -5,8 +5,11 @@
 // recursion), in A-normal form: a Body is a list of let-bound statements and a result.
 // Tuples are gone: every variable is a primitive scalar or an array of primitives (an
 // array of tuples is one array per component), so a statement binds a list of variables.
-// Every dynamic check is explicit: an index, a division, an assert carries the code of
-// its check site (`site`, -1 when unchecked) in the program's failure table.
+// Every dynamic check is explicit. The lowering describes each check the program
+// could make as a candidate (`check`, an index into Program::candidates: its kind,
+// message, and whether #[unsafe] covers it); the check insertion passes decide which
+// candidates become check sites, with a failure code (`site`, -1 when unchecked) and a
+// record in the program's failure table (see compiler/pipeline.cpp).
 //
 // Arrays are regular: each array variable has a shape of i64 sub-expressions, known
 // when it is bound (sizes that depend on data, e.g. of filter, are bound as variables
@@ -17,6 +20,7 @@
 #include "failure_table/failure_table.h"
 #include "runtime/value.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,6 +47,19 @@ struct SubExp {
   bool is_var() const { return var >= 0; }
 };
 
+// A check the program could make, as the lowering describes it. The check insertion
+// pass of its kind sets `site` (kept: its failure code) or `disabled` (why not).
+struct CheckCandidate {
+  FailureKind kind = FailureKind::Assert;
+  Span span;                      // where it fails (the failure's location)
+  std::string message_template;   // "{}" per argument (failure_table.h)
+  size_t num_args = 0;            // i64 arguments
+  std::string unsafe_at;          // covered by #[unsafe]: where ("prog.fut:3:5-20"), else ""
+  // Decided by the passes:
+  int site = -1;                  // kept: the failure code
+  std::string disabled;           // not kept: why ("--unsafe", "#[unsafe] at ...", ...)
+};
+
 struct VarInfo {
   std::string name; // for printing: the source name or a hint, made unique with the id
   CType type;
@@ -65,6 +82,10 @@ enum class ExpKind : uint8_t {
   Index,     // arrays[0] indexed by args (one per leading dim; a scalar or a sub-array
              // result); site: bounds
   Update,    // arrays[0] with [args[0..n-2]] = args.back(); site: bounds
+  UpdateSlice, // arrays[0] with its view selected by args[0..3k-1] (start, count, stride
+             // for each of its leading k dims, as Slice) replaced by arrays[1], whose
+             // shape is the view's without the `index_dims` (dims selected by a single
+             // index, count 1); unchecked: the lowering checks bounds and shape
   Iota,      // args[0] the length (i64); result element type: to
   Replicate, // args[0] the length, args[1] the value (a scalar or an array)
   ArrayLit,  // args: the elements (scalars or arrays of one shape)
@@ -102,8 +123,10 @@ struct Exp {
   std::vector<int> loop_params; // Loop
   int loop_var = -1;            // Loop (for): the counter
   bool is_while = false;
+  int check = -1;               // check candidate (Program::candidates), -1: none
   int site = -1;                // check site (failure code), -1: none / unchecked
   std::vector<int> perm;        // Rearrange
+  std::vector<int> index_dims;  // UpdateSlice
   Span span;
 };
 
@@ -135,14 +158,21 @@ struct Function {
 struct Program {
   std::vector<VarInfo> vars;
   std::vector<Function> functions;
-  FailureTable failures;
+  std::vector<CheckCandidate> candidates; // what could be checked (the lowering)
+  FailureTable failures;                  // what is checked: one record per site
 
   int new_var(std::string name, CType type, std::vector<SubExp> shape = {});
   const VarInfo &var(int v) const { return vars[size_t(v)]; }
   CType type_of(const SubExp &s) const;
 };
 
-// `--emit=ir`: a readable listing of the program.
+// `--emit=ir`: a readable listing of the program (sites as `@site N`, undecided
+// candidates as `?check N`).
 std::string print_program(const Program &p);
+
+// Calls f on every expression of the program, nested bodies and lambdas included
+// (outer statements before the bodies they contain).
+void for_each_exp(Program &p, const std::function<void(Exp &)> &f);
+void for_each_exp(const Program &p, const std::function<void(const Exp &)> &f);
 
 } // namespace kerb::core

@@ -1,7 +1,10 @@
 // The reference interpreter (see interpreter.h): a direct evaluator of the type-checked
-// AST. It performs every dynamic check of the language (bounds, division by zero,
-// assert, ranges, sizes), also under #[unsafe], and reports a failure through the
-// failure table's formatting so that its message is the same as every executor's.
+// AST. It performs the checks whose failure leaves no defined result (bounds, division
+// by zero, ranges, sizes) always, also when the toggles turn them off for compiled
+// code; `assert` and the opt-in nan check follow the toggles (--unsafe, --checks,
+// #[unsafe]) exactly as compiled code does (docs/CHECKS.md). It reports a failure
+// through the failure table's formatting so that its message is the same as every
+// executor's.
 //
 // Design:
 // - Values are the runtime's Values. Arrays are shared and immutable, except that an
@@ -356,28 +359,13 @@ struct Callable {
   PrimBuiltin prim;
   ArrayBuiltin builtin = ArrayBuiltin::Map;
   BinOp op = BinOp::Add;
+  bool unsafe = false;      // made from #[unsafe] e: its checks are covered
   bool has_operand = false; // Op: a section with one operand given
   bool operand_left = false;
   Value operand;
   std::vector<Arg> bound; // a partial application's arguments
   Span span;
 };
-
-bool is_functional_arg(ArrayBuiltin b, size_t pos) {
-  switch (b) {
-  case ArrayBuiltin::Map: case ArrayBuiltin::Map1: case ArrayBuiltin::Map2:
-  case ArrayBuiltin::Map3: case ArrayBuiltin::Map4: case ArrayBuiltin::Map5:
-  case ArrayBuiltin::Reduce: case ArrayBuiltin::ReduceComm: case ArrayBuiltin::Scan:
-  case ArrayBuiltin::Filter: case ArrayBuiltin::Partition: case ArrayBuiltin::All:
-  case ArrayBuiltin::Any: case ArrayBuiltin::Foldl: case ArrayBuiltin::Foldr:
-  case ArrayBuiltin::Hist:
-    return pos == 0;
-  case ArrayBuiltin::Tabulate: case ArrayBuiltin::ReduceByIndex:
-    return pos == 1;
-  default:
-    return false;
-  }
-}
 
 // The number of arguments of a full application of a built-in (unflatten and split:
 // the current one-argument forms; their older forms take more).
@@ -635,7 +623,8 @@ std::vector<int64_t> shape_of(const Value &v) {
 // and only failures seen in both runs (same kind, message and location) count.
 class Interpreter {
 public:
-  explicit Interpreter(const Program &program) : program_(program) {
+  Interpreter(const Program &program, const CheckOptions &checks)
+      : program_(program), checks_(checks) {
     for (const auto &def : program.defs) StealAnalysis(steal_ok_).function(*def);
   }
 
@@ -859,6 +848,8 @@ public:
                       bool entry = false) {
     KERB_ASSERT(args.size() == f.params.size(),
                 "function '" + f.name + "' called with the wrong number of arguments");
+    std::optional<UnsafeScope> scope;
+    if (f.is_unsafe) scope.emplace(*this);
     size_t saved_base = frame_base_;
     size_t base = env_.size();
     frame_base_ = base;
@@ -887,6 +878,8 @@ private:
   }
 
   Value call(const Callable &c, Value *args, size_t n, const Span &span) {
+    std::optional<UnsafeScope> scope;
+    if (c.unsafe) scope.emplace(*this);
     switch (c.kind) {
     case Callable::Lambda: {
       const Expr &lam = *c.expr;
@@ -908,7 +901,7 @@ private:
       std::vector<Value> all;
       for (const Arg &a : c.bound) all.push_back(a.value);
       for (size_t i = 0; i < n; i++) all.push_back(std::move(args[i]));
-      return apply_prim(c.prim, all, span);
+      return apply_prim(c.prim, all, c.span);
     }
     case Callable::Op: {
       if (c.has_operand) {
@@ -953,8 +946,11 @@ private:
         c->operand = eval(*e.args[0]);
       }
       return c;
-    case ExprKind::Unsafe:
-      return make_callable(*e.args[0]);
+    case ExprKind::Unsafe: {
+      auto inner = std::const_pointer_cast<Callable>(make_callable(*e.args[0]));
+      inner->unsafe = true;
+      return inner;
+    }
     case ExprKind::Var:
     case ExprKind::Apply:
       break;
@@ -979,7 +975,7 @@ private:
     }
     if (e.kind == ExprKind::Apply) {
       for (size_t i = 0; i < e.args.size(); i++) {
-        if (c->kind == Callable::Builtin && is_functional_arg(c->builtin, i))
+        if (c->kind == Callable::Builtin && builtin_takes_function(c->builtin, i))
           c->bound.push_back(Arg{Value(), make_callable(*e.args[i])});
         else
           c->bound.push_back(Arg{eval(*e.args[i]), nullptr});
@@ -1087,13 +1083,16 @@ private:
     }
     case ExprKind::Assert: {
       Value c = eval(*e.args[0]);
-      if (!c.prim.as_bool())
+      if (!c.prim.as_bool() && checking(FailureKind::Assert))
         fail_text(FailureKind::Assert, e.span,
                   "Assertion is false: " + std::string(e.args[0]->span.text()));
       return eval(*e.args[1]);
     }
     case ExprKind::Range: return eval_range(e);
-    case ExprKind::Unsafe: return eval(*e.args[0]);
+    case ExprKind::Unsafe: {
+      UnsafeScope scope(*this);
+      return eval(*e.args[0]);
+    }
     }
     KERB_ASSERT(false, "unknown expression kind");
     return {};
@@ -1153,7 +1152,35 @@ private:
     if (is_checked_division(op, a.prim.type) && prim_is_zero(b.prim))
       fail(FailureKind::Division, span, "division by zero");
     if (is_negative_exponent(op, b.prim)) fail(FailureKind::Division, span, "negative exponent");
-    return Value(eval_binop(op, a.prim, b.prim));
+    return Value(checked_binop(op, a.prim, b.prim, span));
+  }
+
+  // ---- the checks that follow the toggles (see the file comment)
+
+  // Inside #[unsafe] (an expression, a function, or a function argument marked so).
+  struct UnsafeScope {
+    explicit UnsafeScope(Interpreter &i) : in(i) { in.unsafe_depth_++; }
+    ~UnsafeScope() { in.unsafe_depth_--; }
+    Interpreter &in;
+  };
+  bool checking(FailureKind k) const { return checks_.enabled(k) && unsafe_depth_ == 0; }
+
+  // a op b, with the nan check (when on) as compiled code makes it.
+  PrimValue checked_binop(BinOp op, const PrimValue &a, const PrimValue &b, const Span &span) {
+    PrimValue r = eval_binop(op, a, b);
+    if (checking(FailureKind::NaN) && can_produce_nan(op, a.type)) {
+      PrimValue ab[2] = {a, b};
+      if (produced_nan(r, ab, 2))
+        fail_text(FailureKind::NaN, span, "NaN produced by " + nan_op_name(op));
+    }
+    return r;
+  }
+
+  PrimValue checked_prim_fn(const PrimBuiltin &fn, const PrimValue *args, size_t n, const Span &span) {
+    PrimValue r = eval_prim_fn(fn, args, n);
+    if (checking(FailureKind::NaN) && can_produce_nan(fn) && produced_nan(r, args, n))
+      fail_text(FailureKind::NaN, span, "NaN produced by " + nan_op_name(fn));
+    return r;
   }
 
   Value concat_checked(const Value &a, const Value &b, const Span &span) {
@@ -1366,7 +1393,7 @@ private:
       std::vector<Arg> args;
       args.reserve(e.args.size());
       for (size_t i = 0; i < e.args.size(); i++) {
-        if (is_functional_arg(e.array_builtin, i))
+        if (builtin_takes_function(e.array_builtin, i))
           args.push_back(Arg{Value(), make_callable(*e.args[i])});
         else
           args.push_back(Arg{eval(*e.args[i]), nullptr});
@@ -1394,11 +1421,11 @@ private:
     KERB_ASSERT(args.size() == size_t(arity), "numeric function applied to the wrong number of arguments");
     PrimValue ps[2];
     for (size_t i = 0; i < args.size(); i++) ps[i] = args[i].prim;
-    return Value(eval_prim_fn(b, ps, args.size()));
+    return Value(checked_prim_fn(b, ps, args.size(), span));
   }
 
   // sum, product, maximum, minimum of an array of primitives of type t.
-  Value reduce_prims(PrimFn fn, PrimType t, const Value &xs, const Span &) {
+  Value reduce_prims(PrimFn fn, PrimType t, const Value &xs, const Span &span) {
     KERB_ASSERT(xs.kind == Value::Array && xs.array->elem.kind == ValueType::Prim,
                 "a numeric reduction of a non-numeric array");
     PrimValue acc;
@@ -1412,8 +1439,8 @@ private:
     }
     for (const Bits &b : xs.array->data) {
       PrimValue x{t, b};
-      if (fn == PrimFn::Sum) acc = eval_binop(BinOp::Add, acc, x);
-      else if (fn == PrimFn::Product) acc = eval_binop(BinOp::Mul, acc, x);
+      if (fn == PrimFn::Sum) acc = checked_binop(BinOp::Add, acc, x, span);
+      else if (fn == PrimFn::Product) acc = checked_binop(BinOp::Mul, acc, x, span);
       else {
         PrimValue ab[2] = {acc, x};
         acc = eval_prim_fn(op, ab, 2);
@@ -1431,15 +1458,17 @@ private:
     return c.kind == Callable::Prim && c.bound.empty() && prim_fn_arity(c.prim.fn) == 2;
   }
 
-  static PrimValue apply_plain_prim_op(const Callable &c, const PrimValue &a, const PrimValue &b) {
+  PrimValue apply_plain_prim_op(const Callable &c, const PrimValue &a, const PrimValue &b) {
+    std::optional<UnsafeScope> scope;
+    if (c.unsafe) scope.emplace(*this);
     if (c.kind == Callable::Prim) {
       PrimValue ab[2] = {a, b};
-      return eval_prim_fn(c.prim, ab, 2);
+      return checked_prim_fn(c.prim, ab, 2, c.span);
     }
     if (is_checked_division(c.op, a.type) && prim_is_zero(b))
       fail(FailureKind::Division, c.span, "division by zero");
     if (is_negative_exponent(c.op, b)) fail(FailureKind::Division, c.span, "negative exponent");
-    return eval_binop(c.op, a, b);
+    return checked_binop(c.op, a, b, c.span);
   }
 
   static bool is_prim_vector(const Value &v) {
@@ -1941,6 +1970,8 @@ private:
   int filler_ = 0;
   std::optional<RunFailure> first_failure_;
   const Program &program_;
+  CheckOptions checks_;
+  int unsafe_depth_ = 0; // > 0 inside #[unsafe]
 };
 
 std::string param_name(const Pattern &p, size_t index) {
@@ -1974,10 +2005,10 @@ void check_entry_call(const Program &program, const std::string &entry,
 } // namespace
 
 RunResult interpret(const Program &program, const std::string &entry,
-                    const std::vector<Value> &args) {
+                    const std::vector<Value> &args, const CheckOptions &checks) {
   check_entry_call(program, entry, args);
   const FunDef *f = program.find(entry);
-  Interpreter interp(program);
+  Interpreter interp(program, checks);
   RunResult result;
   try {
     Value v = interp.run_entry(*f, args);
@@ -1992,12 +2023,12 @@ RunResult interpret(const Program &program, const std::string &entry,
 }
 
 std::vector<RunFailure> possible_failures(const Program &program, const std::string &entry,
-                                         const std::vector<Value> &args) {
+                                         const std::vector<Value> &args, const CheckOptions &checks) {
   check_entry_call(program, entry, args);
   const FunDef *f = program.find(entry);
   std::vector<RunFailure> runs[2];
   for (int filler = 0; filler < 2; filler++) {
-    Interpreter interp(program);
+    Interpreter interp(program, checks);
     interp.enumerate_failures(&runs[filler], filler);
     try {
       interp.run_entry(*f, args);

@@ -1,9 +1,11 @@
-// The reference interpreter ("gold"): evaluates a type-checked Program directly. It
-// always performs every dynamic check (also under #[unsafe]; it is the reference)
-// and reports a failure with the exact message and location of LANGUAGE.md.
+// The reference interpreter ("gold"): evaluates a type-checked Program directly and
+// reports a failure with the exact message and location of LANGUAGE.md. The checks
+// whose failure leaves no defined result (bounds, div, range, size) it always makes;
+// assert and nan follow the toggles as compiled code does (docs/CHECKS.md).
 #pragma once
 
 #include "compiler/ast.h"
+#include "compiler/check_options.h"
 #include "failure_table/failure_table.h"
 #include "runtime/value.h"
 
@@ -30,7 +32,7 @@ struct RunResult {
 // parameter's type; see check_entry_args). Entry parameters' size variables are bound
 // from the arguments' shapes; inconsistent sizes are a Size failure.
 RunResult interpret(const Program &program, const std::string &entry,
-                    const std::vector<Value> &args);
+                    const std::vector<Value> &args, const CheckOptions &checks = {});
 
 // The failures that a parallel executor may legitimately report for this call: every
 // failure of an element of a map or filter that happens on values computed from the
@@ -38,6 +40,7 @@ RunResult interpret(const Program &program, const std::string &entry,
 // outside such elements. Empty when the call succeeds. interpret()'s failure is always
 // among them. See Note [Which failures may be reported] in interpreter.cpp.
 std::vector<RunFailure> possible_failures(const Program &program, const std::string &entry,
-                                          const std::vector<Value> &args);
+                                          const std::vector<Value> &args,
+                                          const CheckOptions &checks = {});
 
 } // namespace kerb

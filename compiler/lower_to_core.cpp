@@ -60,13 +60,26 @@ bool is_identifier(const std::string &s) {
 // A functional argument, with its captured values lowered outside the lambda.
 struct Fn {
   const Expr *expr = nullptr; // Lambda, OpSection, Var or Apply
-  bool unsafe = false;
+  bool unsafe = false;     // #[unsafe] (\x -> ...): its checks are covered
+  std::string unsafe_at;  // where that attribute is
   std::vector<Val> bound; // a section's operand, a partial application's arguments
+  // A partial application of a built-in: its arguments that are functions (null for
+  // the others), aligned with `bound`.
+  std::vector<std::shared_ptr<Fn>> bound_fns;
+};
+
+// The arguments of a built-in's application: the expressions of a call, or a
+// functional argument's bound values followed by the values a built-in gives it.
+struct BuiltinArgs {
+  size_t size = 0;
+  std::function<Val(size_t)> value;          // argument i, lowered
+  std::function<Fn(size_t)> fn;              // argument i, a function
+  std::function<const Type *(size_t)> type;  // argument i's type, null if not known
 };
 
 class Lowerer {
 public:
-  Lowerer(const Program &src, const LowerOptions &opts) : src_(src), opts_(opts) {}
+  explicit Lowerer(const Program &src) : src_(src) {}
 
   core::Program run(const std::vector<const FunDef *> &entries) {
     for (const FunDef *f : entries) entry(*f);
@@ -131,25 +144,35 @@ private:
     return true;
   }
 
-  bool checking() const { return !opts_.unsafe && unsafe_ == 0; }
-
-  int add_site(FailureKind kind, const Span &span, std::string tmpl, size_t nargs) {
-    FailureRecord r;
-    r.kind = kind;
-    r.location = span.location();
-    r.message_template = std::move(tmpl);
-    r.arg_types.assign(nargs, ArgType::I64);
-    return p_.failures.add(std::move(r));
+  // Describes a check the program could make (a candidate); the check insertion passes
+  // decide whether it becomes a site. Records the innermost #[unsafe] that covers it.
+  int add_candidate(FailureKind kind, const Span &span, std::string tmpl, size_t nargs) {
+    core::CheckCandidate c;
+    c.kind = kind;
+    c.span = span;
+    c.message_template = std::move(tmpl);
+    c.num_args = nargs;
+    if (!unsafe_at_.empty()) c.unsafe_at = unsafe_at_.back();
+    p_.candidates.push_back(std::move(c));
+    return int(p_.candidates.size()) - 1;
   }
 
   // An Assert statement: fails with `tmpl` (arguments `args`) unless `cond`.
   void emit_check(FailureKind kind, const Span &span, const std::string &tmpl, SubExp cond,
                   const Val &args = {}) {
-    if (!checking()) return;
     core::Exp e = exp(ExpKind::Assert, {cond}, span);
     for (const SubExp &a : args) e.args.push_back(a);
-    e.site = add_site(kind, span, tmpl, args.size());
+    e.check = add_candidate(kind, span, tmpl, args.size());
     emit1(std::move(e), CType{PrimType::Bool, 0}, {}, "check");
+  }
+
+  // #[unsafe] on an expression or a function: the checks lowered inside are marked as
+  // covered by it (also those of functions called there: the attribute holds for the
+  // whole evaluation of the expression, as in Futhark).
+  void enter_unsafe(const std::string &where) { unsafe_at_.push_back(where); }
+  void leave_unsafe() { unsafe_at_.pop_back(); }
+  static std::string unsafe_fn_location(const FunDef &f) {
+    return "function '" + f.name + "' (" + f.name_span.location() + ")";
   }
 
   SubExp binop(BinOp op, SubExp a, SubExp b, PrimType result) {
@@ -226,19 +249,56 @@ private:
 
   // The types and shapes of a map's results: [w] and the lambda's result shape, which
   // must be the same for every element (its sizes bound outside the lambda).
-  void map_result_types(const core::Lambda &lam, const Body &body, SubExp w,
+  void map_result_types(const core::Lambda &lam, Body &body, SubExp w,
                         std::vector<CType> &types, std::vector<Val> &shapes, const Span &span) {
     for (const SubExp &r : body.result) {
       CType t = type_of(r);
       Val sh{w};
       for (const SubExp &d : shape_of(r)) {
         bool param = d.is_var() && std::find(lam.params.begin(), lam.params.end(), d.var) != lam.params.end();
-        if (d.is_var() && (param || defined_in_deep(body, d.var)))
+        if (d.is_var() && (param || (defined_in_deep(body, d.var) && !hoist(body, lam, d.var))))
           unsupported(span, "map functions returning arrays whose sizes depend on the element");
         sh.push_back(d);
       }
       types.push_back(CType{t.prim, t.rank + 1});
       shapes.push_back(sh);
+    }
+  }
+
+  // Moves the statement of `body` (a lambda's) that binds v out of the lambda, before it,
+  // with the statements it needs, when v does not depend on the element: scalar
+  // arithmetic that cannot fail on values bound outside (the sizes of a function's
+  // results are often such, e.g. n + m for `x ++ y`). Returns whether it did.
+  bool hoist(Body &body, const core::Lambda &lam, int v) {
+    auto it = std::find_if(body.stms.begin(), body.stms.end(), [&](const core::Stm &st) {
+      return std::find(st.pat.begin(), st.pat.end(), v) != st.pat.end();
+    });
+    if (it == body.stms.end() || it->pat.size() != 1 || !hoistable(it->exp)) return false;
+    for (const SubExp &a : it->exp.args) {
+      if (!a.is_var()) continue;
+      if (std::find(lam.params.begin(), lam.params.end(), a.var) != lam.params.end()) return false;
+      if (defined_in_deep(body, a.var) && !hoist(body, lam, a.var)) return false;
+    }
+    // (Hoisting an argument may have moved statements: find v's again.)
+    it = std::find_if(body.stms.begin(), body.stms.end(), [&](const core::Stm &st) {
+      return std::find(st.pat.begin(), st.pat.end(), v) != st.pat.end();
+    });
+    cur_->stms.push_back(std::move(*it));
+    body.stms.erase(it);
+    return true;
+  }
+
+  static bool hoistable(const core::Exp &e) {
+    if (e.site >= 0) return false;
+    switch (e.kind) {
+    case ExpKind::SubExp: case ExpKind::UnOp: case ExpKind::Convert: return true;
+    case ExpKind::BinOp:
+      return e.binop != BinOp::Div && e.binop != BinOp::Mod && e.binop != BinOp::Quot &&
+             e.binop != BinOp::Rem && e.binop != BinOp::Pow;
+    case ExpKind::PrimFn:
+      return e.prim_fn.fn == PrimFn::Min || e.prim_fn.fn == PrimFn::Max ||
+             e.prim_fn.fn == PrimFn::Abs || e.prim_fn.fn == PrimFn::Sgn;
+    default: return false;
     }
   }
 
@@ -288,7 +348,7 @@ private:
       break;
     }
     }
-    if (checking()) {
+    {
       std::string tmpl = "Range {}";
       Val args{a};
       if (s0) {
@@ -320,31 +380,60 @@ private:
     SubExp start, count, stride; // index: start = the index
   };
 
+  // The parts of an index expression, lowered (in source order) but not yet checked.
+  struct RawPart {
+    bool is_slice = false;
+    SubExp index;                                  // !is_slice
+    std::optional<SubExp> start, end, stride;      // is_slice
+  };
+
+  std::vector<RawPart> lower_parts(const std::vector<IndexPart> &parts) {
+    std::vector<RawPart> out;
+    for (const IndexPart &p : parts) {
+      RawPart r;
+      r.is_slice = p.is_slice;
+      if (!p.is_slice) {
+        r.index = to_i64(lower(*p.index)[0]);
+      } else {
+        if (p.start) r.start = to_i64(lower(*p.start)[0]);
+        if (p.end) r.end = to_i64(lower(*p.end)[0]);
+        if (p.stride) r.stride = to_i64(lower(*p.stride)[0]);
+      }
+      out.push_back(r);
+    }
+    return out;
+  }
+
   // Resolves the parts of an index expression against `shape`, emitting one check with
   // the interpreter's message. Returns the selection of each indexed dim.
   std::vector<SliceDim> resolve_parts(const std::vector<IndexPart> &parts, const Val &shape,
+                                      const Span &span) {
+    return resolve_parts(lower_parts(parts), shape, span);
+  }
+
+  std::vector<SliceDim> resolve_parts(const std::vector<RawPart> &parts, const Val &shape,
                                       const Span &span) {
     std::vector<SliceDim> dims;
     SubExp ok = SubExp::of_const(PrimValue::boolean(true));
     std::string tmpl = "Index [";
     Val args;
     for (size_t d = 0; d < parts.size(); d++) {
-      const IndexPart &p = parts[d];
+      const RawPart &p = parts[d];
       SubExp w = shape[d];
       if (d > 0) tmpl += ", ";
       if (!p.is_slice) {
-        SubExp i = to_i64(lower(*p.index)[0]);
+        SubExp i = p.index;
         ok = land(ok, land(le(i64c(0), i), lt(i, w)));
         dims.push_back(SliceDim{true, i, i64c(1), i64c(1)});
         tmpl += "{}";
         args.push_back(i);
         continue;
       }
-      SubExp st = p.stride ? to_i64(lower(*p.stride)[0]) : i64c(1);
+      SubExp st = p.stride ? *p.stride : i64c(1);
       SubExp bw = lt(st, i64c(0));
       SubExp bwi = convert(bw, PrimType::I64);
-      SubExp i = p.start ? to_i64(lower(*p.start)[0]) : mul(bwi, sub(w, i64c(1)));
-      SubExp j = p.end ? to_i64(lower(*p.end)[0]) : sub(w, mul(bwi, add(w, i64c(1))));
+      SubExp i = p.start ? *p.start : mul(bwi, sub(w, i64c(1)));
+      SubExp j = p.end ? *p.end : sub(w, mul(bwi, add(w, i64c(1))));
       SubExp sgn = prim_fn(PrimFn::Sgn, st);
       SubExp safe = add(st, convert(eq(st, i64c(0)), PrimType::I64));
       SubExp n = binop(BinOp::Quot, add(sub(j, i), sub(st, sgn)), safe, PrimType::I64);
@@ -519,7 +608,8 @@ private:
     cur_ = &fn.body;
     env_.clear();
     frame_ = 0;
-    unsafe_ = f.is_unsafe ? 1 : 0;
+    unsafe_at_.clear();
+    if (f.is_unsafe) enter_unsafe(unsafe_fn_location(f));
     std::vector<Val> args;
     for (const Pattern &p : f.params) {
       fn.param_types.push_back(p.type.value_type());
@@ -672,7 +762,8 @@ private:
       SubExp ok = eq_i64(shape[d], *known);
       if (d > 0) ok = binop(BinOp::LogOr, ok, eq_i64(shape[d - 1], SubExp::i64(0)), PrimType::Bool);
       emit_check(FailureKind::Size, span, escape_template_text(msg), ok);
-      if (d == 0 && checking() && shape[d].is_var()) alias_[canon(shape[d]).var] = canon(*known);
+      // Known equal from here on: checked, or assumed where the check is turned off.
+      if (d == 0 && shape[d].is_var()) alias_[canon(shape[d]).var] = canon(*known);
     }
     const Type &elem = t.element();
     if (elem.is_tuple()) {
@@ -699,7 +790,7 @@ private:
     auto saved_env = env_;
     size_t saved_frame = frame_;
     frame_ = env_.size();
-    if (f.is_unsafe) unsafe_++;
+    if (f.is_unsafe) enter_unsafe(unsafe_fn_location(f));
     std::string msg = is_entry ? "entry point arguments have invalid sizes." : "function arguments of wrong shape";
     for (size_t i = 0; i < args.size(); i++) {
       param_sizes(f, f.params[i], args[i], 0, span, msg);
@@ -708,7 +799,7 @@ private:
     Val r = lower(*f.body);
     const Type &ret = f.ret_annotation ? *f.ret_annotation : f.ret_type;
     sizes(nullptr, ret, r, 0, span, "Function return value does not match shape of declared return type.");
-    if (f.is_unsafe) unsafe_--;
+    if (f.is_unsafe) leave_unsafe();
     env_ = std::move(saved_env);
     frame_ = saved_frame;
     return r;
@@ -753,7 +844,7 @@ private:
       return {lower_binary(e)};
     case ExprKind::If: {
       SubExp c = lower(*e.args[0])[0];
-      return lower_if(c, [&] { return lower(*e.args[1]); }, [&] { return lower(*e.args[2]); }, e);
+      return lower_if(c, [&] { return lower(*e.args[1]); }, [&] { return lower(*e.args[2]); }, e.span);
     }
     case ExprKind::Let: {
       Val v = lower(*e.args[0]);
@@ -769,19 +860,19 @@ private:
     case ExprKind::Apply: return lower_apply(e);
     case ExprKind::Ascribe: return lower(*e.args[0]);
     case ExprKind::Unsafe: {
-      unsafe_++;
+      enter_unsafe(e.span.location());
       Val r = lower(*e.args[0]);
-      unsafe_--;
+      leave_unsafe();
       return r;
     }
     case ExprKind::Assert: {
       SubExp c = lower(*e.args[0])[0];
-      if (checking()) {
-        core::Exp x = exp(ExpKind::Assert, {c}, e.span);
-        x.site = add_site(FailureKind::Assert, e.span,
-                          escape_template_text("Assertion is false: " + std::string(e.args[0]->span.text())), 0);
-        emit1(std::move(x), CType{PrimType::Bool, 0}, {}, "assert");
-      }
+      core::Exp x = exp(ExpKind::Assert, {c}, e.span);
+      x.check = add_candidate(FailureKind::Assert, e.span,
+                              escape_template_text("Assertion is false: " +
+                                                   std::string(e.args[0]->span.text())),
+                              0);
+      emit1(std::move(x), CType{PrimType::Bool, 0}, {}, "assert");
       return lower(*e.args[1]);
     }
     case ExprKind::ArrayLit: return lower_array_lit(e);
@@ -812,24 +903,41 @@ private:
     unsupported(e.span, "'" + e.name + "' as a value");
   }
 
+  // if c then a else b. A size of an array result that the branches may give differently
+  // (or compute inside) becomes an extra i64 result of the If (an existential size).
   Val lower_if(SubExp c, const std::function<Val()> &then_f, const std::function<Val()> &else_f,
-               const Expr &e) {
-    core::Exp x = exp(ExpKind::If, {c}, e.span);
+               const Span &span) {
+    core::Exp x = exp(ExpKind::If, {c}, span);
     x.bodies.push_back(lower_body(then_f));
     x.bodies.push_back(lower_body(else_f));
-    const Val &a = x.bodies[0]->result, &b = x.bodies[1]->result;
-    std::vector<CType> types;
+    size_t n = x.bodies[0]->result.size();
+    core::Stm st;
     std::vector<Val> shapes;
-    for (size_t i = 0; i < a.size(); i++) {
-      types.push_back(type_of(a[i]));
-      Val sa = shape_of(a[i]), sb = shape_of(b[i]);
-      if (!same_shape(sa, sb)) unsupported(e.span, "branches with arrays of possibly different sizes");
-      for (const SubExp &d : sa)
-        if (d.is_var() && defined_in(*x.bodies[0], d.var))
-          unsupported(e.span, "branches returning arrays of sizes computed inside them");
+    for (size_t i = 0; i < n; i++) {
+      Val sa = shape_of(x.bodies[0]->result[i]), sb = shape_of(x.bodies[1]->result[i]);
+      for (size_t d = 0; d < sa.size(); d++) {
+        bool inside = (sa[d].is_var() && defined_in(*x.bodies[0], sa[d].var)) ||
+                      (sb[d].is_var() && defined_in(*x.bodies[1], sb[d].var));
+        if (same(sa[d], sb[d]) && !inside) continue;
+        int size = p_.new_var("size", CType{PrimType::I64, 0});
+        x.bodies[0]->result.push_back(sa[d]);
+        x.bodies[1]->result.push_back(sb[d]);
+        st.pat.push_back(size);
+        sa[d] = SubExp::of_var(size);
+      }
       shapes.push_back(sa);
     }
-    return emit(std::move(x), types, shapes, "if");
+    std::vector<int> sizes = std::move(st.pat);
+    st.pat.clear();
+    Val out;
+    for (size_t i = 0; i < n; i++) {
+      st.pat.push_back(p_.new_var("if", type_of(x.bodies[0]->result[i]), shapes[i]));
+      out.push_back(SubExp::of_var(st.pat.back()));
+    }
+    st.pat.insert(st.pat.end(), sizes.begin(), sizes.end());
+    st.exp = std::move(x);
+    cur_->stms.push_back(std::move(st));
+    return out;
   }
 
   static bool defined_in(const Body &b, int v) {
@@ -845,7 +953,7 @@ private:
       bool is_and = e.binop == BinOp::LogAnd;
       auto rhs = [&] { return lower(*e.args[1]); };
       auto konst = [&] { return Val{SubExp::of_const(PrimValue::boolean(!is_and))}; };
-      return is_and ? lower_if(a, rhs, konst, e)[0] : lower_if(a, konst, rhs, e)[0];
+      return is_and ? lower_if(a, rhs, konst, e.span)[0] : lower_if(a, konst, rhs, e.span)[0];
     }
     if (e.binop == BinOp::Concat) unsupported(e.span, "`++`");
     if (!e.args[0]->type.is_prim()) unsupported(e.span, "this operator on non-scalars");
@@ -859,13 +967,15 @@ private:
     PrimType t = type_of(a).prim;
     core::Exp x = exp(ExpKind::BinOp, {a, b}, span);
     x.binop = op;
-    // Division by zero and negative exponents are checked even under #[unsafe]
-    // (tests/programs/failures/unsafe_div.fut): they have no defined result.
-    bool is_const = !b.is_var();
-    if (is_checked_division(op, t) && !(is_const && !prim_is_zero(b.constant)))
-      x.site = add_site(FailureKind::Division, span, "division by zero", 0);
-    if (op == BinOp::Pow && is_signed_int(t) && !(is_const && b.constant.bits.i >= 0))
-      x.site = add_site(FailureKind::Division, span, "negative exponent", 0);
+    // An operation has at most one check: integers divide by zero or raise to a
+    // negative power; floats may produce NaN.
+    if (is_checked_division(op, t))
+      x.check = add_candidate(FailureKind::Division, span, "division by zero", 0);
+    if (op == BinOp::Pow && is_signed_int(t))
+      x.check = add_candidate(FailureKind::Division, span, "negative exponent", 0);
+    if (can_produce_nan(op, t))
+      x.check = add_candidate(FailureKind::NaN, span,
+                              escape_template_text("NaN produced by " + nan_op_name(op)), 0);
     bool cmp = op == BinOp::Eq || op == BinOp::Neq || op == BinOp::Lt || op == BinOp::Le ||
                op == BinOp::Gt || op == BinOp::Ge || op == BinOp::LogAnd || op == BinOp::LogOr;
     return emit1(std::move(x), CType{cmp ? PrimType::Bool : t, 0});
@@ -930,10 +1040,8 @@ private:
     return out;
   }
 
-  int index_site(const Span &span, const Val &idx, const Val &shape) {
-    if (!checking()) return -1;
-    (void)shape;
-    return add_site(FailureKind::Bounds, span, index_template(int(idx.size())), 2 * idx.size());
+  int index_check(const Span &span, const Val &idx) {
+    return add_candidate(FailureKind::Bounds, span, index_template(int(idx.size())), 2 * idx.size());
   }
 
   Val lower_index(const Expr &e) {
@@ -941,13 +1049,13 @@ private:
     for (const IndexPart &p : e.indices)
       if (p.is_slice) return lower_slice_index(e, arr);
     Val idx = indices(e.indices);
-    int site = index_site(e.span, idx, shape_of(arr[0]));
+    int check = index_check(e.span, idx);
     Val out;
     for (const SubExp &c : arr) {
       core::Exp x = exp(ExpKind::Index, idx, e.span);
       x.arrays = {c.var};
-      x.site = site;
-      site = -1; // the first component's check covers the others
+      x.check = check;
+      check = -1; // the first component's check covers the others
       Val sh = shape_of(c);
       out.push_back(emit1(std::move(x), CType{type_of(c).prim, type_of(c).rank - int(idx.size())},
                           Val(sh.begin() + long(idx.size()), sh.end()), "elem"));
@@ -957,9 +1065,11 @@ private:
 
   Val lower_update(const Expr &e) {
     Val arr = lower(*e.args[0]);
+    for (const IndexPart &p : e.indices)
+      if (p.is_slice) return lower_slice_update(e, arr);
     Val idx = indices(e.indices);
     Val v = lower(*e.args[1]);
-    int site = index_site(e.span, idx, shape_of(arr[0]));
+    int check = index_check(e.span, idx);
     if (int(idx.size()) != e.args[0]->type.rank()) {
       // A whole row (or sub-array): its shape must be the rest of the array's.
       for (size_t k = 0; k < arr.size(); k++) {
@@ -978,8 +1088,41 @@ private:
       args.push_back(v[k]);
       core::Exp x = exp(ExpKind::Update, args, e.span);
       x.arrays = {arr[k].var};
-      x.site = site;
-      site = -1;
+      x.check = check;
+      check = -1;
+      out.push_back(emit1(std::move(x), type_of(arr[k]), shape_of(arr[k]), "upd"));
+    }
+    return out;
+  }
+
+  // a with [i:j, k, ...] = v: the parts, the value, then the bounds check and the
+  // shape check (the interpreter's order and messages).
+  Val lower_slice_update(const Expr &e, const Val &arr) {
+    std::vector<RawPart> parts = lower_parts(e.indices);
+    Val v = lower(*e.args[1]);
+    std::vector<SliceDim> dims = resolve_parts(parts, shape_of(arr[0]), e.span);
+    Val out;
+    for (size_t k = 0; k < arr.size(); k++) {
+      Val full = shape_of(arr[k]);
+      Val want;
+      for (size_t d = 0; d < full.size(); d++) {
+        if (d >= dims.size()) want.push_back(full[d]);
+        else if (!dims[d].is_index) want.push_back(dims[d].count);
+      }
+      Val vs = shape_of(v[k]);
+      if (!same_shape(vs, want)) {
+        SubExp ok = SubExp::of_const(PrimValue::boolean(vs.size() == want.size()));
+        for (size_t d = 0; d < vs.size() && d < want.size(); d++) ok = land(ok, eq(vs[d], want[d]));
+        emit_check(FailureKind::Size, e.span, "Shape of slice does not match shape of value.", ok);
+      }
+      core::Exp x = exp(ExpKind::UpdateSlice, {}, e.span);
+      x.arrays = {arr[k].var, v[k].var};
+      for (size_t d = 0; d < dims.size(); d++) {
+        x.args.push_back(dims[d].start);
+        x.args.push_back(dims[d].count);
+        x.args.push_back(dims[d].stride);
+        if (dims[d].is_index) x.index_dims.push_back(int(d));
+      }
       out.push_back(emit1(std::move(x), type_of(arr[k]), shape_of(arr[k]), "upd"));
     }
     return out;
@@ -1051,6 +1194,9 @@ private:
     core::Exp x = exp(ExpKind::PrimFn, {}, span);
     for (const Val &a : args) x.args.push_back(a[0]);
     x.prim_fn = b;
+    if (can_produce_nan(b))
+      x.check = add_candidate(FailureKind::NaN, span,
+                              escape_template_text("NaN produced by " + nan_op_name(b)), 0);
     PrimType rt = b.module;
     if (b.fn == PrimFn::IsNan || b.fn == PrimFn::IsInf) rt = PrimType::Bool;
     if (b.fn == PrimFn::Popc || b.fn == PrimFn::Clz || b.fn == PrimFn::Ctz) rt = PrimType::I32;
@@ -1075,8 +1221,8 @@ private:
     {
       auto body = lower_body([&]() -> Val {
         SubExp sa = SubExp::of_var(a), sb = SubExp::of_var(b);
-        if (fn == PrimFn::Sum) return {binop(BinOp::Add, sa, sb, t)};
-        if (fn == PrimFn::Product) return {binop(BinOp::Mul, sa, sb, t)};
+        if (fn == PrimFn::Sum) return {apply_binop(BinOp::Add, sa, sb, span)};
+        if (fn == PrimFn::Product) return {apply_binop(BinOp::Mul, sa, sb, span)};
         core::Exp m = exp(ExpKind::PrimFn, {sa, sb}, span);
         m.prim_fn = PrimBuiltin{t, fn == PrimFn::Maximum ? PrimFn::Max : PrimFn::Min, t};
         return {emit1(std::move(m), CType{t, 0})};
@@ -1091,6 +1237,7 @@ private:
     Fn f;
     const Expr *x = &e;
     while (x->kind == ExprKind::Unsafe) {
+      if (!f.unsafe) f.unsafe_at = x->span.location();
       f.unsafe = true;
       x = x->args[0].get();
     }
@@ -1104,6 +1251,19 @@ private:
       return f;
     case ExprKind::Var:
     case ExprKind::Apply:
+      if (x->callee == Callee::ArrayBuiltin) {
+        // The interpreter's order: the arguments given now, functions prepared.
+        for (size_t i = 0; x->kind == ExprKind::Apply && i < x->args.size(); i++) {
+          if (builtin_takes_function(x->array_builtin, i)) {
+            f.bound_fns.push_back(std::make_shared<Fn>(prepare_fn(*x->args[i])));
+            f.bound.push_back({});
+          } else {
+            f.bound_fns.push_back(nullptr);
+            f.bound.push_back(lower(*x->args[i]));
+          }
+        }
+        return f;
+      }
       if (x->callee == Callee::Function ||
           (x->callee == Callee::PrimBuiltin && prim_fn_arity(x->prim_builtin.fn) > 0)) {
         if (x->kind == ExprKind::Apply)
@@ -1120,7 +1280,7 @@ private:
   // the built-in's application (where the interpreter reports a called function's
   // size failures).
   Val apply_fn(const Fn &f, const std::vector<Val> &args, const Span &span) {
-    if (f.unsafe) unsafe_++;
+    if (f.unsafe) enter_unsafe(f.unsafe_at);
     Val r;
     const Expr &x = *f.expr;
     if (x.kind == ExprKind::Lambda) {
@@ -1135,13 +1295,24 @@ private:
         else b = f.bound[0][0];
       }
       r = {apply_binop(x.binop, a, b, x.span)};
+    } else if (x.callee == Callee::ArrayBuiltin) {
+      size_t nb = f.bound.size();
+      BuiltinArgs a;
+      a.size = nb + args.size();
+      a.value = [&](size_t i) { return i < nb ? f.bound[i] : args[i - nb]; };
+      a.fn = [&](size_t i) {
+        KERB_ASSERT(i < nb && f.bound_fns[i], "a built-in's functional argument is missing");
+        return *f.bound_fns[i];
+      };
+      a.type = [&](size_t i) -> const Type * { return i < nb ? &x.args[i]->type : nullptr; };
+      r = apply_builtin(x.array_builtin, a, x.type, x.span);
     } else {
       std::vector<Val> all = f.bound;
       all.insert(all.end(), args.begin(), args.end());
       if (x.callee == Callee::Function) r = inline_call(*x.fun, all, span, false);
       else r = {apply_prim(x.prim_builtin, all, x.span)};
     }
-    if (f.unsafe) unsafe_--;
+    if (f.unsafe) leave_unsafe();
     return r;
   }
 
@@ -1178,48 +1349,56 @@ private:
     }
     tmpl += ".";
     emit_check(FailureKind::Size, span, tmpl, ok, widths);
-    if (checking())
-      for (const SubExp &wi : widths)
+    for (const SubExp &wi : widths)
         if (wi.is_var() && !same(wi, w)) alias_[canon(wi).var] = canon(w);
     return w;
   }
 
   Val lower_builtin(const Expr &e) {
-    ArrayBuiltin b = e.array_builtin;
+    BuiltinArgs a;
+    a.size = e.args.size();
+    a.value = [&](size_t i) { return lower(*e.args[i]); };
+    a.fn = [&](size_t i) { return prepare_fn(*e.args[i]); };
+    a.type = [&](size_t i) -> const Type * { return &e.args[i]->type; };
+    return apply_builtin(e.array_builtin, a, e.type, e.span);
+  }
+
+  // The application of built-in `b` (of result type `type`) to `args`.
+  Val apply_builtin(ArrayBuiltin b, const BuiltinArgs &args, const Type &type, const Span &span) {
     const char *name = array_builtin_name(b);
     auto vals_from = [&](size_t first) {
       std::vector<Val> out;
-      for (size_t i = first; i < e.args.size(); i++) out.push_back(lower(*e.args[i]));
+      for (size_t i = first; i < args.size; i++) out.push_back(args.value(i));
       return out;
     };
     switch (b) {
     case ArrayBuiltin::Map: case ArrayBuiltin::Map1: case ArrayBuiltin::Map2:
     case ArrayBuiltin::Map3: case ArrayBuiltin::Map4: case ArrayBuiltin::Map5: {
-      Fn f = prepare_fn(*e.args[0]);
+      Fn f = args.fn(0);
       std::vector<Val> xs = vals_from(1);
-      SubExp w = same_widths(xs, name, e.span);
-      core::Exp x = exp(ExpKind::Map, {w}, e.span);
+      SubExp w = same_widths(xs, name, span);
+      core::Exp x = exp(ExpKind::Map, {w}, span);
       x.lambda = std::make_unique<core::Lambda>();
       std::vector<Val> rows;
       for (const Val &a : xs) {
         rows.push_back(row_params(a, x.lambda->params));
         for (const SubExp &c : a) x.arrays.push_back(c.var);
       }
-      auto body = lower_body([&] { return apply_fn(f, rows, e.span); });
+      auto body = lower_body([&] { return apply_fn(f, rows, span); });
       std::vector<CType> types;
       std::vector<Val> shapes;
-      map_result_types(*x.lambda, *body, w, types, shapes, e.span);
+      map_result_types(*x.lambda, *body, w, types, shapes, span);
       x.lambda->body = std::move(*body);
       return emit(std::move(x), types, shapes, "map");
     }
     case ArrayBuiltin::Reduce: case ArrayBuiltin::ReduceComm: case ArrayBuiltin::Scan: {
-      Fn f = prepare_fn(*e.args[0]);
-      Val ne = lower(*e.args[1]);
-      Val xs = lower(*e.args[2]);
+      Fn f = args.fn(0);
+      Val ne = args.value(1);
+      Val xs = args.value(2);
       for (const SubExp &c : xs)
-        if (type_of(c).rank != 1) unsupported(e.span, std::string(name) + " over arrays of arrays");
-      SubExp w = same_widths({xs}, name, e.span);
-      core::Exp x = exp(b == ArrayBuiltin::Scan ? ExpKind::Scan : ExpKind::Reduce, {w}, e.span);
+        if (type_of(c).rank != 1) unsupported(span, std::string(name) + " over arrays of arrays");
+      SubExp w = same_widths({xs}, name, span);
+      core::Exp x = exp(b == ArrayBuiltin::Scan ? ExpKind::Scan : ExpKind::Reduce, {w}, span);
       x.args.insert(x.args.end(), ne.begin(), ne.end());
       for (const SubExp &c : xs) x.arrays.push_back(c.var);
       x.lambda = std::make_unique<core::Lambda>();
@@ -1230,7 +1409,7 @@ private:
         acc.push_back(SubExp::of_var(v));
       }
       el = row_params(xs, x.lambda->params);
-      auto body = lower_body([&] { return apply_fn(f, {acc, el}, e.span); });
+      auto body = lower_body([&] { return apply_fn(f, {acc, el}, span); });
       x.lambda->body = std::move(*body);
       std::vector<CType> types;
       std::vector<Val> shapes;
@@ -1241,17 +1420,17 @@ private:
       return emit(std::move(x), types, shapes, name);
     }
     case ArrayBuiltin::Iota: {
-      SubExp n = lower(*e.args[0])[0];
+      SubExp n = args.value(0)[0];
       SubExp n64 = to_i64(n);
-      count_check(n64, e.span);
-      core::Exp x = exp(ExpKind::Iota, {n}, e.span);
+      count_check(n64, span);
+      core::Exp x = exp(ExpKind::Iota, {n}, span);
       x.to = type_of(n).prim;
       return {emit1(std::move(x), CType{type_of(n).prim, 1}, {n64}, "iota")};
     }
     case ArrayBuiltin::Replicate: {
-      SubExp n = to_i64(lower(*e.args[0])[0]);
-      Val v = lower(*e.args[1]);
-      count_check(n, e.span);
+      SubExp n = to_i64(args.value(0)[0]);
+      Val v = args.value(1);
+      count_check(n, span);
       Val out;
       for (const SubExp &c : v) {
         Val sh{n};
@@ -1259,34 +1438,34 @@ private:
         sh.insert(sh.end(), inner.begin(), inner.end());
         CType t = type_of(c);
         t.rank++;
-        out.push_back(emit1(exp(ExpKind::Replicate, {n, c}, e.span), t, sh, "rep"));
+        out.push_back(emit1(exp(ExpKind::Replicate, {n, c}, span), t, sh, "rep"));
       }
       return out;
     }
     case ArrayBuiltin::Length: {
-      Val xs = lower(*e.args[0]);
+      Val xs = args.value(0);
       return {shape_of(xs[0])[0]};
     }
     case ArrayBuiltin::Zip: case ArrayBuiltin::Zip2: case ArrayBuiltin::Zip3:
     case ArrayBuiltin::Zip4: case ArrayBuiltin::Zip5: {
       std::vector<Val> xs = vals_from(0);
-      same_widths(xs, name, e.span);
+      same_widths(xs, name, span);
       Val out;
       for (const Val &a : xs) out.insert(out.end(), a.begin(), a.end());
       return out;
     }
     case ArrayBuiltin::Unzip: case ArrayBuiltin::Unzip2: case ArrayBuiltin::Unzip3:
     case ArrayBuiltin::Unzip4: case ArrayBuiltin::Unzip5: case ArrayBuiltin::Opaque:
-      return lower(*e.args[0]);
+      return args.value(0);
     case ArrayBuiltin::Copy: {
-      Val v = lower(*e.args[0]);
+      Val v = args.value(0);
       Val out;
       for (const SubExp &c : v) {
         if (type_of(c).rank == 0) {
           out.push_back(c);
           continue;
         }
-        core::Exp x = exp(ExpKind::Copy, {}, e.span);
+        core::Exp x = exp(ExpKind::Copy, {}, span);
         x.arrays = {c.var};
         out.push_back(emit1(std::move(x), type_of(c), shape_of(c), "copy"));
       }
@@ -1294,91 +1473,91 @@ private:
     }
     case ArrayBuiltin::Sum: case ArrayBuiltin::Product: case ArrayBuiltin::Maximum:
     case ArrayBuiltin::Minimum: {
-      Val xs = lower(*e.args[0]);
+      Val xs = args.value(0);
       PrimFn fn = b == ArrayBuiltin::Sum       ? PrimFn::Sum
                   : b == ArrayBuiltin::Product ? PrimFn::Product
                   : b == ArrayBuiltin::Maximum ? PrimFn::Maximum
                                                : PrimFn::Minimum;
-      return {reduce_prims(fn, type_of(xs.at(0)).prim, xs, e.span)};
+      return {reduce_prims(fn, type_of(xs.at(0)).prim, xs, span)};
     }
     case ArrayBuiltin::Tabulate: {
-      SubExp n = to_i64(lower(*e.args[0])[0]);
-      count_check(n, e.span);
-      Fn f = prepare_fn(*e.args[1]);
-      return map_iota(n, [&](SubExp i) { return apply_fn(f, {{i}}, e.span); }, e.span, "tabulate");
+      SubExp n = to_i64(args.value(0)[0]);
+      count_check(n, span);
+      Fn f = args.fn(1);
+      return map_iota(n, [&](SubExp i) { return apply_fn(f, {{i}}, span); }, span, "tabulate");
     }
     case ArrayBuiltin::Foldl: case ArrayBuiltin::Foldr: {
-      Fn f = prepare_fn(*e.args[0]);
-      Val acc = lower(*e.args[1]);
-      Val xs = lower(*e.args[2]);
+      Fn f = args.fn(0);
+      Val acc = args.value(1);
+      Val xs = args.value(2);
       SubExp n = shape_of(xs[0])[0];
       bool left = b == ArrayBuiltin::Foldl;
       return for_loop(acc, n, [&](const Val &a, SubExp i) {
         SubExp at = left ? i : sub(sub(n, i64c(1)), i);
-        Val row = row_at(xs, at, e.span);
-        return left ? apply_fn(f, {a, row}, e.span) : apply_fn(f, {row, a}, e.span);
-      }, e.span);
+        Val row = row_at(xs, at, span);
+        return left ? apply_fn(f, {a, row}, span) : apply_fn(f, {row, a}, span);
+      }, span);
     }
     case ArrayBuiltin::Head: case ArrayBuiltin::Last: {
-      Val xs = lower(*e.args[0]);
+      Val xs = args.value(0);
       SubExp w = shape_of(xs[0])[0];
       SubExp i = b == ArrayBuiltin::Head ? i64c(0) : sub(w, i64c(1));
-      emit_check(FailureKind::Bounds, e.span, index_template(1),
+      emit_check(FailureKind::Bounds, span, index_template(1),
                  land(le(i64c(0), i), lt(i, w)), {i, w});
-      return row_at(xs, i, e.span);
+      return row_at(xs, i, span);
     }
     case ArrayBuiltin::Tail: case ArrayBuiltin::Init: case ArrayBuiltin::Take:
     case ArrayBuiltin::Drop: {
       bool sized = b == ArrayBuiltin::Take || b == ArrayBuiltin::Drop;
-      SubExp k = sized ? to_i64(lower(*e.args[0])[0]) : i64c(0);
-      Val xs = lower(*e.args[sized ? 1 : 0]);
+      SubExp k = sized ? to_i64(args.value(0)[0]) : i64c(0);
+      Val xs = args.value(sized ? 1 : 0);
       SubExp w = shape_of(xs[0])[0];
       switch (b) {
-      case ArrayBuiltin::Tail: return outer_slice(xs, i64c(1), w, true, false, e.span);
-      case ArrayBuiltin::Init: return outer_slice(xs, i64c(0), sub(w, i64c(1)), true, true, e.span);
-      case ArrayBuiltin::Take: return outer_slice(xs, i64c(0), k, true, true, e.span);
-      default: return outer_slice(xs, k, w, true, false, e.span);
+      case ArrayBuiltin::Tail: return outer_slice(xs, i64c(1), w, true, false, span);
+      case ArrayBuiltin::Init: return outer_slice(xs, i64c(0), sub(w, i64c(1)), true, true, span);
+      case ArrayBuiltin::Take: return outer_slice(xs, i64c(0), k, true, true, span);
+      default: return outer_slice(xs, k, w, true, false, span);
       }
     }
     case ArrayBuiltin::Split: {
       std::optional<SubExp> kk;
-      if (e.args.size() == 2) {
-        kk = to_i64(lower(*e.args[0])[0]);
+      if (args.size == 2) {
+        kk = to_i64(args.value(0)[0]);
       } else {
         // The sizes [n + m] of the argument's type, or the result type's [n].
-        const Type &at = e.args[0]->type;
-        if (at.is_array() && at.dims[0].kind == Dim::Var) {
-          size_t plus = at.dims[0].name.rfind('+');
+        const Type *at = args.type(0);
+        if (at && at->is_array() && at->dims[0].kind == Dim::Var) {
+          size_t plus = at->dims[0].name.rfind('+');
           if (plus != std::string::npos)
-            kk = size_expression(at.dims[0].name.substr(0, plus), e.span);
+            kk = size_expression(at->dims[0].name.substr(0, plus), span);
         }
-        if (!kk && e.type.is_tuple() && e.type.elems[0].is_array())
-          kk = resolve_dim(e.type.elems[0].dims[0], e.span);
-        if (!kk) unsupported(e.span, "split whose sizes are not known here");
+        if (!kk && type.is_tuple() && type.elems[0].is_array())
+          kk = resolve_dim(type.elems[0].dims[0], span);
+        if (!kk) unsupported(span, "split whose sizes are not known here");
       }
       SubExp k = *kk;
-      Val xs = lower(*e.args.back());
+      Val xs = args.value(args.size - 1);
       SubExp w = shape_of(xs[0])[0];
-      Val a = outer_slice(xs, i64c(0), k, true, true, e.span);
-      Val c = outer_slice(xs, k, w, true, false, e.span);
+      Val a = outer_slice(xs, i64c(0), k, true, true, span);
+      Val c = outer_slice(xs, k, w, true, false, span);
       a.insert(a.end(), c.begin(), c.end());
       return a;
     }
     case ArrayBuiltin::Reverse: {
-      Val xs = lower(*e.args[0]);
+      Val xs = args.value(0);
       SubExp w = shape_of(xs[0])[0];
       std::vector<SliceDim> dims{SliceDim{false, sub(w, i64c(1)), w, i64c(-1)}};
       Val out;
-      for (const SubExp &c : xs) out.push_back(slice_view(c, dims, e.span));
+      for (const SubExp &c : xs) out.push_back(slice_view(c, dims, span));
       return out;
     }
     case ArrayBuiltin::Transpose: {
-      Val xs = lower(*e.args[0]);
+      Val xs = args.value(0);
       Val out;
       for (const SubExp &c : xs) {
         CType t = type_of(c);
         Val sh = shape_of(c);
-        core::Exp r = exp(ExpKind::Rearrange, {}, e.span);
+        core::Exp r = exp(ExpKind::Rearrange, {}, span);
         r.arrays = {c.var};
         for (int d = 0; d < t.rank; d++) r.perm.push_back(d == 0 ? 1 : d == 1 ? 0 : d);
         std::swap(sh[0], sh[1]);
@@ -1386,10 +1565,10 @@ private:
       }
       return out;
     }
-    case ArrayBuiltin::Concat: return concat(lower(*e.args[0]), lower(*e.args[1]), e.span);
+    case ArrayBuiltin::Concat: return concat(args.value(0), args.value(1), span);
     case ArrayBuiltin::Rotate: {
-      SubExp r = to_i64(lower(*e.args[0])[0]);
-      Val xs = lower(*e.args[1]);
+      SubExp r = to_i64(args.value(0)[0]);
+      Val xs = args.value(1);
       SubExp w = shape_of(xs[0])[0];
       SubExp safe = prim_fn(PrimFn::Max, w, i64c(1));
       SubExp k = binop(BinOp::Mod, r, safe, PrimType::I64);
@@ -1397,75 +1576,75 @@ private:
       std::vector<SliceDim> front{SliceDim{false, i64c(0), k, i64c(1)}};
       Val a, c;
       for (const SubExp &x : xs) {
-        a.push_back(slice_view(x, back, e.span));
-        c.push_back(slice_view(x, front, e.span));
+        a.push_back(slice_view(x, back, span));
+        c.push_back(slice_view(x, front, span));
       }
       Val out;
-      for (size_t i = 0; i < xs.size(); i++) out.push_back(concat1(a[i], c[i], w, e.span));
+      for (size_t i = 0; i < xs.size(); i++) out.push_back(concat1(a[i], c[i], w, span));
       return out;
     }
     case ArrayBuiltin::Flatten: {
-      Val xs = lower(*e.args[0]);
+      Val xs = args.value(0);
       Val out;
       for (const SubExp &c : xs) {
         Val sh = shape_of(c);
         Val nsh{mul(sh[0], sh[1])};
         nsh.insert(nsh.end(), sh.begin() + 2, sh.end());
-        out.push_back(reshape(c, nsh, e.span));
+        out.push_back(reshape(c, nsh, span));
       }
       return out;
     }
     case ArrayBuiltin::Unflatten: {
-      Val xs = lower(*e.args.back());
+      Val xs = args.value(args.size - 1);
       std::optional<SubExp> n, m;
-      if (e.args.size() == 3) {
-        n = to_i64(lower(*e.args[0])[0]);
-        m = to_i64(lower(*e.args[1])[0]);
-      } else if (e.type.is_array() && e.type.dims.size() >= 2) {
-        n = resolve_dim(e.type.dims[0], e.span);
-        m = resolve_dim(e.type.dims[1], e.span);
-        const Type &at = e.args[0]->type;
-        if ((!n || !m) && at.is_array() && at.dims[0].kind == Dim::Var) {
-          std::string text = at.dims[0].name;
+      if (args.size == 3) {
+        n = to_i64(args.value(0)[0]);
+        m = to_i64(args.value(1)[0]);
+      } else if (type.is_array() && type.dims.size() >= 2) {
+        n = resolve_dim(type.dims[0], span);
+        m = resolve_dim(type.dims[1], span);
+        const Type *at = args.type(0);
+        if ((!n || !m) && at && at->is_array() && at->dims[0].kind == Dim::Var) {
+          std::string text = at->dims[0].name;
           size_t star = text.rfind('*');
           if (star != std::string::npos) {
-            n = size_expression(text.substr(0, star), e.span);
-            m = size_expression(text.substr(star + 1), e.span);
+            n = size_expression(text.substr(0, star), span);
+            m = size_expression(text.substr(star + 1), span);
           }
         }
       }
-      if (!n || !m) unsupported(e.span, "unflatten whose sizes are not known here");
+      if (!n || !m) unsupported(span, "unflatten whose sizes are not known here");
       SubExp w = shape_of(xs[0])[0];
       SubExp ok = land(land(le(i64c(0), *n), le(i64c(0), *m)), eq(mul(*n, *m), w));
-      emit_check(FailureKind::Size, e.span, "Cannot unflatten array of shape [{}] to array of shape [{}][{}]",
+      emit_check(FailureKind::Size, span, "Cannot unflatten array of shape [{}] to array of shape [{}][{}]",
                  ok, {w, *n, *m});
       Val out;
       for (const SubExp &c : xs) {
         Val sh = shape_of(c);
         Val nsh{*n, *m};
         nsh.insert(nsh.end(), sh.begin() + 1, sh.end());
-        out.push_back(reshape(c, nsh, e.span));
+        out.push_back(reshape(c, nsh, span));
       }
       return out;
     }
     case ArrayBuiltin::All: case ArrayBuiltin::Any: {
-      Fn f = prepare_fn(*e.args[0]);
-      Val xs = lower(*e.args[1]);
+      Fn f = args.fn(0);
+      Val xs = args.value(1);
       SubExp w = shape_of(xs[0])[0];
-      Val flags = map_rows(xs, w, [&](const Val &row) { return apply_fn(f, {row}, e.span); }, e.span);
+      Val flags = map_rows(xs, w, [&](const Val &row) { return apply_fn(f, {row}, span); }, span);
       bool all = b == ArrayBuiltin::All;
-      return {reduce_bool(flags[0], w, all ? BinOp::LogAnd : BinOp::LogOr, all, e.span)};
+      return {reduce_bool(flags[0], w, all ? BinOp::LogAnd : BinOp::LogOr, all, span)};
     }
     case ArrayBuiltin::Scatter: {
-      Val dest = lower(*e.args[0]);
-      Val is = lower(*e.args[1]);
-      Val vs = lower(*e.args[2]);
-      same_widths({is, vs}, name, e.span);
+      Val dest = args.value(0);
+      Val is = args.value(1);
+      Val vs = args.value(2);
+      same_widths({is, vs}, name, span);
       Val out;
       for (size_t k = 0; k < dest.size(); k++) {
-        if (type_of(dest[k]).rank != 1) unsupported(e.span, "scatter into arrays of arrays");
-        core::Exp x = exp(ExpKind::Scatter, {}, e.span);
-        x.arrays = {dest[k].var, to_i64_array(is[0], e.span).var, vs[k].var};
+        if (type_of(dest[k]).rank != 1) unsupported(span, "scatter into arrays of arrays");
+        core::Exp x = exp(ExpKind::Scatter, {}, span);
+        x.arrays = {dest[k].var, to_i64_array(is[0], span).var, vs[k].var};
         out.push_back(emit1(std::move(x), type_of(dest[k]), shape_of(dest[k]), "scatter"));
       }
       return out;
@@ -1473,38 +1652,38 @@ private:
     case ArrayBuiltin::ReduceByIndex: case ArrayBuiltin::Hist: {
       bool rbi = b == ArrayBuiltin::ReduceByIndex;
       Val dest;
-      Fn f = prepare_fn(*e.args[rbi ? 1 : 0]);
-      Val ne = lower(*e.args[rbi ? 2 : 1]);
+      Fn f = args.fn(rbi ? 1 : 0);
+      Val ne = args.value(rbi ? 2 : 1);
       if (rbi) {
-        dest = lower(*e.args[0]);
+        dest = args.value(0);
       } else {
-        SubExp k = to_i64(lower(*e.args[2])[0]);
-        count_check(k, e.span);
+        SubExp k = to_i64(args.value(2)[0]);
+        count_check(k, span);
         for (const SubExp &c : ne) {
-          if (type_of(c).rank != 0) unsupported(e.span, "hist of arrays");
-          dest.push_back(emit1(exp(ExpKind::Replicate, {k, c}, e.span), CType{type_of(c).prim, 1}, {k}, "rep"));
+          if (type_of(c).rank != 0) unsupported(span, "hist of arrays");
+          dest.push_back(emit1(exp(ExpKind::Replicate, {k, c}, span), CType{type_of(c).prim, 1}, {k}, "rep"));
         }
       }
-      Val is = lower(*e.args[3]);
-      Val vs = lower(*e.args[4]);
+      Val is = args.value(3);
+      Val vs = args.value(4);
       if (dest.size() != 1 || type_of(dest[0]).rank != 1)
-        unsupported(e.span, std::string(name) + " of tuples or arrays");
-      same_widths({is, vs}, name, e.span);
-      core::Exp x = exp(ExpKind::Hist, {ne[0]}, e.span);
-      x.arrays = {dest[0].var, to_i64_array(is[0], e.span).var, vs[0].var};
+        unsupported(span, std::string(name) + " of tuples or arrays");
+      same_widths({is, vs}, name, span);
+      core::Exp x = exp(ExpKind::Hist, {ne[0]}, span);
+      x.arrays = {dest[0].var, to_i64_array(is[0], span).var, vs[0].var};
       x.lambda = std::make_unique<core::Lambda>();
       int pa = p_.new_var("acc", CType{type_of(dest[0]).prim, 0});
       int pb = p_.new_var("v", CType{type_of(dest[0]).prim, 0});
       x.lambda->params = {pa, pb};
-      auto body = lower_body([&] { return apply_fn(f, {{SubExp::of_var(pa)}, {SubExp::of_var(pb)}}, e.span); });
+      auto body = lower_body([&] { return apply_fn(f, {{SubExp::of_var(pa)}, {SubExp::of_var(pb)}}, span); });
       x.lambda->body = std::move(*body);
       return {emit1(std::move(x), type_of(dest[0]), shape_of(dest[0]), "hist")};
     }
     case ArrayBuiltin::Filter: case ArrayBuiltin::Partition:
-      return filter(e, b == ArrayBuiltin::Partition);
+      return filter(args, b == ArrayBuiltin::Partition, span);
     default: break;
     }
-    unsupported(e.span, std::string("'") + name + "'");
+    unsupported(span, std::string("'") + name + "'");
   }
 
   // e :> t: each size of t that is known here must equal the value's (the
@@ -1523,7 +1702,7 @@ private:
       }
       return;
     }
-    if (!t.is_array() || !checking() || count(t) == 0 || off >= v.size()) return;
+    if (!t.is_array() || count(t) == 0 || off >= v.size()) return;
     Val shape = shape_of(v[off]);
     SubExp ok = SubExp::of_const(PrimValue::boolean(true));
     bool any = false;
@@ -1643,7 +1822,7 @@ private:
   Val concat(const Val &a, const Val &b, const Span &span) {
     Val sa = shape_of(a[0]), sb = shape_of(b[0]);
     SubExp rows = add(sa[0], sb[0]);
-    if (checking() && !same_shape(Val(sa.begin() + 1, sa.end()), Val(sb.begin() + 1, sb.end()))) {
+    if (!same_shape(Val(sa.begin() + 1, sa.end()), Val(sb.begin() + 1, sb.end()))) {
       SubExp ok = SubExp::of_const(PrimValue::boolean(sa.size() == sb.size()));
       for (size_t d = 1; d < sa.size() && d < sb.size(); d++) ok = land(ok, eq(sa[d], sb[d]));
       std::string tmpl = "Sizes of the arguments of concat do not match: ";
@@ -1670,16 +1849,16 @@ private:
 
   // filter p xs / partition p xs: flags, an inclusive scan of them for positions, and
   // scatters into arrays of the counted sizes (the count is read on the host).
-  Val filter(const Expr &e, bool partition) {
-    Fn f = prepare_fn(*e.args[0]);
-    Val xs = lower(*e.args[1]);
+  Val filter(const BuiltinArgs &args, bool partition, const Span &span) {
+    Fn f = args.fn(0);
+    Val xs = args.value(1);
     SubExp w = shape_of(xs[0])[0];
     for (const SubExp &c : xs)
-      if (type_of(c).rank != 1) unsupported(e.span, "filter of arrays of arrays");
+      if (type_of(c).rank != 1) unsupported(span, "filter of arrays of arrays");
     SubExp flags = map_rows(xs, w, [&](const Val &row) {
-      return Val{convert(apply_fn(f, {row}, e.span)[0], PrimType::I64)};
-    }, e.span)[0];
-    core::Exp sc = exp(ExpKind::Scan, {w, i64c(0)}, e.span);
+      return Val{convert(apply_fn(f, {row}, span)[0], PrimType::I64)};
+    }, span)[0];
+    core::Exp sc = exp(ExpKind::Scan, {w, i64c(0)}, span);
     sc.arrays = {flags.var};
     sc.lambda = std::make_unique<core::Lambda>();
     int a = p_.new_var("a", CType{PrimType::I64, 0}), c = p_.new_var("b", CType{PrimType::I64, 0});
@@ -1690,19 +1869,19 @@ private:
     // The number kept: the last offset (0 for an empty array).
     SubExp last = sub(w, i64c(1));
     SubExp nonempty = lt(i64c(0), w);
-    Val kept = lower_if(nonempty, [&] { return row_at({pos}, last, e.span); },
-                        [&] { return Val{i64c(0)}; }, e);
+    Val kept = lower_if(nonempty, [&] { return row_at({pos}, last, span); },
+                        [&] { return Val{i64c(0)}; }, span);
     SubExp count = kept[0];
     Val out;
     auto scatter_to = [&](SubExp size, const std::function<Val(const Val &)> &idx) {
       SubExp is = map_iota(w, [&](SubExp i) {
-        Val fl = row_at({flags, pos}, i, e.span);
+        Val fl = row_at({flags, pos}, i, span);
         return idx(Val{fl[0], fl[1], i});
-      }, e.span, "where")[0];
+      }, span, "where")[0];
       for (const SubExp &x : xs) {
-        SubExp dest = emit1(exp(ExpKind::Replicate, {size, SubExp::of_const(convert_prim(PrimValue::signed_int(PrimType::I64, 0), type_of(x).prim))}, e.span),
+        SubExp dest = emit1(exp(ExpKind::Replicate, {size, SubExp::of_const(convert_prim(PrimValue::signed_int(PrimType::I64, 0), type_of(x).prim))}, span),
                             CType{type_of(x).prim, 1}, {size}, "dest");
-        core::Exp s = exp(ExpKind::Scatter, {}, e.span);
+        core::Exp s = exp(ExpKind::Scatter, {}, span);
         s.arrays = {dest.var, is.var, x.var};
         out.push_back(emit1(std::move(s), type_of(x), {size}, partition ? "part" : "filtered"));
       }
@@ -1724,27 +1903,24 @@ private:
   // iota and replicate of a negative count fail as Futhark's prelude does.
   void count_check(SubExp n, const Span &span) {
     if (!n.is_var() && n.constant.bits.i >= 0) return;
-    if (!checking()) return;
     SubExp ok = binop(BinOp::Ge, n, SubExp::i64(0), PrimType::Bool);
     emit_check(FailureKind::Range, span, "Range {}..{}..<{} is invalid.", ok,
                {SubExp::i64(0), SubExp::i64(1), n});
   }
 
   const Program &src_;
-  LowerOptions opts_;
   core::Program p_;
   Body *cur_ = nullptr;
   std::vector<std::pair<std::string, Val>> env_;
   size_t frame_ = 0;
-  int unsafe_ = 0;
+  std::vector<std::string> unsafe_at_; // the #[unsafe] attributes around (innermost last)
   std::map<int, SubExp> alias_; // size variables known (checked) equal to another
 };
 
 } // namespace
 
-core::Program lower_to_core(const Program &program, const std::vector<const FunDef *> &entries,
-                            const LowerOptions &opts) {
-  return Lowerer(program, opts).run(entries);
+core::Program lower_to_core(const Program &program, const std::vector<const FunDef *> &entries) {
+  return Lowerer(program).run(entries);
 }
 
 } // namespace kerb

@@ -1,5 +1,8 @@
 // Lowering of the type-checked AST to the core IR (core_ir.h): one core function per
 // entry point, user functions inlined, tuples flattened, every dynamic check explicit.
+// The lowering describes every check the program could make as a candidate (its kind,
+// message, arguments, and the #[unsafe] that covers it, if any); it does not decide
+// which are kept: the check insertion passes do (compiler/pipeline.cpp).
 // Constructs outside the supported slice throw CompileError("the code generator does
 // not support <what> yet").
 //
@@ -15,11 +18,6 @@
 
 namespace kerb {
 
-struct LowerOptions {
-  bool unsafe = false; // no check sites at all
-};
-
-core::Program lower_to_core(const Program &program, const std::vector<const FunDef *> &entries,
-                            const LowerOptions &opts);
+core::Program lower_to_core(const Program &program, const std::vector<const FunDef *> &entries);
 
 } // namespace kerb

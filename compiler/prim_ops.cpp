@@ -256,6 +256,40 @@ bool is_checked_division(BinOp op, PrimType t) {
   return op == BinOp::Div || op == BinOp::Mod || op == BinOp::Quot || op == BinOp::Rem;
 }
 
+bool can_produce_nan(BinOp op, PrimType t) {
+  if (!is_float(t)) return false;
+  switch (op) {
+  case BinOp::Add: case BinOp::Sub: case BinOp::Mul: case BinOp::Div: case BinOp::Mod:
+  case BinOp::Quot: case BinOp::Rem: case BinOp::Pow:
+    return true;
+  default: return false;
+  }
+}
+
+bool can_produce_nan(const PrimBuiltin &fn) {
+  if (!is_float(fn.module)) return false;
+  switch (fn.fn) {
+  case PrimFn::Sqrt: case PrimFn::Log: case PrimFn::Log2: case PrimFn::Log10:
+  case PrimFn::Sin: case PrimFn::Cos: case PrimFn::Tan: case PrimFn::Asin: case PrimFn::Acos:
+  case PrimFn::Pow:
+    return true;
+  default: return false;
+  }
+}
+
+std::string nan_op_name(BinOp op) { return binop_text(op); }
+
+std::string nan_op_name(const PrimBuiltin &fn) {
+  return std::string(prim_name(fn.module)) + "." + prim_fn_name(fn.fn);
+}
+
+bool produced_nan(const PrimValue &r, const PrimValue *args, size_t num_args) {
+  if (!is_float(r.type) || !std::isnan(r.as_f64())) return false;
+  for (size_t i = 0; i < num_args; i++)
+    if (is_float(args[i].type) && std::isnan(args[i].as_f64())) return false;
+  return true;
+}
+
 bool prim_is_zero(const PrimValue &b) {
   if (is_float(b.type)) return b.as_f64() == 0.0;
   return (b.bits.u & width_mask(b.type)) == 0 || (b.type == PrimType::Bool && b.bits.u == 0);

@@ -15,6 +15,7 @@
 #include "runtime/value.h"
 
 #include <cstddef>
+#include <string>
 
 namespace kerb {
 
@@ -23,6 +24,18 @@ namespace kerb {
 bool is_checked_division(BinOp op, PrimType t);
 // True when `b` is zero (any type; used with is_checked_division).
 bool prim_is_zero(const PrimValue &b);
+
+// The opt-in nan check (--checks=...,nan; LANGUAGE.md): a float operation that gives NaN
+// from operands that are not NaN fails with "NaN produced by OP". These say which
+// operations are checked (those that can: + - * / % // %% ** and sqrt, log, log2,
+// log10, sin, cos, tan, asin, acos, pow) and the OP of the message ("/", "f32.sqrt").
+// The interpreter and the lowering both use them, so that they agree on every site.
+bool can_produce_nan(BinOp op, PrimType t);
+bool can_produce_nan(const PrimBuiltin &fn);
+std::string nan_op_name(BinOp op);
+std::string nan_op_name(const PrimBuiltin &fn);
+// Whether r is NaN and none of the operands is.
+bool produced_nan(const PrimValue &r, const PrimValue *args, size_t num_args);
 
 // a op b for operands of the same type (shifts: the amount has the left operand's type
 // too; as Futhark's interpreter, an amount >= the width shifts everything out and a

@@ -41,6 +41,15 @@ Device parse_device(const std::string &name) {
   throw UsageError(fmt::format("unknown device '{}' (expected interp, cpu or cuda)", name));
 }
 
+std::string device_name(Device d) {
+  switch (d) {
+  case Device::Interp: return "interp";
+  case Device::Cpu: return "cpu";
+  case Device::Cuda: return "cuda";
+  }
+  return "?";
+}
+
 std::string unknown_option(const std::string &cmd, const std::string &arg) {
   return fmt::format("unknown option '{}' for 'kerb {}'", arg, cmd);
 }

@@ -48,6 +48,8 @@ enum class Device { Interp, Cpu, Cuda };
 
 // Parses a --device value. Throws UsageError for an unknown name.
 Device parse_device(const std::string &name);
+// The --device name of a device: "interp", "cpu" or "cuda".
+std::string device_name(Device d);
 
 // The text of an unknown-option error for subcommand `cmd`.
 std::string unknown_option(const std::string &cmd, const std::string &arg);

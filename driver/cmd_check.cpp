@@ -1,6 +1,7 @@
 // `kerb check PROG [--emit=tokens|ast|typed-ast]`: runs the front end on a program
 // and optionally prints one of its stages. Silent on success (like `futhark check`).
 #include "codegen/compiled_program.h"
+#include "driver/check_flags.h"
 #include "driver/cli.h"
 #include "driver/commands.h"
 #include "driver/frontend.h"
@@ -34,7 +35,9 @@ Options:
   --emit=ptx         print the PTX of the CUDA kernels
   --sm=SM            the PTX target: sm_80 (default; the driver JIT-compiles it for
                      newer GPUs) or sm_86, sm_89, sm_90
-  --unsafe           generate code without any checks
+
+)" KERB_CHECK_FLAGS_HELP R"(
+The check report goes to stdout (after any --emit output).
 )";
 
 int emit_tokens(const std::string &path) {
@@ -53,7 +56,7 @@ int emit_tokens(const std::string &path) {
 
 int run_check(const std::vector<std::string> &args) {
   std::string emit, prog, sm;
-  bool unsafe = false;
+  CheckFlags checks;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string value;
     if (match_option(args, i, {"--emit"}, value)) {
@@ -68,10 +71,7 @@ int run_check(const std::vector<std::string> &args) {
       sm = value;
       continue;
     }
-    if (args[i] == "--unsafe") {
-      unsafe = true;
-      continue;
-    }
+    if (match_check_flag(args, i, checks, /*runs_code=*/false)) continue;
     if (looks_like_option(args[i])) throw UsageError(unknown_option("check", args[i]));
     if (!prog.empty()) throw UsageError("'kerb check' takes one program");
     prog = args[i];
@@ -83,23 +83,28 @@ int run_check(const std::vector<std::string> &args) {
     throw UsageError(fmt::format(
         "unknown stage '{}' for --emit (expected tokens, ast, typed-ast, ir, llvm or ptx)", emit));
 
+  if ((emit == "tokens" || emit == "ast") && (checks.report || !checks.dump_after.empty()))
+    throw UsageError(fmt::format("--report-checks and --dump-after need a type-checked program: "
+                                 "not with --emit={}",
+                                 emit));
   if (emit == "tokens") return emit_tokens(prog);
   FrontendResult r = run_frontend(prog, /*check=*/emit != "ast");
   if (!r.program) return report_frontend_failure(r);
-  if (codegen_stage) {
-    codegen::CompileOptions co;
-    co.unsafe = unsafe;
+  if (codegen_stage || !checks.dump_after.empty()) {
+    codegen::CompileOptions co = checks.compile_options();
     if (!sm.empty()) co.sm = sm;
     std::string text;
     try {
-      text = codegen::emit_stage(*r.program, emit, co);
+      text = codegen::emit_stage(*r.program, codegen_stage ? emit : "ir", co);
     } catch (const CompileError &e) {
       std::fputs(e.render().c_str(), stderr);
       return kExitFailure;
     }
-    std::fputs(text.c_str(), stdout);
+    if (codegen_stage) std::fputs(text.c_str(), stdout);
+    if (checks.report) print_check_report(*r.program, checks, stdout);
     return kExitOk;
   }
+  if (checks.report) print_check_report(*r.program, checks, stdout);
   if (!emit.empty()) {
     std::string dump = print_ast(*r.program, /*with_types=*/emit == "typed-ast");
     std::fputs(dump.c_str(), stdout);

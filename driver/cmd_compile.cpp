@@ -2,6 +2,7 @@
 // program to a file (or stdout). `--library` (a linkable library with a C API) comes
 // with its own issue and says so.
 #include "codegen/compiled_program.h"
+#include "driver/check_flags.h"
 #include "driver/cli.h"
 #include "driver/commands.h"
 #include "driver/frontend.h"
@@ -24,15 +25,17 @@ Compiles PROG and writes one stage of the result to FILE (default: stdout):
 Options:
   -o, --output FILE  where to write (a missing directory is an error)
   --sm=SM            PTX target: sm_80 (default), sm_86, sm_89, sm_90
-  --unsafe           no checks at all
   --library          a linkable library with a C header: not available yet
   -h, --help         show this help
+
+)" KERB_CHECK_FLAGS_HELP R"(
+The check report goes to stderr.
 Exit status: 0 written; 1 a compile error; 2 a usage error or an unwritable file.
 )";
 
 int run_compile(const std::vector<std::string> &args) {
   std::string prog, emit, out, sm;
-  bool unsafe = false;
+  CheckFlags checks;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string value;
     if (match_option(args, i, {"--emit"}, value)) {
@@ -51,10 +54,7 @@ int run_compile(const std::vector<std::string> &args) {
       sm = value;
       continue;
     }
-    if (args[i] == "--unsafe") {
-      unsafe = true;
-      continue;
-    }
+    if (match_check_flag(args, i, checks, /*runs_code=*/false)) continue;
     if (args[i] == "--library")
       throw UsageError("'kerb compile --library' is not available in this build yet; "
                        "--emit=ptx|llvm|ir works");
@@ -69,8 +69,8 @@ int run_compile(const std::vector<std::string> &args) {
 
   FrontendResult fr = run_frontend(prog);
   if (!fr.program) return report_frontend_failure(fr);
-  codegen::CompileOptions co;
-  co.unsafe = unsafe;
+  if (checks.report) print_check_report(*fr.program, checks, stderr);
+  codegen::CompileOptions co = checks.compile_options();
   if (!sm.empty()) co.sm = sm;
   std::string text;
   try {

@@ -155,15 +155,6 @@ Options parse_options(const std::vector<std::string> &args) {
   return o;
 }
 
-const char *device_name(Device d) {
-  switch (d) {
-  case Device::Interp: return "interp";
-  case Device::Cpu: return "cpu";
-  case Device::Cuda: return "cuda";
-  }
-  return "?";
-}
-
 std::string devices_text(const std::vector<Device> &ds) {
   std::string s;
   for (size_t i = 0; i < ds.size(); i++) s += (i ? " vs " : "") + std::string(device_name(ds[i]));
@@ -278,7 +269,7 @@ private:
       diffs++;
       differing_++;
       std::printf("DIFFERENCE program %llu, input %d, %s vs %s: %s\n%s\n", (unsigned long long)seed, pv.input,
-                  device_name(o_.devices[0]), device_name(pv.device), verdict_name(pv.verdict),
+                  device_name(o_.devices[0]).c_str(), device_name(pv.device).c_str(), verdict_name(pv.verdict),
                   comment_lines(pv.detail).c_str());
       if (reproducers_ < o_.max_reproducers) {
         reproducers_++;

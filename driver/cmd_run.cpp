@@ -1,5 +1,6 @@
 // `kerb run PROG [-e ENTRY] [--device D] [--input FILE]... [--npy-out PREFIX]`: runs
 // one entry point on values read from stdin or files and prints its results.
+#include "driver/check_flags.h"
 #include "driver/cli.h"
 #include "driver/commands.h"
 #include "driver/entry_io.h"
@@ -35,14 +36,14 @@ Options:
   --device DEVICE     interp (the reference interpreter, the default), cpu (compiled
                       code on the CPU device) or cuda (compiled code on the GPU); the
                       code generator does not support every construct yet and says so
-  --unsafe            compile without checks (cpu and cuda; the interpreter checks all)
   --input FILE        read arguments from FILE instead of stdin; may be repeated
                       ('-' is stdin); a FILE ending in .npy holds exactly one value
   --npy-out PREFIX    write the results to PREFIX0.npy, PREFIX1.npy, ... instead of
                       printing them (arrays of primitives and scalars only)
   -h, --help          show this help
 
-A failed check prints "Error: MESSAGE" and "at FILE:LINE:COL-COL" on stderr.
+)" KERB_CHECK_FLAGS_HELP KERB_SYNC_CHECKS_HELP R"(
+The check report goes to stderr, before the program runs. A failed check prints "Error: MESSAGE" and "at FILE:LINE:COL-COL" on stderr.
 Exit status: 0 success; 1 a failed check or a compile error; 2 a usage error or bad
 input (wrong number of values, a value of the wrong type, an unreadable file).
 )";
@@ -56,7 +57,8 @@ std::string read_stdin() {
 int run_run(const std::vector<std::string> &args) {
   std::string prog, entry_name = "main", device = "interp", npy_prefix;
   std::vector<std::string> inputs;
-  bool options_done = false, unsafe = false;
+  bool options_done = false;
+  CheckFlags checks;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string value;
     if (!options_done) {
@@ -72,10 +74,7 @@ int run_run(const std::vector<std::string> &args) {
         device = value;
         continue;
       }
-      if (args[i] == "--unsafe") {
-        unsafe = true;
-        continue;
-      }
+      if (match_check_flag(args, i, checks, /*runs_code=*/true)) continue;
       if (match_option(args, i, {"--input"}, value)) {
         inputs.push_back(value);
         continue;
@@ -115,10 +114,11 @@ int run_run(const std::vector<std::string> &args) {
   std::vector<Value> flat = read_slot_values(sources, slots, SlotRole::Argument, entry->name);
   std::vector<Value> arguments = group_arguments(*entry, flat);
 
+  if (checks.report) print_check_report(program, checks, stderr);
   RunResult result;
   try {
     ExecOptions eo;
-    eo.unsafe = unsafe;
+    eo.compile = checks.compile_options();
     std::unique_ptr<Executor> exec = make_executor(dev, program, eo);
     result = exec->run(*entry, arguments);
   } catch (const CompileError &e) {

@@ -2,25 +2,22 @@
 // programs (Futhark's format, parsed by test_spec.cpp) in this process: compile each
 // file once, run every case, compare results with Futhark's float tolerance, and print
 // one line per file and a final `N passed, N failed[, N skipped]`.
+#include "driver/check_flags.h"
 #include "driver/cli.h"
 #include "driver/commands.h"
-#include "driver/entry_io.h"
 #include "driver/frontend.h"
+#include "driver/test_cases.h"
 #include "driver/test_spec.h"
 
 #include "compiler/interpreter.h"
 #include "driver/executor.h"
-#include "runtime/value_text.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <random>
 #include <regex>
-#include <sstream>
 
 namespace fs = std::filesystem;
 
@@ -58,6 +55,11 @@ Options:
   -v, --verbose     list every case, and the files that have no test block
   -h, --help        show this help
 
+)" KERB_CHECK_FLAGS_HELP KERB_SYNC_CHECKS_HELP R"(
+With checks turned off, an `error:` case whose failure (as the interpreter finds it)
+is of a kind that is off is skipped on cpu and cuda: such a program has no defined
+result there. The check report of each file goes to stderr.
+
 Prints `PASS FILE (N cases)` or `FAIL FILE ...` with the failed cases, then a last line
 `N passed, N failed` counting cases (`, N skipped` follows when files without a test
 block or cases of disabled blocks were skipped). Exit status: 0 all passed; 1 a case
@@ -67,6 +69,7 @@ failed; 2 a usage error or a path that does not exist.
 struct Options {
   bool verbose = false;
   Device device = Device::Interp;
+  CheckFlags checks;
 };
 
 // The outcome of one file.
@@ -79,108 +82,24 @@ struct FileReport {
 
 std::string first_line(const std::string &s) { return s.substr(0, s.find('\n')); }
 
-std::string device_name(Device d) {
-  switch (d) {
-  case Device::Interp: return "interp";
-  case Device::Cpu: return "cpu";
-  case Device::Cuda: return "cuda";
-  }
-  return "?";
-}
+const char kSkipped[] = "\x01skipped: ";
 
-bool has_tag(const std::vector<std::string> &tags, const std::string &tag) {
-  return std::find(tags.begin(), tags.end(), tag) != tags.end();
-}
-
-std::string indent(const std::string &text, const std::string &prefix) {
-  std::string out;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t nl = text.find('\n', start);
-    size_t end = nl == std::string::npos ? text.size() : nl;
-    out += prefix + text.substr(start, end - start) + "\n";
-    start = end + 1;
-  }
-  return out;
-}
-
-std::string read_file(const std::string &path, bool &ok) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  ok = bool(in) && !in.bad();
-  return ss.str();
-}
-
-// Random values for `random input`: integers over their whole range, floats in [0, 1),
-// from a generator seeded by the case's line so that runs are reproducible.
-Value random_value(const RandomType &t, std::mt19937_64 &rng) {
-  auto one = [&]() -> PrimValue {
-    if (t.prim == PrimType::Bool) return PrimValue::boolean(rng() & 1);
-    if (is_signed_int(t.prim)) return PrimValue::signed_int(t.prim, int64_t(rng()));
-    if (is_unsigned_int(t.prim)) return PrimValue::unsigned_int(t.prim, rng());
-    return PrimValue::floating(t.prim, std::uniform_real_distribution<double>(0, 1)(rng));
-  };
-  if (t.dims.empty()) return Value(one());
-  int64_t count = 1;
-  for (int64_t d : t.dims) {
-    if (d != 0 && count > (int64_t(1) << 27) / d)
-      throw InputError(fmt::format("random input {} is too large", t.str()));
-    count *= d;
-  }
-  std::vector<Bits> data(size_t(count), Bits{0});
-  for (Bits &b : data)
-    b = one().bits;
-  return make_prim_array(t.prim, t.dims, std::move(data));
-}
-
-// The argument values of one case (flattened, one per input slot).
-std::vector<Value> case_inputs(const TestCase &c, const FunDef &entry,
-                               const std::vector<Slot> &slots, const fs::path &dir,
-                               const std::string &fut_path) {
-  if (c.input.kind == SpecValues::Random) {
-    if (c.input.random.size() != slots.size())
-      throw InputError(fmt::format("random input has {} values, but entry '{}' expects {}",
-                                   c.input.random.size(), entry.name, slots.size()));
-    std::mt19937_64 rng(uint64_t(c.line) * 0x9e3779b97f4a7c15ULL + 1);
-    std::vector<Value> values;
-    for (size_t k = 0; k < slots.size(); ++k) {
-      const RandomType &t = c.input.random[k];
-      if (!t.literal.empty()) {
-        std::vector<ValueSource> literal{ValueSource{fut_path, t.literal, false, Value()}};
-        std::vector<Slot> one{slots[k]};
-        values.push_back(read_slot_values(literal, one, SlotRole::Argument, entry.name)[0]);
-        continue;
-      }
-      ValueType vt = ValueType::of_prim(t.prim, int(t.dims.size()));
-      if (vt != slots[k].type)
-        throw InputError(fmt::format("random input {} does not fit argument {} of type {}", t.str(),
-                                     k + 1, slots[k].type.str()));
-      values.push_back(random_value(t, rng));
-    }
-    return values;
-  }
-  std::vector<ValueSource> sources;
-  if (c.input.kind == SpecValues::File)
-    sources.push_back(load_value_file((dir / c.input.path).string()));
-  else
-    sources.push_back(ValueSource{fut_path, c.input.text, false, Value()});
-  return read_slot_values(sources, slots, SlotRole::Argument, entry.name);
-}
-
-std::string failure_text(const RunFailure &f) {
-  return f.str();
-}
-
-// Runs one case; returns an explanation when it fails, "" when it passes.
+// Runs one case; returns an explanation when it fails, "" when it passes, kSkipped and
+// the reason when it must not run. `reference`: with checks off, the program for the
+// interpreter, which says whether an error case fails a check that is off.
 std::string run_case(Executor &exec, const FunDef &entry, const TestCase &c,
-                     const fs::path &dir, const std::string &fut_path) {
+                     const fs::path &dir, const std::string &fut_path, const Program *reference,
+                     const CheckOptions &checks) {
   std::vector<Value> args;
   try {
-    std::vector<Value> flat = case_inputs(c, entry, entry_input_slots(entry), dir, fut_path);
-    args = group_arguments(entry, flat);
+    args = case_arguments(c, entry, dir, fut_path);
   } catch (const std::exception &e) {
     return fmt::format("bad input: {}", e.what());
+  }
+  if (reference && c.expect == TestCase::Error) {
+    RunResult ref = interpret(*reference, entry.name, args, checks);
+    if (!ref.ok && !checks.enabled(ref.failure.kind))
+      return fmt::format("{}{} checks are off", kSkipped, failure_kind_name(ref.failure.kind));
   }
 
   RunResult r;
@@ -191,47 +110,7 @@ std::string run_case(Executor &exec, const FunDef &entry, const TestCase &c,
   } catch (const std::exception &e) {
     return fmt::format("internal error: {}", e.what());
   }
-
-  if (c.expect == TestCase::Error) {
-    if (r.ok)
-      return fmt::format("expected an error matching: {}\nbut the program succeeded",
-                         c.error_regex);
-    try {
-      std::regex re(c.error_regex, std::regex::ECMAScript);
-      // Also with the "Error: " that `kerb run` prints first, as Futhark's tests expect.
-      std::string text = failure_text(r.failure);
-      if (std::regex_search(text, re) || std::regex_search("Error: " + text, re)) return "";
-    } catch (const std::regex_error &e) {
-      return fmt::format("invalid regular expression '{}': {}", c.error_regex, e.what());
-    }
-    return fmt::format("expected an error matching: {}\nactual error:\n{}", c.error_regex,
-                       indent(failure_text(r.failure), "  "));
-  }
-  if (!r.ok) return fmt::format("the program failed:\n{}", indent(failure_text(r.failure), "  "));
-  if (c.expect == TestCase::Succeed) return "";
-
-  std::vector<Value> expected;
-  try {
-    std::vector<ValueSource> sources;
-    if (c.output.kind == SpecValues::File)
-      sources.push_back(load_value_file((dir / c.output.path).string()));
-    else
-      sources.push_back(ValueSource{fut_path, c.output.text, false, Value()});
-    expected =
-        read_slot_values(sources, entry_output_slots(entry), SlotRole::ExpectedResult, entry.name);
-  } catch (const std::exception &e) {
-    return fmt::format("bad expected output: {}", e.what());
-  }
-  std::vector<Value> actual = flatten_values(r.results);
-  if (actual.size() != expected.size())
-    return fmt::format("expected {} results, got {}", expected.size(), actual.size());
-  for (size_t k = 0; k < expected.size(); ++k) {
-    std::string why;
-    if (values_match(expected[k], actual[k], Tolerance::futhark(), &why)) continue;
-    return fmt::format("result {} differs: {}\n  expected: {}\n  actual:   {}", k + 1, why,
-                       abbreviate(format_value(expected[k])), abbreviate(format_value(actual[k])));
-  }
-  return "";
+  return check_case_outcome(c, entry, r, dir, fut_path);
 }
 
 std::string case_label(const TestCase &c, const std::string &entry) {
@@ -254,7 +133,7 @@ void record(FileReport &rep, const Options &opts, const std::string &label,
 FileReport test_file(const std::string &path, const Options &opts) {
   FileReport rep;
   bool ok = false;
-  std::string text = read_file(path, ok);
+  std::string text = read_text_file(path, ok);
   if (!ok) {
     record(rep, opts, "file", fmt::format("cannot read '{}'", path));
     return rep;
@@ -272,6 +151,10 @@ FileReport test_file(const std::string &path, const Options &opts) {
   }
 
   FrontendResult fr = run_frontend(path);
+  if (fr.program && opts.checks.report) {
+    std::fprintf(stderr, "%s: ", path.c_str());
+    print_check_report(*fr.program, opts.checks, stderr);
+  }
   std::unique_ptr<Executor> exec;
   fs::path dir = fs::path(path).parent_path();
   bool shown_diagnostic = false;
@@ -323,7 +206,9 @@ FileReport test_file(const std::string &path, const Options &opts) {
     if (!exec) {
       // Compile once per file, for the first block that runs something.
       try {
-        exec = make_executor(opts.device, *fr.program, ExecOptions{});
+        ExecOptions eo;
+        eo.compile = opts.checks.compile_options();
+        exec = make_executor(opts.device, *fr.program, eo);
       } catch (const CompileError &e) {
         int n = std::max<int>(1, int(block.cases.size() * block.entries.size()));
         if (is_unsupported_error(e.what())) {
@@ -350,33 +235,25 @@ FileReport test_file(const std::string &path, const Options &opts) {
           ++rep.skipped;
           continue;
         }
-        std::string failure = entry
-                                  ? run_case(*exec, *entry, c, dir, path)
-                                  : fmt::format("the program has no entry point '{}'", entry_name);
+        const Program *reference = opts.device != Device::Interp &&
+                                           undefined_kinds_off(opts.checks.checks)
+                                       ? &*fr.program
+                                       : nullptr;
+        std::string failure =
+            entry ? run_case(*exec, *entry, c, dir, path, reference, opts.checks.checks)
+                  : fmt::format("the program has no entry point '{}'", entry_name);
+        if (failure.rfind(kSkipped, 0) == 0) {
+          ++rep.skipped;
+          if (opts.verbose)
+            rep.details += fmt::format("  skip {} ({})\n", case_label(c, entry_name),
+                                       failure.substr(sizeof kSkipped - 1));
+          continue;
+        }
         record(rep, opts, case_label(c, entry_name), failure);
       }
     }
   }
   return rep;
-}
-
-// The .fut files named by `arg`: itself, or those under it (recursively, sorted).
-std::vector<std::string> collect_files(const std::string &arg) {
-  std::error_code ec;
-  fs::file_status st = fs::status(arg, ec);
-  if (ec || !fs::exists(st)) throw InputError(fmt::format("no such file or directory: '{}'", arg));
-  if (!fs::is_directory(st)) return {arg};
-  std::vector<std::string> files;
-  fs::recursive_directory_iterator it(arg, fs::directory_options::skip_permission_denied, ec);
-  if (ec) throw InputError(fmt::format("cannot read directory '{}': {}", arg, ec.message()));
-  for (fs::recursive_directory_iterator end; it != end; it.increment(ec)) {
-    if (ec) throw InputError(fmt::format("cannot read directory '{}': {}", arg, ec.message()));
-    std::error_code fec;
-    if (it->path().extension() == ".fut" && it->is_regular_file(fec))
-      files.push_back(it->path().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
 }
 
 int run_test(const std::vector<std::string> &args) {
@@ -393,6 +270,7 @@ int run_test(const std::vector<std::string> &args) {
       opts.verbose = true;
       continue;
     }
+    if (match_check_flag(args, i, opts.checks, /*runs_code=*/true)) continue;
     if (looks_like_option(args[i])) throw UsageError(unknown_option("test", args[i]));
     paths.push_back(args[i]);
   }
@@ -401,7 +279,7 @@ int run_test(const std::vector<std::string> &args) {
 
   std::vector<std::string> files;
   for (const std::string &p : paths) {
-    std::vector<std::string> found = collect_files(p);
+    std::vector<std::string> found = fut_files(p);
     files.insert(files.end(), found.begin(), found.end());
   }
   if (files.empty()) std::printf("no .fut files found\n");

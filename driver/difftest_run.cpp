@@ -49,15 +49,6 @@ bool is_difference(Verdict v) {
 
 namespace {
 
-const char *device_name(Device d) {
-  switch (d) {
-  case Device::Interp: return "interp";
-  case Device::Cpu: return "cpu";
-  case Device::Cuda: return "cuda";
-  }
-  return "?";
-}
-
 // A program's source checked by the front end.
 struct Checked {
   std::optional<Program> program;
@@ -240,7 +231,7 @@ ProgramReport evaluate(const GProgram &g, const std::vector<GenInput> &inputs, c
   for (size_t d = 0; d < config.devices.size(); d++) {
     try {
       ExecOptions eo;
-      eo.unsafe = config.unsafe && d > 0;
+      eo.compile.pipeline.checks.unsafe = config.unsafe && d > 0;
       execs.push_back(make_executor(config.devices[d], program, eo));
     } catch (const CompileError &e) {
       if (is_unsupported_error(e.what())) {

@@ -3,6 +3,7 @@
 // Executor is made once per program and runs any number of entry calls.
 #pragma once
 
+#include "codegen/compiled_program.h"
 #include "compiler/interpreter.h"
 #include "driver/cli.h"
 
@@ -10,10 +11,16 @@
 #include <string>
 #include <vector>
 
+namespace kerb {
+class CudaDevice;
+}
+
 namespace kerb::driver {
 
 struct ExecOptions {
-  bool unsafe = false; // --unsafe: compiled code has no checks (the interpreter checks all)
+  // The checks (the interpreter follows them for assert and nan; docs/CHECKS.md),
+  // --sync-checks and --dump-after.
+  codegen::CompileOptions compile;
 };
 
 class Executor {
@@ -28,6 +35,27 @@ public:
 // support the program yet, and InputError when the device is not available (no GPU).
 std::unique_ptr<Executor> make_executor(Device device, const Program &program,
                                         const ExecOptions &opts);
+
+// Compiles `program` for the cpu or cuda device (not the interpreter), for callers that
+// need more than an Executor (`kerb bench` times prepared calls). Throws as make_executor.
+std::unique_ptr<codegen::CompiledProgram> compile_program(Device device, const Program &program,
+                                                          const ExecOptions &opts);
+
+// What a benchmark report says about the device it ran on. Throws InputError when the
+// device is not available.
+struct DeviceInfo {
+  std::string kind;        // interp, cpu, cuda
+  std::string name;        // "NVIDIA H100 80GB HBM3", or the host's CPU model
+  std::string description; // one line, e.g. CudaDevice::describe()
+  std::string compute_capability; // cuda: "9.0"
+  std::string driver;      // cuda: the kernel driver's version ("580.159.04"), if readable
+  std::string cuda_driver_api; // cuda: the driver API version (cuDriverGetVersion), "13.0"
+  int host_threads = 0;    // cpu: the CPU device's worker threads
+};
+DeviceInfo device_info(Device device);
+
+// The process's CUDA device, opened on first use. Throws InputError when there is none.
+CudaDevice &cuda_device();
 
 // True for the "does not support ... yet" errors of the code generator.
 bool is_unsupported_error(const std::string &message);

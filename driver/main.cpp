@@ -1,6 +1,7 @@
 // The `kerb` command: dispatches to the subcommands (commands.h), prints help and the
 // version, and turns the errors that subcommands throw into one-line messages and the
 // exit statuses of docs/CONVENTIONS.md.
+#include "driver/build_info.h"
 #include "driver/cli.h"
 #include "driver/commands.h"
 
@@ -14,8 +15,6 @@
 namespace kerb::driver {
 
 namespace {
-
-constexpr const char *kVersion = "0.1.0";
 
 void print_general_help(std::FILE *out) {
   std::string text = R"(Usage: kerb COMMAND [ARGS...]
@@ -58,7 +57,8 @@ int run_main(int argc, char **argv) {
     return kExitOk;
   }
   if (first == "--version") {
-    std::printf("kerb %s (interpreter, CPU device, CUDA device; LLVM %s)\n", kVersion, LLVM_VERSION_STRING);
+    std::printf("kerb %s (commit %s; interpreter, CPU device, CUDA device; LLVM %s)\n", kVersion,
+                build_commit(), LLVM_VERSION_STRING);
     return kExitOk;
   }
   if (first == "help") {

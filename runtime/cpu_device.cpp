@@ -12,13 +12,17 @@
 
 namespace kerb {
 
+int cpu_device_threads() {
+  return int(std::max(1u, std::min(16u, std::thread::hardware_concurrency())));
+}
+
 namespace {
 
 class CpuDevice : public Device {
 public:
   CpuDevice(std::vector<CpuKernelFn> kernels, std::vector<KernelDesc> descs)
       : kernels_(std::move(kernels)), descs_(std::move(descs)) {
-    workers_ = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+    workers_ = unsigned(cpu_device_threads());
   }
 
   std::string describe() const override {

@@ -97,8 +97,6 @@ std::unique_ptr<CudaDevice> CudaDevice::open(int ordinal, std::string *why_not) 
     KERB_CU(d->cuDevicePrimaryCtxRetain(&dev->ctx_, dev->device_));
     KERB_CU(d->cuCtxSetCurrent(dev->ctx_));
     KERB_CU(d->cuStreamCreate(&dev->stream_, CU_STREAM_NON_BLOCKING));
-    KERB_CU(d->cuEventCreate(&dev->start_, CU_EVENT_DEFAULT));
-    KERB_CU(d->cuEventCreate(&dev->stop_, CU_EVENT_DEFAULT));
   } catch (const CudaError &e) {
     if (why_not) *why_not = fmt::format("cannot open CUDA device {}: {}", ordinal, e.what());
     return nullptr; // ~CudaDevice releases what was set up
@@ -112,8 +110,6 @@ CudaDevice::~CudaDevice() {
   const CudaDriver *d = driver_;
   d->cuCtxSetCurrent(ctx_);
   if (stream_) d->cuStreamSynchronize(stream_);
-  if (start_) d->cuEventDestroy(start_);
-  if (stop_) d->cuEventDestroy(stop_);
   if (stream_) d->cuStreamDestroy(stream_);
   d->cuCtxSetCurrent(nullptr);
   d->cuDevicePrimaryCtxRelease(device_);
@@ -226,12 +222,24 @@ void CudaDevice::synchronize() {
 
 float CudaDevice::time_ms(const std::function<void()> &work) {
   make_current();
-  KERB_CU(driver_->cuEventRecord(start_, stream_));
+  // Events of its own, so that timings nest (a timed entry call whose launches are
+  // timed too, with KERB_PROFILE=1).
+  struct Events {
+    const CudaDriver *d;
+    CUevent start = nullptr, stop = nullptr;
+    ~Events() {
+      if (start) d->cuEventDestroy(start);
+      if (stop) d->cuEventDestroy(stop);
+    }
+  } ev{driver_};
+  KERB_CU(driver_->cuEventCreate(&ev.start, CU_EVENT_DEFAULT));
+  KERB_CU(driver_->cuEventCreate(&ev.stop, CU_EVENT_DEFAULT));
+  KERB_CU(driver_->cuEventRecord(ev.start, stream_));
   work();
-  KERB_CU(driver_->cuEventRecord(stop_, stream_));
-  KERB_CU(driver_->cuEventSynchronize(stop_));
+  KERB_CU(driver_->cuEventRecord(ev.stop, stream_));
+  KERB_CU(driver_->cuEventSynchronize(ev.stop));
   float ms = 0;
-  KERB_CU(driver_->cuEventElapsedTime(&ms, start_, stop_));
+  KERB_CU(driver_->cuEventElapsedTime(&ms, ev.start, ev.stop));
   return ms;
 }
 

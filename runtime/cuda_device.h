@@ -97,7 +97,8 @@ public:
   // Waits for all work on the stream.
   void synchronize();
   // Runs `work` (which should enqueue work on stream()) between two events on the stream
-  // and returns the GPU time between them in milliseconds (waits for completion).
+  // and returns the GPU time between them in milliseconds (waits for completion). Each
+  // call has its own events, so calls may nest.
   float time_ms(const std::function<void()> &work);
 
 private:
@@ -108,7 +109,6 @@ private:
   CUdevice device_ = 0;
   CUcontext ctx_ = nullptr; // retained primary context
   CUstream stream_ = nullptr;
-  CUevent start_ = nullptr, stop_ = nullptr;
   std::string name_;
   int cc_major_ = 0, cc_minor_ = 0, driver_version_ = 0;
 };

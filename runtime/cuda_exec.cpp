@@ -3,6 +3,8 @@
 // Driver API (runtime/cuda_device.h).
 #include "runtime/cuda_exec.h"
 
+#include "runtime/timing.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -46,17 +48,9 @@ public:
   // The device-to-device copy rate (bytes read + written per second), for comparing
   // kernels with in the same run.
   void measure_copy_bandwidth() {
-    const size_t bytes = size_t(1) << 28;
-    CUdeviceptr a = dev_.alloc(bytes), b = dev_.alloc(bytes);
-    std::vector<float> t;
-    for (int i = 0; i < 12; i++)
-      t.push_back(dev_.time_ms([&] { dev_.copy_on_device(b, a, bytes); }));
-    dev_.free(a);
-    dev_.free(b);
-    std::sort(t.begin() + 2, t.end());
-    float med = t[2 + (t.size() - 2) / 2];
-    std::fprintf(stderr, "profile: copy %zu bytes median_ms %.4f rate_GBps %.1f (read + write)\n",
-                 bytes, double(med), 2.0 * double(bytes) / (double(med) * 1e6));
+    CopyRate r = measure_cuda_copy_rate(dev_, int64_t(1) << 28, 2, 10);
+    std::fprintf(stderr, "profile: copy %lld bytes median_ms %.4f rate_GBps %.1f (read + write)\n",
+                 static_cast<long long>(r.bytes), r.ms.median, r.gb_per_s());
   }
 
   std::string describe() const override { return dev_.describe(); }

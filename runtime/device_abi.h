@@ -17,6 +17,9 @@ namespace kerb {
 
 // The failure slot in device memory: the failure code (-1: none) and its arguments.
 constexpr int kFailureMaxArgs = 16;
+// A failure code that is no check site: a kernel thread needed more scratch memory
+// than the host gave it (a compiler bug; see codegen/kernel_memory.cpp).
+constexpr int32_t kFailureScratch = -2;
 struct FailureSlot {
   int32_t code;
   int32_t pad;

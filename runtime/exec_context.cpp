@@ -90,7 +90,10 @@ void ExecContext::record(int32_t code, const int64_t *args, int num_args) {
   Failure f;
   if (code < 0 || size_t(code) >= table_.records.size()) {
     f.kind = FailureKind::Assert;
-    f.message = fmt::format("unknown failure code {}", code);
+    f.message = code == kFailureScratch
+                    ? std::string("internal error: a kernel needed more scratch memory than "
+                                  "planned (please report)")
+                    : fmt::format("unknown failure code {}", code);
     failure = f;
     return;
   }

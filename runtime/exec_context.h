@@ -45,6 +45,8 @@ public:
 // 1) on a few host threads.
 std::unique_ptr<Device> make_cpu_device(std::vector<CpuKernelFn> kernels,
                                         std::vector<KernelDesc> descs);
+// The number of host threads the CPU device runs kernels on.
+int cpu_device_threads();
 
 struct Failure {
   FailureKind kind = FailureKind::Assert;

@@ -67,7 +67,7 @@ done
 g=$dir/gather.fut
 
 # Help, version and usage errors.
-run 0 '' --help;            has out 'Usage: kerb'; has out 'compile'; has out 'not yet available'
+run 0 '' --help;            has out 'Usage: kerb'; has out 'compile'; has out 'bench'
 run 0 '' --version;         has out 'kerb '
 run 0 '' help run;          has out '--npy-out'
 for cmd in check run test compile bench; do
@@ -85,7 +85,6 @@ run 0 '' compile "$g" --emit=ptx -o "$tmp/g.ptx"
 checks=$((checks + 1))
 grep -q '.entry kerb_kernel_0_map' "$tmp/g.ptx" || { echo "FAIL: compile -o wrote no PTX"; failures=$((failures + 1)); }
 run 2 '' compile "$g" --emit=ptx -o "$tmp/no/such/dir/g.ptx"; has err "cannot write"
-run 2 '' bench "$g";        has err 'not available in this build'
 
 # kerb run: good input, a failing check, bad input values.
 run 0 '[1, 2, 3] [0, 2]' run "$g";                     is out '[1i32, 3i32]'
@@ -175,6 +174,76 @@ run 1 '' test "$tmp/failing/wrong.fut" --device interp; has out '1 passed, 3 fai
 run 2 '' test "$dir/nope";                 has err "no such file or directory"
 run 0 '' test "$dir/suite" --device cpu
 run 2 '' test;                             has err 'kerb: error:'
+
+# --input from a pipe (no size to read ahead).
+run 0 '' run "$g" --input <(echo '[1, 2, 3] [2, 2]'); is out '[3i32, 3i32]'
+
+# kerb bench: options, the table, the JSON report (checked with python3), skipped and
+# failing cases, the copy-rate probe.
+b=$dir/bench/cases.fut
+run 0 '' bench --help;                     has out '--variant FLAGS'; has out 'What is timed'
+run 2 '' bench;                            has err "needs at least one file"
+run 2 '' bench "$b" --device interp;       has err "use --device cuda or cpu"
+run 2 '' bench "$b" --runs 0;              has err "--runs needs a whole number from 1"
+run 2 '' bench "$b" --warmup x;            has err "--warmup needs a whole number"
+run 2 '' bench "$b" --time-budget -1;      has err "--time-budget needs a positive number"
+run 2 '' bench "$b" --unsafe --variant=default; has err "either directly or in --variant"
+run 2 '' bench "$b" --variant=--frob;      has err "'--frob' in --variant '--frob' is not a check option"
+run 2 '' bench "$b" --variant=default --variant=;  has err "variant 'default' is given twice"
+run 2 '' bench "$b" --frob;                has err "unknown option '--frob' for 'kerb bench'"
+run 2 '' bench "$b" --variant=--checks=frob; has err "unknown check kind"
+run 0 '' bench "$b" --device cpu -e pick --runs 1 --warmup 0 --variant='--sync-checks  --checks=div,bounds' \
+  --variant=--checks=div
+has out '--checks=bounds,div --sync-checks'
+has out 'skipped: the case expects a failed check that --checks=div may leave out'
+run 0 '' bench "$b" --device cpu -e pick --runs 1 --warmup 0 --sync-checks; has out '  --sync-checks  ' 
+run 2 '' bench "$dir/nope";                has err "no such file or directory"
+if ! "$kerb" run "$g" --device cuda <<<'[1] [0]' >/dev/null 2>&1; then
+  run 2 '' bench "$b" --device cuda;       has err "the cuda device is not available"
+fi
+run 0 '' bench "$b" --device cpu --runs 3 --warmup 1 --variant=--unsafe --variant=default \
+  --json "$tmp/bench.json"
+has out 'device: cpu'
+has out "$b:sum random (random input { [1000]i32 })"
+has out 'skipped: the case expects a failed check that --unsafe may leave out'
+has out '3 runs)'
+checks=$((checks + 1))
+if ! python3 - "$tmp/bench.json" "$b" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["schema"] == "kerb-bench/1" and r["device"]["kind"] == "cpu", r["device"]
+assert r["kerb"]["commit"] and r["date"].endswith("Z") and r["settings"]["runs"] == 3
+assert r["settings"]["variants"] == ["--unsafe", "default"] and r["settings"]["interleaved"]
+cases = [(b["entry"], b["case"]) for b in r["benchmarks"]]
+# nobench, no_cpu and the disabled block are skipped.
+assert cases == [("sum", "line 6"), ("sum", "random"), ("pick", "bad index"),
+                 ("pick", "line 15"), ("bump", "line 21")], cases
+for b in r["benchmarks"]:
+    assert b["program"] == sys.argv[2]
+    for v in b["variants"]:
+        if v["status"] == "skipped":
+            assert b["case"] == "bad index" and v["flags"] == "--unsafe", (b, v)
+            continue
+        assert v["status"] == "ok" and v["runs"] == 3 and len(v["runs_ms"]) == 3, v
+        assert v["min_ms"] <= v["median_ms"] <= v["max_ms"], v
+        assert v["outcome"] in ("output matched", "failed as expected", "ran"), v
+print("json ok")
+PY
+then
+  echo "FAIL: kerb bench --json wrote an unexpected report"
+  failures=$((failures + 1))
+fi
+run 0 '' bench "$b" --device cpu -e pick --runs 50 --warmup 0 --time-budget 0.000001 --json -
+has out '"runs": 3,'
+has err "$b:pick line 15"
+cp "$dir/bench/wrong.fut.in" "$tmp/bench_wrong.fut"
+run 1 '' bench "$tmp/bench_wrong.fut" --device cpu --runs 2
+has out 'error: result 1 differs: expected 7i32, got 6i32'
+run 0 '' bench --copy-bandwidth --device cpu --json "$tmp/copy.json"
+has out 'copy bandwidth: '
+checks=$((checks + 1))
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["copy_bandwidth"]; assert c["GB_per_s"] > 0 and c["runs"] == 10' \
+  "$tmp/copy.json" || { echo "FAIL: bench --copy-bandwidth report"; failures=$((failures + 1)); }
 
 echo "$checks checks, $failures failed"
 [ "$failures" -eq 0 ]

@@ -1,0 +1,16 @@
+-- Gather: out[k] = a[idx[k]] over 2^26 random indices, one bounds check per element
+-- that no analysis can prove. The last case has one index far out of bounds: the
+-- checked variants must report it (its failing call is timed), and it is the input of
+-- the compute-sanitizer comparison (bench/run_gpu_suite.sh).
+-- Inputs from bench/gen_data.py (files under bench/data/).
+-- ==
+-- nobench input { [1f32, 2f32, 3f32, 4f32] [3i64, 0i64, 2i64, 2i64] }
+--         output { [4f32, 1f32, 3f32, 3f32] }
+-- nobench input { [1f32, 2f32] [0i64, 2i64] }
+--         error: Index \[2\] out of bounds for array of shape \[2\]
+-- nobench input { [1f32, 2f32] [-1i64] }
+--         error: Index \[-1\] out of bounds for array of shape \[2\]
+-- "2^26" no_interp no_cpu input @ data/gather.in output @ data/gather.out
+-- "2^26, one bad index" no_interp no_cpu input @ data/gather_bad.in
+--         error: Index \[68719476736\] out of bounds
+entry main (a: []f32) (idx: []i64) : []f32 = map (\i -> a[i]) idx

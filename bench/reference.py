@@ -1,0 +1,146 @@
+"""Reference results of the benchmark suite, computed with numpy independently of Kerb
+and of the hand-written CUDA (bench/cuda/): `reference.compute(name, inputs)` takes a
+benchmark's inputs as bench/futhark_data.py reads them and returns its results (float64
+where the program sums floats, so that both implementations are compared with the exact
+answer rather than with each other). bench/check_results.py uses it on the GPU machine;
+bench/gen_data.py writes its results as the expected outputs of the large cases."""
+
+import numpy as np
+
+
+def gather(a, idx):
+    return [a[idx]]
+
+
+def stencil(g):
+    out = g.copy()
+    if g.shape[0] > 2 and g.shape[1] > 2:
+        c = g[1:-1, 1:-1]
+        out[1:-1, 1:-1] = np.float32(0.2) * (c + g[:-2, 1:-1] + g[2:, 1:-1] + g[1:-1, :-2] + g[1:-1, 2:])
+    return [out]
+
+
+def intdiv(a, b):
+    return [np.floor_divide(a, b)]
+
+
+def reduce(xs):
+    return [np.sum(xs, dtype=np.float64)]
+
+
+def scan(xs):
+    return [np.cumsum(xs, dtype=np.int64).astype(np.int32)]
+
+
+def matmul(a, b):
+    return [a.astype(np.float64) @ b.astype(np.float64)]
+
+
+def histogram(bins, idx):
+    ok = (idx >= 0) & (idx < bins)
+    return [np.bincount(idx[ok], minlength=int(bins)).astype(np.int32)]
+
+
+def small_kernels(img, iters):
+    img = img.astype(np.float32)
+    n = np.float32(img.shape[0])
+    it, q = 0, np.float32(1)
+    while it < iters and q > 0:
+        mean = np.float32(np.sum(img, dtype=np.float64)) / n
+        var = np.float32(np.sum((img - mean) * (img - mean), dtype=np.float64)) / n
+        q = np.float32(var / (mean * mean))
+        step = np.float32(0.1) / (np.float32(1) + q)
+        left = np.concatenate([img[:1], img[:-1]])
+        right = np.concatenate([img[1:], img[-1:]])
+        img = img + step * (left + right - np.float32(2) * img)
+        it += 1
+    return [img, np.int32(it)]
+
+
+def hotspot(iters, temp, power):
+    f = np.float32
+    rows, cols = temp.shape
+    t_chip, chip_h, chip_w, amb = f(0.0005), f(0.016), f(0.016), f(80)
+    gh, gw = chip_h / f(rows), chip_w / f(cols)
+    cap = f(0.5) * f(1.75e6) * t_chip * gw * gh
+    rx = gw / (f(2) * f(100) * t_chip * gh)
+    ry = gh / (f(2) * f(100) * t_chip * gw)
+    rz = t_chip / (f(100) * gh * gw)
+    step = f(0.001) / (f(3.0e6) / (f(0.5) * t_chip * f(1.75e6)))
+    t = temp.astype(np.float32)
+    for _ in range(int(iters)):
+        n = np.concatenate([t[:1], t[:-1]], axis=0)
+        s = np.concatenate([t[1:], t[-1:]], axis=0)
+        w = np.concatenate([t[:, :1], t[:, :-1]], axis=1)
+        e = np.concatenate([t[:, 1:], t[:, -1:]], axis=1)
+        delta = (step / cap) * (power + (s + n - f(2) * t) / ry + (e + w - f(2) * t) / rx
+                                + (amb - t) / rz)
+        t = t + delta
+    return [t]
+
+
+def pathfinder(wall):
+    prev = wall[0].astype(np.int64)
+    for r in range(1, wall.shape[0]):
+        left = np.concatenate([prev[:1], prev[:-1]])
+        right = np.concatenate([prev[1:], prev[-1:]])
+        prev = wall[r] + np.minimum(prev, np.minimum(left, right))
+    return [prev.astype(np.int32)]
+
+
+def nn(lat, lng, tlat, tlng):
+    if lat.shape[0] == 0:
+        return [np.float32(np.inf), np.int64(-1)]
+    d = np.sqrt((lat - tlat) * (lat - tlat) + (lng - tlng) * (lng - tlng))
+    i = int(np.argmin(d))  # the first of equal minima
+    return [d[i], np.int64(i)]
+
+
+def kmeans(k, iters, points):
+    k = int(k)
+    pts = points.astype(np.float64)
+    centres = points[:k].astype(np.float32)
+    for _ in range(int(iters)):
+        c32 = centres.astype(np.float32)
+        dist = ((points[:, None, :] - c32[None, :, :]) ** 2).sum(axis=2, dtype=np.float32)
+        member = np.argmin(dist, axis=1)
+        counts = np.bincount(member, minlength=k)
+        sums = np.stack([np.bincount(member, weights=pts[:, f], minlength=k)
+                         for f in range(points.shape[1])], axis=1)
+        new = centres.copy()
+        nz = counts > 0
+        new[nz] = (sums[nz] / counts[nz, None]).astype(np.float32)
+        centres = new
+    return [centres]
+
+
+def backprop(inp, w, oldw, delta):
+    s = inp.astype(np.float64) @ w.astype(np.float64)
+    hidden = 1 / (1 + np.exp(-s))
+    f = np.float32
+    w2 = w + f(0.3) * delta[None, :] * inp[:, None] + f(0.3) * oldw
+    return [hidden, w2]
+
+
+# (program, entry) -> reference
+REFERENCES = {
+    ("gather", "main"): gather,
+    ("stencil", "nested"): stencil,
+    ("stencil", "flat"): stencil,
+    ("intdiv", "main"): intdiv,
+    ("reduce", "main"): reduce,
+    ("scan", "main"): scan,
+    ("matmul", "nested"): matmul,
+    ("matmul", "flat"): matmul,
+    ("histogram", "main"): histogram,
+    ("small_kernels", "main"): small_kernels,
+    ("hotspot", "main"): hotspot,
+    ("pathfinder", "main"): pathfinder,
+    ("nn", "main"): nn,
+    ("kmeans", "main"): kmeans,
+    ("backprop", "main"): backprop,
+}
+
+
+def compute(program, entry, inputs):
+    return REFERENCES[(program, entry)](*inputs)

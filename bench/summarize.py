@@ -1,0 +1,323 @@
+#!/usr/bin/env python3
+"""Merges the reports of one run of the benchmark suite (bench/run_gpu_suite.sh) into
+suite.json and a short markdown table: per benchmark the --unsafe time, the ratios of
+the checked variants to it, the hand-written CUDA's time and the generated code's speed
+relative to it, and for bandwidth-bound benchmarks the achieved bandwidth (the fewest
+bytes the benchmark must move over its time) against the measured copy rate; then
+geomean and max of the ratios, and the compute-sanitizer comparison.
+
+  python3 bench/summarize.py RAW_DIR --data bench/data --json suite.json --table table.md
+
+RAW_DIR holds the kerb-bench/1 reports: kerb_*.json (`kerb bench`), cuda_*.json
+(kerb-cuda-bench), copy.json (`kerb bench --copy-bandwidth`) and optionally
+sanitizer.json (written by the suite script). Runs of the same benchmark and variant
+from several rounds are pooled; the medians of the rounds give the spread. Needs only
+the standard library (numpy is not needed)."""
+
+import argparse
+import glob
+import json
+import math
+import os
+import struct
+import sys
+
+CHECK_VARIANTS = ["default", "--sync-checks"]
+BASE = "--unsafe"
+HAND = "hand-written CUDA"
+
+
+def headers(path):
+    """(type, shape, scalar value or None) of the values of a Futhark binary file."""
+    sizes = {"i8": 1, "u8": 1, "bool": 1, "i16": 2, "u16": 2, "f16": 2, "i32": 4, "u32": 4,
+             "f32": 4, "i64": 8, "u64": 8, "f64": 8}
+    fmt = {"i32": "<i", "i64": "<q", "f32": "<f", "f64": "<d"}
+    out = []
+    with open(path, "rb") as f:
+        while True:
+            head = f.read(7)
+            if not head:
+                return out
+            rank, name = head[2], head[3:7].decode().strip()
+            shape = struct.unpack(f"<{rank}q", f.read(8 * rank)) if rank else ()
+            count = math.prod(shape)
+            if rank == 0:
+                raw = f.read(sizes[name])
+                out.append((name, shape, struct.unpack(fmt[name], raw)[0] if name in fmt else None))
+            else:
+                f.seek(count * sizes[name], 1)
+                out.append((name, shape, None))
+
+
+def floors(program, values):
+    """(bytes, flops, bound): the fewest bytes the benchmark must move through device
+    memory (each input read once, each output written once), the arithmetic it must
+    do, and what bounds it: "memory", "compute" or "latency" (many dependent launches
+    and read-backs)."""
+    shapes = [v[1] for v in values]
+    scal = [v[2] for v in values]
+    if program == "gather":
+        n = shapes[1][0]
+        return 16 * n, 0, "memory"  # idx 8 + a 4 + out 4 per element
+    if program == "stencil":
+        n, m = shapes[0]
+        return 8 * n * m, 5 * n * m, "memory"
+    if program == "intdiv":
+        n = shapes[0][0]
+        return 12 * n, n, "memory"
+    if program == "reduce":
+        n = shapes[0][0]
+        return 4 * n, n, "memory"
+    if program == "scan":
+        n = shapes[0][0]
+        return 8 * n, n, "memory"
+    if program == "matmul":
+        (n, m), (_, p) = shapes
+        return 4 * (n * m + m * p + n * p), 2 * n * m * p, "compute"
+    if program == "histogram":
+        n = shapes[1][0]
+        return 8 * n + 4 * scal[0], n, "memory"
+    if program == "small_kernels":
+        n, iters = shapes[0][0], scal[1]
+        return 16 * n * iters, 10 * n * iters, "latency"  # per iteration: 3 reads, 1 write
+    if program == "hotspot":
+        iters, (r, c) = scal[0], shapes[1]
+        return 12 * r * c * iters, 15 * r * c * iters, "memory"  # temp, power in; temp out
+    if program == "pathfinder":
+        r, c = shapes[0]
+        return 12 * c * (r - 1), 3 * c * (r - 1), "memory"
+    if program == "nn":
+        n = shapes[0][0]
+        return 8 * n, 6 * n, "memory"
+    if program == "kmeans":
+        k, iters, (n, d) = scal[0], scal[1], shapes[2]
+        # per round: points read to assign and to sum, memberships written and read
+        return iters * (8 * n * d + 8 * n), iters * (3 * n * k * d + n * d), "compute"
+    if program == "backprop":
+        nin, nh = shapes[1]
+        # forward: w and input read; update: w, oldw, input read, w' written
+        return 4 * (nin * nh + nin) + 4 * (3 * nin * nh + nin), 6 * nin * nh, "memory"
+    return None, None, None
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    if n == 0:
+        return None
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
+def geomean(xs):
+    xs = [x for x in xs if x and x > 0]
+    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else None
+
+
+def data_file(input_text):
+    """The data file of a case's input ("input @ data/x.in" -> "x.in"), or None."""
+    if input_text and input_text.startswith("input @ "):
+        return os.path.basename(input_text[len("input @ "):].strip())
+    return None
+
+
+def load(raw):
+    rows = {}  # (program, entry, case) -> row
+    meta = {"kerb": None, "device": None, "date": None}
+    hand = []
+    for path in sorted(glob.glob(os.path.join(raw, "kerb_*.json"))):
+        r = json.load(open(path))
+        meta["kerb"] = meta["kerb"] or r.get("kerb")
+        meta["device"] = meta["device"] or r.get("device")
+        meta["date"] = meta["date"] or r.get("date")
+        for b in r["benchmarks"]:
+            program = os.path.splitext(os.path.basename(b["program"]))[0]
+            key = (program, b["entry"], b["case"])
+            row = rows.setdefault(key, {"program": program, "entry": b["entry"], "case": b["case"],
+                                        "input": b["input"], "expect": b["expect"], "variants": {}})
+            if b.get("error"):
+                row["error"] = b["error"]
+            for v in b["variants"]:
+                acc = row["variants"].setdefault(v["flags"], {"runs_ms": [], "round_medians": [],
+                                                              "status": "ok"})
+                if v["status"] != "ok":
+                    acc["status"] = v["status"]
+                    acc["error"] = v.get("error") or v.get("skipped")
+                if v.get("runs_ms"):
+                    acc["runs_ms"] += v["runs_ms"]
+                    acc["round_medians"].append(v["median_ms"])
+    for path in sorted(glob.glob(os.path.join(raw, "cuda_*.json"))):
+        hand.append(json.load(open(path)))
+    for r in hand:
+        b = r["benchmarks"][0]
+        program = os.path.splitext(os.path.basename(b["program"]))[0]
+        name = b["handwritten"]
+        flags = HAND if name == program else f"{HAND} ({name})"
+        for key, row in rows.items():
+            if key[0] != program or key[1] not in b["entry"].split():
+                continue
+            if data_file(row["input"]) != data_file(b["input"]):
+                continue
+            v = b["variants"][0]
+            acc = row["variants"].setdefault(flags, {"runs_ms": [], "round_medians": [], "status": "ok"})
+            acc["runs_ms"] += v["runs_ms"]
+            acc["round_medians"].append(v["median_ms"])
+            acc["about"] = b.get("about", "")
+        meta["device"] = meta["device"] or r.get("device")
+    return rows, meta
+
+
+def summarize(raw, data_dir, checks_path=None):
+    rows, meta = load(raw)
+    copy = None
+    if os.path.exists(os.path.join(raw, "copy.json")):
+        copy = json.load(open(os.path.join(raw, "copy.json"))).get("copy_bandwidth")
+    sanitizer = None
+    if os.path.exists(os.path.join(raw, "sanitizer.json")):
+        sanitizer = json.load(open(os.path.join(raw, "sanitizer.json")))
+    out_rows = []
+    for key in sorted(rows, key=lambda k: (k[0], k[1], k[2])):
+        row = rows[key]
+        for acc in row["variants"].values():
+            runs = acc["runs_ms"]
+            acc["runs"] = len(runs)
+            if runs:
+                acc["median_ms"] = median(runs)
+                acc["min_ms"] = min(runs)
+                acc["max_ms"] = max(runs)
+                rm = acc["round_medians"]
+                acc["spread"] = (max(rm) - min(rm)) / acc["median_ms"] if len(rm) > 1 and acc["median_ms"] else 0
+        df = data_file(row["input"])
+        if data_dir and df and os.path.exists(os.path.join(data_dir, df)):
+            b, f, bound = floors(row["program"], headers(os.path.join(data_dir, df)))
+            row.update(bytes=b, flops=f, bound=bound)
+        base = row["variants"].get(BASE, {}).get("median_ms")
+        row["ratios"] = {}
+        for flags in CHECK_VARIANTS:
+            m = row["variants"].get(flags, {}).get("median_ms")
+            if base and m:
+                row["ratios"][flags] = m / base
+        hand = row["variants"].get(HAND, {}).get("median_ms")
+        default = row["variants"].get("default", {}).get("median_ms")
+        if hand and default:
+            row["speed_vs_hand"] = hand / default  # 1.0: as fast as the hand-written CUDA
+        if row.get("bytes") and default and row["expect"] != "error":
+            row["achieved_GBps"] = row["bytes"] / (default * 1e6)
+            if copy:
+                row["copy_fraction"] = row["achieved_GBps"] / copy["GB_per_s"]
+        out_rows.append(row)
+    summary = {}
+    for flags in CHECK_VARIANTS:
+        rs = [r["ratios"][flags] for r in out_rows if flags in r["ratios"]]
+        if rs:
+            worst = max(out_rows, key=lambda r: r["ratios"].get(flags, 0))
+            summary[flags] = {"geomean": geomean(rs), "max": max(rs), "n": len(rs),
+                              "max_at": f'{worst["program"]}:{worst["entry"]}'}
+    sv = [r["speed_vs_hand"] for r in out_rows if "speed_vs_hand" in r]
+    if sv:
+        slowest = min(out_rows, key=lambda r: r.get("speed_vs_hand", 1e9))
+        summary["speed_vs_hand"] = {"geomean": geomean(sv), "min": min(sv), "n": len(sv),
+                                    "min_at": f'{slowest["program"]}:{slowest["entry"]}'}
+    checks = None
+    if checks_path and os.path.exists(checks_path):
+        checks = [line.strip() for line in open(checks_path) if line.strip()]
+    return {"schema": "kerb-suite/1", "date": meta["date"], "kerb": meta["kerb"], "device": meta["device"],
+            "copy_bandwidth": copy, "rows": out_rows, "summary": summary, "sanitizer": sanitizer,
+            "checks": checks}
+
+
+def ms(x):
+    if x is None:
+        return "-"
+    return f"{x:.1f}" if x >= 100 else f"{x:.3f}" if x >= 1 else f"{x:.4f}"
+
+
+def table(suite):
+    dev = suite.get("device") or {}
+    kerb = suite.get("kerb") or {}
+    lines = [f'Device: {dev.get("name", "?")}, driver {dev.get("driver", "?")} '
+             f'(CUDA {dev.get("cuda_driver_api", "?")}); kerb {kerb.get("commit", "?")}; {suite.get("date", "?")}']
+    copy = suite.get("copy_bandwidth")
+    if copy:
+        lines.append(f'Copy rate (device-to-device, read + write): {copy["GB_per_s"]:.0f} GB/s')
+    lines += ["",
+              "| benchmark | --unsafe ms | default | --sync-checks | hand-written ms | speed vs hand | GB/s (% of copy) | spread |",
+              "|---|---|---|---|---|---|---|---|"]
+    for r in suite["rows"]:
+        v = r["variants"]
+        name = f'{r["program"]}:{r["entry"]} {r["case"]}' if r["entry"] != "main" else f'{r["program"]} {r["case"]}'
+
+        def ratio(flags):
+            if flags in r["ratios"]:
+                return f'{r["ratios"][flags]:.3f}x'
+            a = v.get(flags)
+            if not a:
+                return "-"
+            if a.get("status") == "skipped":
+                return "skipped"
+            if a.get("status") != "ok":
+                return "ERROR"
+            return f'{ms(a.get("median_ms"))} ms' if a.get("median_ms") else "-"
+
+        base = v.get(BASE, {})
+        base_txt = ms(base.get("median_ms")) if base.get("status") == "ok" else base.get("status", "-")
+        hand = v.get(HAND, {}).get("median_ms")
+        speed = f'{r["speed_vs_hand"]:.2f}' if "speed_vs_hand" in r else "-"
+        bw = "-"
+        if r.get("bound") == "memory" and "achieved_GBps" in r:
+            bw = f'{r["achieved_GBps"]:.0f}'
+            if "copy_fraction" in r:
+                bw += f' ({100 * r["copy_fraction"]:.0f}%)'
+        spreads = [a.get("spread", 0) for a in v.values() if a.get("runs")]
+        spread = f"{100 * max(spreads):.1f}%" if spreads else "-"
+        lines.append(f"| {name} | {base_txt} | {ratio('default')} | {ratio('--sync-checks')} | {ms(hand)} | "
+                     f"{speed} | {bw} | {spread} |")
+    s = suite["summary"]
+    lines.append("")
+    for flags, goal in (("default", "goal <= 1.01x geomean, <= 1.05x max"), ("--sync-checks", "")):
+        if flags in s:
+            x = s[flags]
+            lines.append(f'{flags} / --unsafe: geomean {x["geomean"]:.3f}x, max {x["max"]:.3f}x '
+                         f'({x["max_at"]}) over {x["n"]} benchmarks' + (f"; {goal}" if goal else ""))
+    if "speed_vs_hand" in s:
+        x = s["speed_vs_hand"]
+        lines.append(f'generated (default) speed vs hand-written CUDA: geomean {x["geomean"]:.2f}, '
+                     f'min {x["min"]:.2f} ({x["min_at"]}) over {x["n"]}; goal >= 0.95')
+    errors = [f'{r["program"]}:{r["entry"]} {r["case"]} {f}: {a.get("error", "")[:100]}'
+              for r in suite["rows"] for f, a in r["variants"].items() if a.get("status") == "error"]
+    for e in errors:
+        lines.append(f"ERROR {e}")
+    checks = suite.get("checks")
+    if checks:
+        bad = [c for c in checks if not c.startswith("ok ")]
+        lines.append(f"hand-written CUDA results checked against the reference: {len(checks) - len(bad)} of "
+                     f"{len(checks)} match")
+        lines += [f"  {c}" for c in bad]
+    san = suite.get("sanitizer")
+    if san:
+        lines.append("")
+        for item in san.get("lines", []):
+            lines.append(item)
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("raw", help="the folder of kerb_*.json, cuda_*.json, copy.json")
+    ap.add_argument("--data", help="the data folder (for the byte counts)")
+    ap.add_argument("--json", help="write the merged report here")
+    ap.add_argument("--table", help="write the table here")
+    ap.add_argument("--checks", help="the result checks of the hand-written CUDA (check_results.py lines)")
+    args = ap.parse_args()
+    if not glob.glob(os.path.join(args.raw, "kerb_*.json")):
+        sys.exit(f"summarize.py: no kerb_*.json reports in '{args.raw}'")
+    suite = summarize(args.raw, args.data, args.checks)
+    text = table(suite)
+    if args.json:
+        json.dump(suite, open(args.json, "w"), indent=1)
+    if args.table:
+        open(args.table, "w").write(text)
+    sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,445 @@
+// Block-level kernels (see program_gen.h): reduce as two launches of a block reduction
+// (per-block partial results, then one block over them), and scan as block totals, a
+// one-thread exclusive scan of the totals, and a last pass that scans each thread's
+// chunk from its prefix.
+#include "codegen/program_gen.h"
+
+#include <fmt/format.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+
+namespace kerb::codegen {
+
+using namespace llvm;
+// LLVM's, not the interpreter's kerb::Value / kerb::Type.
+using llvm::Type;
+using llvm::Value;
+
+ProgramGen::BlockKernel ProgramGen::block_kernel(const core::Stm &s, const char *name,
+                                                 const std::vector<Value *> &outs,
+                                                 const std::vector<Value *> &extra, bool scan_phase,
+                                                 const std::vector<Value *> &partials,
+                                                 Value *n_override) {
+  const core::Exp &e = s.exp;
+  FnGen &h = *host_;
+  BlockKernel bk;
+  SlotList &sl = bk.sl;
+  bk.n_slot = add_raw(sl, n_override ? n_override : h.scalar(e.args[0]));
+  std::set<int> free = lambda_free_vars(p_, *e.lambda);
+  for (int v : free) add_input(sl, v);
+  for (size_t j = 0; j < s.pat.size(); j++)
+    bk.ne_slots.push_back(add_raw(sl, h.ops().to_slot(p_.var(s.pat[j]).type.prim, h.scalar(e.args[j + 1]))));
+  if (partials.empty()) {
+    for (int a : e.arrays) add_input(sl, a);
+  } else {
+    for (Value *pa : partials) bk.in_slots.push_back(add_raw(sl, pa));
+  }
+  for (Value *o : outs) bk.out_slots.push_back(add_raw(sl, o));
+  for (Value *x : extra) bk.extra_slots.push_back(add_raw(sl, x));
+  uint32_t shared = 0;
+  for (int r : s.pat)
+    shared += uint32_t(out_.host->getDataLayout().getTypeAllocSize(h.ops().mem_type(p_.var(r).type.prim)));
+  KernelFn k = new_kernel(name, sl.host_values.size() + 1, KernelDesc{KernelDesc::Blocks, shared});
+  bk.id = int(out_.kernel_descs.size()) - 1;
+  bind_kernel_args(k, sl);
+  if (!partials.empty()) {
+    // The partial results stand in for the statement's input arrays.
+    Type *gptr = PointerType::get(k.g->builder().getContext(), gpu() ? 1 : 0);
+    for (size_t j = 0; j < e.arrays.size(); j++) {
+      k.g->lazy_.erase(e.arrays[j]);
+      k.g->bind(e.arrays[j], Val{nullptr, k.g->builder().CreateIntToPtr(k.slot(bk.in_slots[j]), gptr),
+                                 {k.slot(bk.n_slot)}, {}});
+    }
+  }
+  block_body(k, s, k.slot(bk.n_slot), bk, scan_phase,
+             sl.prelude || needs_prelude(e.lambda->body));
+  return bk;
+}
+
+void ProgramGen::check_block_operands(const core::Stm &s, bool scan) {
+  for (int r : s.pat)
+    if (p_.var(r).type.rank != (scan ? 1 : 0)) unsupported(s.exp, "reductions with array operands");
+  for (int a : s.exp.arrays)
+    if (p_.var(a).type.rank != 1) unsupported(s.exp, "reductions over arrays of arrays");
+}
+
+std::vector<Value *> ProgramGen::alloc_per_result(const core::Stm &s, Value *n) {
+  std::vector<Value *> out;
+  for (int r : s.pat) out.push_back(alloc(byte_size(p_.var(r).type.prim, {n})));
+  return out;
+}
+
+void ProgramGen::reduce_kernels(const core::Stm &s) {
+  FnGen &h = *host_;
+  IRBuilder<> &hb = h.builder();
+  check_block_operands(s, false);
+  Value *n = h.scalar(s.exp.args[0]);
+  Value *nblocks = hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, n});
+  std::vector<Value *> partials = alloc_per_result(s, nblocks);
+  BlockKernel bk = block_kernel(s, "reduce", partials, {}, false);
+  // First launch over the input; second over the partials with one block.
+  emit_launch(bk.id, nblocks, bk.sl);
+  std::vector<Value *> finals = alloc_per_result(s, h.i64(1));
+  BlockKernel last = block_kernel(s, "reduce_partials", finals, {}, false, partials, nblocks);
+  emit_launch(last.id, h.i64(1), last.sl);
+  // Read the results back (a sync point).
+  for (size_t j = 0; j < s.pat.size(); j++) {
+    PrimType t = p_.var(s.pat[j]).type.prim;
+    Type *et = h.ops().mem_type(t);
+    AllocaInst *buf = h.entry_alloca(et);
+    h.return_if_error(hb.CreateCall(h.rt("kerb_rt_read"),
+                                    {h.ctx, buf, finals[j],
+                                     h.i64(int64_t(out_.host->getDataLayout().getTypeAllocSize(et)))}));
+    h.bind(s.pat[j], Val{h.ops().from_mem(t, hb.CreateLoad(et, buf)), nullptr, {}, {}});
+  }
+}
+
+void ProgramGen::scan_kernels(const core::Stm &s) {
+  FnGen &h = *host_;
+  IRBuilder<> &hb = h.builder();
+  check_block_operands(s, true);
+  Value *n = h.scalar(s.exp.args[0]);
+  Value *nblocks = hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, n});
+  std::vector<Value *> partials = alloc_per_result(s, nblocks);
+  BlockKernel totals = block_kernel(s, "scan_totals", partials, {}, false);
+  emit_launch(totals.id, nblocks, totals.sl);
+  prefix_kernel(s, partials, nblocks);
+  std::vector<Value *> outs = alloc_per_result(s, n);
+  BlockKernel last = block_kernel(s, "scan", outs, partials, true);
+  emit_launch(last.id, nblocks, last.sl);
+  for (size_t j = 0; j < s.pat.size(); j++) h.bind(s.pat[j], Val{nullptr, outs[j], {n}, {}});
+}
+
+bool ProgramGen::commutative(const core::Lambda &l) {
+  if (l.params.size() != 2 || l.body.stms.size() != 1 || l.body.result.size() != 1) return false;
+  const core::Stm &st = l.body.stms[0];
+  const core::Exp &x = st.exp;
+  if (!l.body.result[0].is_var() || st.pat.size() != 1 || l.body.result[0].var != st.pat[0])
+    return false;
+  bool op_ok = false;
+  if (x.kind == core::ExpKind::BinOp) {
+    switch (x.binop) {
+    case BinOp::Add: case BinOp::Mul: case BinOp::BitAnd: case BinOp::BitOr:
+    case BinOp::BitXor: case BinOp::LogAnd: case BinOp::LogOr: case BinOp::Eq:
+    case BinOp::Neq:
+      op_ok = true;
+      break;
+    default: break;
+    }
+  } else if (x.kind == core::ExpKind::PrimFn) {
+    op_ok = x.prim_fn.fn == PrimFn::Min || x.prim_fn.fn == PrimFn::Max;
+  }
+  if (!op_ok || x.args.size() != 2 || !x.args[0].is_var() || !x.args[1].is_var()) return false;
+  std::set<int> args{x.args[0].var, x.args[1].var}, params{l.params[0], l.params[1]};
+  return args == params;
+}
+
+void ProgramGen::prefix_kernel(const core::Stm &s, const std::vector<Value *> &partials,
+                               Value *nblocks) {
+  const core::Exp &e = s.exp;
+  FnGen &h = *host_;
+  SlotList sl;
+  size_t one_slot = add_raw(sl, h.i64(1));
+  size_t nb_slot = add_raw(sl, nblocks);
+  std::set<int> free = lambda_free_vars(p_, *e.lambda);
+  for (int v : free) add_var(sl, v);
+  std::vector<size_t> ne_slots, part_slots;
+  for (size_t j = 0; j < s.pat.size(); j++) {
+    ne_slots.push_back(add_raw(sl, h.ops().to_slot(p_.var(s.pat[j]).type.prim, h.scalar(e.args[j + 1]))));
+    part_slots.push_back(add_raw(sl, partials[j]));
+  }
+  KernelFn k = new_kernel("scan_prefix", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+  bind_kernel_args(k, sl);
+  FnGen &g = *k.g;
+  IRBuilder<> &b = g.builder();
+  Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
+  threads_kernel(k, k.slot(one_slot), [&](Value *) {
+    size_t kr = s.pat.size();
+    std::vector<PrimType> types;
+    for (int r : s.pat) types.push_back(p_.var(r).type.prim);
+    std::vector<AllocaInst *> acc;
+    for (size_t j = 0; j < kr; j++) {
+      acc.push_back(g.entry_alloca(g.ops().reg_type(types[j])));
+      b.CreateStore(g.ops().from_slot(types[j], k.slot(ne_slots[j])), acc[j]);
+    }
+    g.counted_loop(k.slot(nb_slot), [&](Value *i) {
+      std::vector<Val> args;
+      std::vector<Value *> at;
+      for (size_t j = 0; j < kr; j++)
+        args.push_back(Val{b.CreateLoad(g.ops().reg_type(types[j]), acc[j]), nullptr, {}, {}});
+      for (size_t j = 0; j < kr; j++) {
+        at.push_back(g.element_addr(b.CreateIntToPtr(k.slot(part_slots[j]), gptr), i, types[j]));
+        args.push_back(Val{g.load_elem(types[j], at[j]), nullptr, {}, {}});
+      }
+      for (size_t j = 0; j < kr; j++) g.store_elem(types[j], args[j].scalar, at[j]);
+      std::vector<Val> r = g.apply(*e.lambda, args);
+      for (size_t j = 0; j < kr; j++) b.CreateStore(r[j].scalar, acc[j]);
+    });
+  });
+  emit_launch(int(out_.kernel_descs.size()) - 1, h.i64(1), sl);
+}
+
+void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
+                            bool scan_phase, bool prelude) {
+  const core::Exp &e = s.exp;
+  FnGen &g = *k.g;
+  IRBuilder<> &b = g.builder();
+  LLVMContext &c = b.getContext();
+  Function *f = k.f;
+  Type *gptr = PointerType::get(c, gpu() ? 1 : 0);
+  size_t kr = s.pat.size();
+  std::vector<PrimType> types;
+  for (int r : s.pat) types.push_back(p_.var(r).type.prim);
+
+  // Block and thread ids. The CPU runs a range of blocks of one thread each.
+  Value *block, *tid, *ntid, *nblocks;
+  AllocaInst *block_ctr = nullptr;
+  BasicBlock *cpu_head = nullptr, *cpu_next = nullptr;
+  if (gpu()) {
+    block = sreg(b, Intrinsic::nvvm_read_ptx_sreg_ctaid_x);
+    tid = sreg(b, Intrinsic::nvvm_read_ptx_sreg_tid_x);
+    ntid = sreg(b, Intrinsic::nvvm_read_ptx_sreg_ntid_x);
+    nblocks = sreg(b, Intrinsic::nvvm_read_ptx_sreg_nctaid_x);
+  } else {
+    // The launch's total number of blocks is in slots[-1] (see cpu_device.cpp).
+    Value *slots = k.f->getArg(2);
+    nblocks = b.CreateLoad(b.getInt64Ty(), b.CreateGEP(b.getInt64Ty(), slots, b.getInt64(uint64_t(-1))));
+    block_ctr = g.entry_alloca(b.getInt64Ty());
+    b.CreateStore(k.begin, block_ctr);
+    cpu_head = BasicBlock::Create(c, "block.head", f);
+    BasicBlock *work = BasicBlock::Create(c, "block.work", f);
+    cpu_next = BasicBlock::Create(c, "block.next", f);
+    b.CreateBr(cpu_head);
+    b.SetInsertPoint(cpu_head);
+    block = b.CreateLoad(b.getInt64Ty(), block_ctr);
+    b.CreateCondBr(b.CreateICmpSLT(block, k.end), work, k.exit);
+    b.SetInsertPoint(work);
+    tid = b.getInt64(0);
+    ntid = b.getInt64(1);
+  }
+  // Prelude (see threads_kernel), uniform over the block so that no thread is left
+  // waiting at a barrier: thread 0 reads the failure slot for the block.
+  if (prelude) {
+    Value *code;
+    if (gpu()) {
+      auto *flag = new GlobalVariable(kernel_module(), b.getInt32Ty(), false,
+                                      GlobalValue::InternalLinkage, UndefValue::get(b.getInt32Ty()),
+                                      f->getName().str() + "_prelude", nullptr,
+                                      GlobalValue::NotThreadLocal, 3);
+      BasicBlock *t0 = BasicBlock::Create(c, "prelude.thread0", f);
+      BasicBlock *sync = BasicBlock::Create(c, "prelude.sync", f);
+      b.CreateCondBr(b.CreateICmpEQ(tid, b.getInt64(0)), t0, sync);
+      b.SetInsertPoint(t0);
+      b.CreateStore(b.CreateLoad(b.getInt32Ty(), g.failure_slot, true), flag);
+      b.CreateBr(sync);
+      b.SetInsertPoint(sync);
+      b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_barrier0));
+      code = b.CreateLoad(b.getInt32Ty(), flag, true);
+    } else {
+      code = b.CreateLoad(b.getInt32Ty(), g.failure_slot, true);
+    }
+    BasicBlock *go = BasicBlock::Create(c, "prelude.run", f);
+    b.CreateCondBr(b.CreateICmpEQ(code, b.getInt32(uint32_t(-1))), go, k.exit);
+    b.SetInsertPoint(go);
+  }
+  AllocaInst *failed = g.entry_alloca(b.getInt1Ty());
+  b.CreateStore(b.getFalse(), failed);
+  auto on_fail_to = [&](BasicBlock *&target) {
+    g.on_fail = [&b, failed, &target](Value *) {
+      b.CreateStore(b.getTrue(), failed);
+      b.CreateBr(target);
+    };
+  };
+
+  // Shared memory: one element per thread per result component.
+  std::vector<Value *> shared;
+  for (size_t j = 0; j < kr; j++) {
+    Type *et = g.ops().mem_type(types[j]);
+    if (gpu()) {
+      auto *arr = ArrayType::get(et, 1024);
+      auto *gv = new GlobalVariable(kernel_module(), arr, false, GlobalValue::InternalLinkage,
+                                    UndefValue::get(arr),
+                                    fmt::format("{}_shared{}", f->getName().str(), j), nullptr,
+                                    GlobalValue::NotThreadLocal, 3);
+      gv->setAlignment(Align(8));
+      shared.push_back(gv);
+    } else {
+      shared.push_back(g.entry_alloca(et));
+    }
+  }
+  auto shared_at = [&](size_t j, Value *i) -> Value * {
+    if (gpu())
+      return b.CreateGEP(ArrayType::get(g.ops().mem_type(types[j]), 1024), shared[j],
+                         {b.getInt64(0), i});
+    return shared[j];
+  };
+  auto load_shared = [&](size_t j, Value *i) {
+    return Val{g.ops().from_mem(types[j], b.CreateLoad(g.ops().mem_type(types[j]), shared_at(j, i))),
+               nullptr, {}, {}};
+  };
+  auto store_shared = [&](size_t j, Value *i, Value *v) {
+    b.CreateStore(g.ops().to_mem(types[j], v), shared_at(j, i));
+  };
+  auto barrier = [&]() {
+    if (gpu()) b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_barrier0));
+  };
+  std::vector<AllocaInst *> acc;
+  for (size_t j = 0; j < kr; j++) acc.push_back(g.entry_alloca(g.ops().reg_type(types[j])));
+  auto set_acc_ne = [&]() {
+    for (size_t j = 0; j < kr; j++)
+      b.CreateStore(g.ops().from_slot(types[j], k.slot(bk.ne_slots[j])), acc[j]);
+  };
+  auto load_acc = [&]() {
+    std::vector<Val> v;
+    for (size_t j = 0; j < kr; j++)
+      v.push_back(Val{b.CreateLoad(g.ops().reg_type(types[j]), acc[j]), nullptr, {}, {}});
+    return v;
+  };
+  auto input_at = [&](Value *i) { return g.rows_at(e.arrays, i); };
+  auto combine_into_acc = [&](std::vector<Val> rhs) {
+    std::vector<Val> args = load_acc();
+    args.insert(args.end(), rhs.begin(), rhs.end());
+    std::vector<Val> r = g.apply(*e.lambda, args);
+    for (size_t j = 0; j < kr; j++) b.CreateStore(r[j].scalar, acc[j]);
+  };
+
+  // This thread's chunk.
+  Value *threads = b.CreateMul(nblocks, ntid);
+  Value *chunk = b.CreateSDiv(b.CreateAdd(n, b.CreateSub(threads, b.getInt64(1))), threads);
+  Value *gtid = b.CreateAdd(b.CreateMul(block, ntid), tid);
+  Value *lo = b.CreateMul(gtid, chunk);
+  Value *hi = b.CreateAdd(lo, chunk);
+  hi = b.CreateSelect(b.CreateICmpSLT(hi, n), hi, n);
+  lo = b.CreateSelect(b.CreateICmpSLT(lo, hi), lo, hi);
+
+  // Pass 1: the chunk's total. A commutative operator lets the block's threads read
+  // its part interleaved (coalesced: thread t takes t, t + ntid, ...); otherwise each
+  // thread takes a contiguous chunk, which keeps the order.
+  bool comm = !scan_phase && commutative(*e.lambda);
+  set_acc_ne();
+  BasicBlock *after_chunk = BasicBlock::Create(c, "chunk.done", f);
+  on_fail_to(after_chunk);
+  if (comm) {
+    Value *seg_lo = b.CreateMul(b.CreateMul(block, ntid), chunk);
+    Value *seg_hi = b.CreateAdd(seg_lo, b.CreateMul(ntid, chunk));
+    seg_hi = b.CreateSelect(b.CreateICmpSLT(seg_hi, n), seg_hi, n);
+    Value *first = b.CreateAdd(seg_lo, tid);
+    // Elements first, first + ntid, ... below seg_hi: ceil((seg_hi - first) / ntid).
+    Value *left = b.CreateSub(seg_hi, first);
+    Value *count = b.CreateSDiv(b.CreateAdd(left, b.CreateSub(ntid, b.getInt64(1))), ntid);
+    count = b.CreateSelect(b.CreateICmpSGT(count, b.getInt64(0)), count, b.getInt64(0));
+    g.counted_range(b.getInt64(0), count, after_chunk, [&](Value *k) {
+      combine_into_acc(input_at(b.CreateAdd(first, b.CreateMul(k, ntid))));
+    });
+  } else {
+    g.counted_range(lo, hi, after_chunk, [&](Value *i) { combine_into_acc(input_at(i)); });
+  }
+  for (size_t j = 0; j < kr; j++) store_shared(j, tid, b.CreateLoad(g.ops().reg_type(types[j]), acc[j]));
+  barrier();
+
+  if (!scan_phase) {
+    // Tree over the block's threads: stride 1, 2, 4, ...; thread t (t % 2s == 0)
+    // combines its value with t + s's. (On the CPU a block has one thread.)
+    if (gpu()) {
+      AllocaInst *stride = g.entry_alloca(b.getInt64Ty());
+      b.CreateStore(comm ? b.CreateLShr(ntid, 1) : b.getInt64(1), stride);
+      BasicBlock *thead = BasicBlock::Create(c, "tree.head", f);
+      BasicBlock *tstep = BasicBlock::Create(c, "tree.step", f);
+      BasicBlock *tcombine = BasicBlock::Create(c, "tree.combine", f);
+      BasicBlock *tsync = BasicBlock::Create(c, "tree.sync", f);
+      BasicBlock *tdone = BasicBlock::Create(c, "tree.done", f);
+      b.CreateBr(thead);
+      b.SetInsertPoint(thead);
+      Value *st = b.CreateLoad(b.getInt64Ty(), stride);
+      b.CreateCondBr(comm ? b.CreateICmpSGT(st, b.getInt64(0)) : b.CreateICmpSLT(st, ntid), tstep,
+                     tdone);
+      b.SetInsertPoint(tstep);
+      // Commutative: halving strides over the first threads (fewer idle warps);
+      // otherwise neighbours, so that the order is kept.
+      Value *is_left = comm ? b.CreateICmpULT(tid, st)
+                            : b.CreateICmpEQ(b.CreateURem(tid, b.CreateShl(st, 1)), b.getInt64(0));
+      Value *partner = b.CreateAdd(tid, st);
+      Value *ok = b.CreateAnd(is_left, b.CreateICmpSLT(partner, ntid));
+      ok = b.CreateAnd(ok, b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed)));
+      b.CreateCondBr(ok, tcombine, tsync);
+      b.SetInsertPoint(tcombine);
+      on_fail_to(tsync);
+      std::vector<Val> xs;
+      for (size_t j = 0; j < kr; j++) xs.push_back(load_shared(j, tid));
+      for (size_t j = 0; j < kr; j++) xs.push_back(load_shared(j, partner));
+      std::vector<Val> rr = g.apply(*e.lambda, xs);
+      for (size_t j = 0; j < kr; j++) store_shared(j, tid, rr[j].scalar);
+      b.CreateBr(tsync);
+      b.SetInsertPoint(tsync);
+      barrier();
+      b.CreateStore(comm ? b.CreateLShr(st, 1) : b.CreateShl(st, 1), stride);
+      b.CreateBr(thead);
+      b.SetInsertPoint(tdone);
+    }
+    // Thread 0 writes the block's result (unless this thread failed).
+    BasicBlock *write = BasicBlock::Create(c, "write", f);
+    BasicBlock *after = gpu() ? k.exit : cpu_next;
+    Value *should = b.CreateAnd(b.CreateICmpEQ(tid, b.getInt64(0)),
+                                b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed)));
+    b.CreateCondBr(should, write, after);
+    b.SetInsertPoint(write);
+    for (size_t j = 0; j < kr; j++) {
+      Value *dst = b.CreateIntToPtr(k.slot(bk.out_slots[j]), gptr);
+      Value *v = b.CreateLoad(g.ops().mem_type(types[j]), shared_at(j, tid));
+      b.CreateStore(v, g.element_addr(dst, block, types[j]));
+    }
+    b.CreateBr(after);
+  } else {
+    // Thread 0 turns the chunk totals into exclusive prefixes, starting from the
+    // block's prefix (extra slots).
+    BasicBlock *first = BasicBlock::Create(c, "prefix.thread0", f);
+    BasicBlock *joined = BasicBlock::Create(c, "prefix.done", f);
+    Value *t0 = b.CreateAnd(b.CreateICmpEQ(tid, b.getInt64(0)),
+                            b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed)));
+    b.CreateCondBr(t0, first, joined);
+    b.SetInsertPoint(first);
+    for (size_t j = 0; j < kr; j++) {
+      Value *pre = b.CreateIntToPtr(k.slot(bk.extra_slots[j]), gptr);
+      b.CreateStore(g.load_elem(types[j], g.element_addr(pre, block, types[j])), acc[j]);
+    }
+    on_fail_to(joined);
+    g.counted_range(b.getInt64(0), ntid, nullptr, [&](Value *t) {
+      std::vector<Val> mine;
+      for (size_t j = 0; j < kr; j++) mine.push_back(load_shared(j, t));
+      for (size_t j = 0; j < kr; j++)
+        store_shared(j, t, b.CreateLoad(g.ops().reg_type(types[j]), acc[j]));
+      combine_into_acc(mine);
+    });
+    b.CreateBr(joined);
+    b.SetInsertPoint(joined);
+    barrier();
+    // Pass 2: scan the chunk from this thread's prefix, writing every element.
+    for (size_t j = 0; j < kr; j++) b.CreateStore(load_shared(j, tid).scalar, acc[j]);
+    BasicBlock *done2 = BasicBlock::Create(c, "scan.done", f);
+    BasicBlock *after = gpu() ? k.exit : cpu_next;
+    BasicBlock *pass2 = BasicBlock::Create(c, "scan.pass2", f);
+    b.CreateCondBr(b.CreateLoad(b.getInt1Ty(), failed), after, pass2);
+    b.SetInsertPoint(pass2);
+    on_fail_to(done2);
+    g.counted_range(lo, hi, done2, [&](Value *i) {
+      combine_into_acc(input_at(i));
+      for (size_t j = 0; j < kr; j++) {
+        Value *dst = b.CreateIntToPtr(k.slot(bk.out_slots[j]), gptr);
+        g.store_elem(types[j], b.CreateLoad(g.ops().reg_type(types[j]), acc[j]),
+                     g.element_addr(dst, i, types[j]));
+      }
+    });
+    b.CreateBr(after);
+  }
+  if (!gpu()) {
+    b.SetInsertPoint(cpu_next);
+    b.CreateStore(b.CreateAdd(block, b.getInt64(1)), block_ctr);
+    b.CreateBr(cpu_head);
+  }
+}
+
+} // namespace kerb::codegen

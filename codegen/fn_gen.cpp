@@ -1,0 +1,511 @@
+// FnGen: values, checks, statements and control flow, in host code and kernels alike
+// (see fn_gen.h).
+#include "codegen/fn_gen.h"
+
+#include "compiler/prim_ops.h"
+
+#include <fmt/format.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <algorithm>
+
+namespace kerb::codegen {
+
+using namespace llvm;
+// LLVM's, not the interpreter's kerb::Value / kerb::Type.
+using llvm::Type;
+using llvm::Value;
+
+[[noreturn]] void unsupported(const core::Exp &e, const std::string &what) {
+  error_at(e.span, fmt::format("the code generator does not support {} yet", what));
+}
+
+namespace {
+
+// Free variables of bodies, in a stable order: used inside, bound outside. The sizes
+// of the arrays that maps inside make count as used (a kernel allocates them).
+class FreeVars {
+public:
+  FreeVars(const core::Program &p, std::set<int> &out) : p_(p), out_(out) {}
+
+  void body(const core::Body &b, std::set<int> bound) {
+    for (const core::Stm &s : b.stms) {
+      exp(s.exp, bound);
+      for (int v : s.pat) bound.insert(v);
+      if (s.exp.kind == core::ExpKind::Map)
+        for (int v : s.pat)
+          for (const core::SubExp &d : p_.var(v).shape) subexp(d, bound);
+    }
+    for (const core::SubExp &s : b.result) subexp(s, bound);
+  }
+
+private:
+  void subexp(const core::SubExp &s, const std::set<int> &bound) {
+    if (s.is_var() && !bound.count(s.var)) out_.insert(s.var);
+  }
+
+  void exp(const core::Exp &e, const std::set<int> &bound) {
+    for (const core::SubExp &s : e.args) subexp(s, bound);
+    for (int a : e.arrays)
+      if (!bound.count(a)) out_.insert(a);
+    std::set<int> inner = bound;
+    for (int p : e.loop_params) inner.insert(p);
+    if (e.loop_var >= 0) inner.insert(e.loop_var);
+    for (const auto &b : e.bodies) body(*b, inner);
+    if (e.lambda) {
+      std::set<int> scope = bound;
+      for (int p : e.lambda->params) scope.insert(p);
+      body(e.lambda->body, scope);
+    }
+  }
+
+  const core::Program &p_;
+  std::set<int> &out_;
+};
+
+} // namespace
+
+std::set<int> lambda_free_vars(const core::Program &p, const core::Lambda &l) {
+  std::set<int> out;
+  FreeVars(p, out).body(l.body, std::set<int>(l.params.begin(), l.params.end()));
+  return out;
+}
+
+Value *FnGen::element_addr(Value *base, Value *flat_index, PrimType t) {
+  Type *et = ops_.mem_type(t);
+  if (mode_ == Host) {
+    uint64_t size = m_.getDataLayout().getTypeAllocSize(et);
+    return b_.CreateAdd(base, b_.CreateMul(flat_index, i64(int64_t(size))));
+  }
+  return b_.CreateGEP(et, base, flat_index);
+}
+
+Value *FnGen::flat_offset(const std::vector<Value *> &dims, const std::vector<Value *> &idx) {
+  Value *off = i64(0);
+  for (size_t d = 0; d < dims.size(); d++) {
+    Value *i = d < idx.size() ? idx[d] : i64(0);
+    off = b_.CreateAdd(b_.CreateMul(off, dims[d]), i);
+  }
+  return off;
+}
+
+std::vector<Value *> FnGen::strides_of(const Val &v) {
+  if (!v.contiguous()) return v.strides;
+  std::vector<Value *> st(v.dims.size());
+  Value *acc = i64(1);
+  for (size_t d = v.dims.size(); d-- > 0;) {
+    st[d] = acc;
+    acc = b_.CreateMul(acc, v.dims[d]);
+  }
+  return st;
+}
+
+Value *FnGen::offset_of(const Val &arr, const std::vector<Value *> &idx) {
+  if (arr.contiguous()) return flat_offset(arr.dims, idx);
+  Value *off = i64(0);
+  for (size_t d = 0; d < idx.size(); d++) off = b_.CreateAdd(off, b_.CreateMul(idx[d], arr.strides[d]));
+  return off;
+}
+
+Val FnGen::subarray(const Val &arr, Value *addr, size_t k) {
+  Val v;
+  v.addr = addr;
+  v.dims.assign(arr.dims.begin() + long(k), arr.dims.end());
+  if (!arr.contiguous()) v.strides.assign(arr.strides.begin() + long(k), arr.strides.end());
+  return v;
+}
+
+Val FnGen::select_view(const Val &src, PrimType t, const core::Exp &e, const std::vector<int> &drop) {
+  // The start's offset, and strides scaled by the steps.
+  std::vector<Value *> st = strides_of(src);
+  Val v;
+  Value *off = i64(0);
+  for (size_t d = 0; d < src.dims.size(); d++) {
+    bool selected = d * 3 + 2 < e.args.size();
+    if (selected) off = b_.CreateAdd(off, b_.CreateMul(scalar(e.args[3 * d]), st[d]));
+    if (std::find(drop.begin(), drop.end(), int(d)) != drop.end()) continue;
+    v.dims.push_back(selected ? scalar(e.args[3 * d + 1]) : src.dims[d]);
+    v.strides.push_back(selected ? b_.CreateMul(st[d], scalar(e.args[3 * d + 2])) : st[d]);
+  }
+  v.addr = element_addr(src.addr, off, t);
+  return v;
+}
+
+Value *FnGen::product(const std::vector<Value *> &dims, size_t from) {
+  Value *n = i64(1);
+  for (size_t d = from; d < dims.size(); d++) n = b_.CreateMul(n, dims[d]);
+  return n;
+}
+
+Value *FnGen::load_elem(PrimType t, Value *addr) {
+  LoadInst *l = b_.CreateLoad(ops_.mem_type(t), addr);
+  if (invariant_loads && mode_ == Kernel)
+    l->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(c_, {}));
+  return ops_.from_mem(t, l);
+}
+
+void FnGen::check(Value *ok, int site, const std::vector<Value *> &args) {
+  BasicBlock *bad = BasicBlock::Create(c_, "check.fail", f_);
+  BasicBlock *good = BasicBlock::Create(c_, "check.ok", f_);
+  b_.CreateCondBr(ok, good, bad, MDBuilder(c_).createBranchWeights(1 << 20, 1));
+  b_.SetInsertPoint(bad);
+  emit_failure(site, args);
+  b_.SetInsertPoint(good);
+}
+
+void FnGen::emit_failure(int site, const std::vector<Value *> &args) {
+  if (mode_ == Host) {
+    Value *buf = b_.CreateAlloca(b_.getInt64Ty(), i64(int64_t(std::max<size_t>(args.size(), 1))));
+    for (size_t i = 0; i < args.size(); i++)
+      b_.CreateStore(args[i], b_.CreateGEP(b_.getInt64Ty(), buf, i64(int64_t(i))));
+    Value *status = b_.CreateCall(rt("kerb_rt_fail"),
+                                  {ctx, b_.getInt32(uint32_t(site)), buf,
+                                   b_.getInt32(uint32_t(args.size()))});
+    on_fail(status);
+    return;
+  }
+  // Kernel: the first failing thread claims the slot and writes the arguments.
+  Value *code_ptr = failure_slot;
+  Value *old = b_.CreateAtomicCmpXchg(code_ptr, b_.getInt32(uint32_t(-1)),
+                                      b_.getInt32(uint32_t(site)), MaybeAlign(4),
+                                      AtomicOrdering::Monotonic, AtomicOrdering::Monotonic);
+  Value *won = b_.CreateExtractValue(old, 1);
+  BasicBlock *write = BasicBlock::Create(c_, "fail.write", f_);
+  BasicBlock *after = BasicBlock::Create(c_, "fail.done", f_);
+  b_.CreateCondBr(won, write, after);
+  b_.SetInsertPoint(write);
+  for (size_t i = 0; i < args.size() && i < size_t(kFailureMaxArgs); i++) {
+    Value *slot = b_.CreateGEP(b_.getInt8Ty(), failure_slot, i64(int64_t(8 + 8 * i)));
+    b_.CreateStore(args[i], slot);
+  }
+  b_.CreateBr(after);
+  b_.SetInsertPoint(after);
+  on_fail(nullptr);
+}
+
+std::vector<Value *> FnGen::index_failure_args(const std::vector<Value *> &idx,
+                                               const std::vector<Value *> &dims) {
+  std::vector<Value *> args = idx;
+  args.insert(args.end(), dims.begin(), dims.end());
+  return args;
+}
+
+Function *FnGen::rt(const std::string &name) {
+  Function *f = m_.getFunction(name);
+  KERB_ASSERT(f, "runtime function " + name + " is not declared");
+  return f;
+}
+
+void FnGen::body(const core::Body &b) {
+  const core::Body *saved = cur_body_;
+  cur_body_ = &b;
+  for (const core::Stm &s : b.stms) stm(s);
+  cur_body_ = saved;
+}
+
+std::vector<Val> FnGen::results(const core::Body &b) {
+  std::vector<Val> out;
+  for (const core::SubExp &s : b.result) out.push_back(val(s));
+  return out;
+}
+
+void FnGen::stm(const core::Stm &s) {
+  if (mode_ == Host && launch_hook && launch_hook(s)) return;
+  if (destination_stm(s)) return;
+  const core::Exp &e = s.exp;
+  auto bind1 = [&](Val v) {
+    KERB_ASSERT(s.pat.size() == 1, "one result expected");
+    bind(s.pat[0], std::move(v));
+  };
+  switch (e.kind) {
+  case core::ExpKind::SubExp: bind1(val(e.args[0])); return;
+  case core::ExpKind::BinOp: {
+    PrimType t = prim_of(e.args[0]);
+    Value *a = scalar(e.args[0]), *b = scalar(e.args[1]);
+    if (e.site >= 0 && is_checked_division(e.binop, t))
+      check(b_.CreateICmpNE(b, ConstantInt::get(b->getType(), 0)), e.site, {});
+    if (e.site >= 0 && e.binop == BinOp::Pow && is_signed_int(t))
+      check(b_.CreateICmpSGE(b, ConstantInt::get(b->getType(), 0)), e.site, {});
+    bind1(Val{ops_.binop(e.binop, t, a, b), nullptr, {}, {}});
+    return;
+  }
+  case core::ExpKind::UnOp:
+    bind1(Val{ops_.unop(e.unop, prim_of(e.args[0]), scalar(e.args[0])), nullptr, {}, {}});
+    return;
+  case core::ExpKind::Convert:
+    bind1(Val{ops_.convert(prim_of(e.args[0]), e.to, scalar(e.args[0])), nullptr, {}, {}});
+    return;
+  case core::ExpKind::PrimFn: {
+    if (prim_fn_arity(e.prim_fn.fn) == 0) {
+      bind1(Val{ops_.constant(prim_constant(e.prim_fn.module, e.prim_fn.fn)), nullptr, {}, {}});
+      return;
+    }
+    Value *x = scalar(e.args[0]);
+    Value *y = e.args.size() > 1 ? scalar(e.args[1]) : nullptr;
+    bind1(Val{ops_.prim_fn(e.prim_fn, x, y), nullptr, {}, {}});
+    return;
+  }
+  case core::ExpKind::If: return if_stm(s);
+  case core::ExpKind::Loop: return loop_stm(s);
+  case core::ExpKind::Index: return index_stm(s);
+  case core::ExpKind::Assert:
+    if (e.site >= 0) {
+      // args[1..]: the message's arguments (sizes of a size check, ...).
+      std::vector<Value *> margs;
+      for (size_t i = 1; i < e.args.size(); i++)
+        margs.push_back(ops_.to_i64(prim_of(e.args[i]), scalar(e.args[i])));
+      check(scalar(e.args[0]), e.site, margs);
+    }
+    for (int v : s.pat) bind(v, Val{b_.getInt1(true), nullptr, {}, {}});
+    return;
+  case core::ExpKind::Reduce:
+    if (mode_ == Kernel) return sequential_reduce(s);
+    break;
+  case core::ExpKind::Slice:
+    bind(s.pat[0], select_view(lookup(e.arrays[0]), p_.var(e.arrays[0]).type.prim, e));
+    return;
+  case core::ExpKind::Rearrange: {
+    const Val &src = lookup(e.arrays[0]);
+    std::vector<Value *> st = strides_of(src);
+    Val v;
+    v.addr = src.addr;
+    for (int d : e.perm) {
+      v.dims.push_back(src.dims[size_t(d)]);
+      v.strides.push_back(st[size_t(d)]);
+    }
+    bind(s.pat[0], v);
+    return;
+  }
+  case core::ExpKind::Map:
+  case core::ExpKind::Iota:
+    if (mode_ == Kernel && consumed_whole(s)) {
+      for (size_t j = 0; j < s.pat.size(); j++) {
+        lazy_[s.pat[j]] = Lazy{&s, j};
+        Val v;
+        v.dims = {ops_.to_i64(prim_of(e.args[0]), scalar(e.args[0]))};
+        bind(s.pat[j], v);
+      }
+      return;
+    }
+    break;
+  default: break;
+  }
+  if (mode_ == Kernel) return kernel_array_stm(s);
+  host_stm(s);
+}
+
+AllocaInst *FnGen::entry_alloca(Type *t) {
+  IRBuilder<> eb(&f_->getEntryBlock(), f_->getEntryBlock().begin());
+  return eb.CreateAlloca(t);
+}
+
+Type *FnGen::addr_type() {
+  if (mode_ == Host) return b_.getInt64Ty();
+  return PointerType::get(c_, gpu_ ? 1 : 0);
+}
+
+FnGen::Slots FnGen::make_slots(const std::vector<int> &vars) {
+  Slots s;
+  for (int v : vars) {
+    const core::CType &t = p_.var(v).type;
+    if (t.rank == 0) {
+      s.scalar.push_back(entry_alloca(ops_.reg_type(t.prim)));
+      s.addr.push_back(nullptr);
+      s.dims.push_back({});
+      s.strides.push_back({});
+    } else {
+      s.scalar.push_back(nullptr);
+      s.addr.push_back(entry_alloca(addr_type()));
+      std::vector<AllocaInst *> d, st;
+      for (int k = 0; k < t.rank; k++) d.push_back(entry_alloca(b_.getInt64Ty()));
+      if (mode_ == Kernel)
+        for (int k = 0; k < t.rank; k++) st.push_back(entry_alloca(b_.getInt64Ty()));
+      s.dims.push_back(d);
+      s.strides.push_back(st);
+    }
+  }
+  return s;
+}
+
+void FnGen::store_slots(const Slots &s, const std::vector<Val> &vals0,
+                        const std::vector<int> &vars) {
+  for (size_t i = 0; i < vals0.size(); i++) {
+    if (s.scalar[i]) {
+      b_.CreateStore(vals0[i].scalar, s.scalar[i]);
+      continue;
+    }
+    Val v = vals0[i];
+    if (mode_ == Host && !v.contiguous()) v = materialize(v, p_.var(vars[i]).type.prim);
+    b_.CreateStore(v.addr, s.addr[i]);
+    for (size_t k = 0; k < s.dims[i].size(); k++) b_.CreateStore(v.dims[k], s.dims[i][k]);
+    if (mode_ == Kernel) {
+      std::vector<Value *> st = strides_of(v);
+      for (size_t k = 0; k < st.size(); k++) b_.CreateStore(st[k], s.strides[i][k]);
+    }
+  }
+}
+
+std::vector<Val> FnGen::load_slots(const Slots &s, const std::vector<int> &vars) {
+  std::vector<Val> out;
+  for (size_t i = 0; i < vars.size(); i++) {
+    const core::CType &t = p_.var(vars[i]).type;
+    Val v;
+    if (s.scalar[i]) {
+      v.scalar = b_.CreateLoad(ops_.reg_type(t.prim), s.scalar[i]);
+    } else {
+      v.addr = b_.CreateLoad(addr_type(), s.addr[i]);
+      for (AllocaInst *d : s.dims[i]) v.dims.push_back(b_.CreateLoad(b_.getInt64Ty(), d));
+      for (AllocaInst *d : s.strides[i]) v.strides.push_back(b_.CreateLoad(b_.getInt64Ty(), d));
+    }
+    out.push_back(v);
+  }
+  return out;
+}
+
+void FnGen::if_stm(const core::Stm &s) {
+  const core::Exp &e = s.exp;
+  Slots slots = make_slots(s.pat);
+  BasicBlock *then_bb = BasicBlock::Create(c_, "if.then", f_);
+  BasicBlock *else_bb = BasicBlock::Create(c_, "if.else", f_);
+  BasicBlock *join = BasicBlock::Create(c_, "if.end", f_);
+  b_.CreateCondBr(scalar(e.args[0]), then_bb, else_bb);
+  for (int k = 0; k < 2; k++) {
+    b_.SetInsertPoint(k == 0 ? then_bb : else_bb);
+    body(*e.bodies[size_t(k)]);
+    store_slots(slots, results(*e.bodies[size_t(k)]), s.pat);
+    b_.CreateBr(join);
+  }
+  b_.SetInsertPoint(join);
+  std::vector<Val> vals = load_slots(slots, s.pat);
+  for (size_t i = 0; i < s.pat.size(); i++) bind(s.pat[i], vals[i]);
+}
+
+void FnGen::loop_stm(const core::Stm &s) {
+  const core::Exp &e = s.exp;
+  const std::vector<int> &params = e.loop_params;
+  Slots state = make_slots(params);
+  std::vector<Val> init;
+  for (size_t i = 0; i < params.size(); i++) init.push_back(val(e.args[i]));
+  store_slots(state, init, params);
+  // A kernel loop whose iterations make arrays gives their memory back after each one,
+  // carrying its array parameters in buffers (Note [Kernel memory]).
+  bool carried = mode_ == Kernel && (body_allocates(p_, *e.bodies[0]) ||
+                                     (e.is_while && body_allocates(p_, *e.bodies[1])));
+  Carry carry;
+  if (carried) carry = carry_begin(params, init);
+  AllocaInst *counter = nullptr;
+  Value *bound = nullptr;
+  PrimType ct = PrimType::I64;
+  if (!e.is_while) {
+    const core::SubExp &n = e.args.back();
+    ct = prim_of(n);
+    bound = scalar(n);
+    counter = entry_alloca(ops_.reg_type(ct));
+    b_.CreateStore(ConstantInt::get(ops_.reg_type(ct), 0), counter);
+  }
+  BasicBlock *head = BasicBlock::Create(c_, "loop.head", f_);
+  BasicBlock *body_bb = BasicBlock::Create(c_, "loop.body", f_);
+  BasicBlock *exit = BasicBlock::Create(c_, "loop.end", f_);
+  b_.CreateBr(head);
+  b_.SetInsertPoint(head);
+  std::vector<Val> cur = load_slots(state, params);
+  for (size_t i = 0; i < params.size(); i++) bind(params[i], cur[i]);
+  Value *go;
+  if (e.is_while) {
+    body(*e.bodies[1]);
+    go = scalar(e.bodies[1]->result[0]);
+  } else {
+    Value *i = b_.CreateLoad(ops_.reg_type(ct), counter);
+    bind(e.loop_var, Val{i, nullptr, {}, {}});
+    go = is_signed_int(ct) ? b_.CreateICmpSLT(i, bound) : b_.CreateICmpULT(i, bound);
+  }
+  b_.CreateCondBr(go, body_bb, exit);
+  b_.SetInsertPoint(body_bb);
+  body(*e.bodies[0]);
+  std::vector<Val> next = results(*e.bodies[0]);
+  if (carried) next = carry_next(carry, next);
+  store_slots(state, next, params);
+  if (!e.is_while) {
+    Value *i = b_.CreateLoad(ops_.reg_type(ct), counter);
+    b_.CreateStore(b_.CreateAdd(i, ConstantInt::get(i->getType(), 1)), counter);
+  }
+  b_.CreateBr(head);
+  b_.SetInsertPoint(exit);
+  std::vector<Val> out = load_slots(state, params);
+  for (size_t i = 0; i < s.pat.size(); i++) bind(s.pat[i], out[i]);
+}
+
+void FnGen::index_stm(const core::Stm &s) {
+  const core::Exp &e = s.exp;
+  const Val &arr = lookup(e.arrays[0]);
+  PrimType t = p_.var(e.arrays[0]).type.prim;
+  std::vector<Value *> idx;
+  Value *ok = b_.getTrue();
+  for (size_t k = 0; k < e.args.size(); k++) {
+    Value *i = ops_.to_i64(prim_of(e.args[k]), scalar(e.args[k]));
+    idx.push_back(i);
+    ok = b_.CreateAnd(ok, b_.CreateICmpULT(i, arr.dims[k]));
+  }
+  if (e.site >= 0) check(ok, e.site, index_failure_args(idx, arr.dims));
+  Value *addr = element_addr(arr.addr, offset_of(arr, idx), t);
+  if (idx.size() < arr.dims.size()) {
+    bind(s.pat[0], subarray(arr, addr, idx.size()));
+    return;
+  }
+  if (mode_ == Kernel) {
+    bind(s.pat[0], Val{load_elem(t, addr), nullptr, {}, {}});
+    return;
+  }
+  AllocaInst *buf = entry_alloca(ops_.mem_type(t));
+  Value *st = b_.CreateCall(rt("kerb_rt_read"),
+                            {ctx, buf, addr, i64(int64_t(m_.getDataLayout().getTypeAllocSize(ops_.mem_type(t))))});
+  return_if_error(st);
+  bind(s.pat[0], Val{ops_.from_mem(t, b_.CreateLoad(ops_.mem_type(t), buf)), nullptr, {}, {}});
+}
+
+void FnGen::return_if_error(Value *status) {
+  BasicBlock *bad = BasicBlock::Create(c_, "rt.fail", f_);
+  BasicBlock *good = BasicBlock::Create(c_, "rt.ok", f_);
+  b_.CreateCondBr(b_.CreateICmpEQ(status, b_.getInt32(0)), good, bad,
+                  MDBuilder(c_).createBranchWeights(1 << 20, 1));
+  b_.SetInsertPoint(bad);
+  b_.CreateRet(status);
+  b_.SetInsertPoint(good);
+}
+
+BasicBlock *FnGen::counted_range(Value *lo, Value *hi, BasicBlock *exit,
+                                 const std::function<void(Value *)> &body) {
+  AllocaInst *ctr = entry_alloca(b_.getInt64Ty());
+  b_.CreateStore(lo, ctr);
+  BasicBlock *head = BasicBlock::Create(c_, "for.head", f_);
+  BasicBlock *work = BasicBlock::Create(c_, "for.body", f_);
+  if (!exit) exit = BasicBlock::Create(c_, "for.end", f_);
+  b_.CreateBr(head);
+  b_.SetInsertPoint(head);
+  Value *i = b_.CreateLoad(b_.getInt64Ty(), ctr);
+  b_.CreateCondBr(b_.CreateICmpSLT(i, hi), work, exit);
+  b_.SetInsertPoint(work);
+  body(i);
+  b_.CreateStore(b_.CreateAdd(i, i64(1)), ctr);
+  b_.CreateBr(head);
+  b_.SetInsertPoint(exit);
+  return exit;
+}
+
+void FnGen::counted_loop(Value *n, const std::function<void(Value *)> &body) {
+  counted_range(i64(0), n, nullptr, body);
+}
+
+std::vector<Val> FnGen::apply(const core::Lambda &l, const std::vector<Val> &args) {
+  KERB_ASSERT(l.params.size() == args.size(), "lambda applied to the wrong number of values");
+  for (size_t i = 0; i < args.size(); i++) bind(l.params[i], args[i]);
+  body(l.body);
+  return results(l.body);
+}
+
+} // namespace kerb::codegen

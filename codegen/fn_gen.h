@@ -1,0 +1,309 @@
+// The code generator of one function body (codegen/gen_llvm.h's internals): FnGen turns
+// core statements into LLVM IR with one IRBuilder, either as host code (x86-64; arrays
+// are i64 device addresses, memory is reached through the runtime's C functions) or as
+// the body of a kernel (arrays are pointers; memory is read and written directly).
+//
+// Values: a scalar is an LLVM register of its primitive type; an array is its address
+// and one i64 per dimension, row-major and packed (bool as one byte), optionally with
+// strides (a view). Core variables that change in loops and branches live in allocas;
+// LLVM's mem2reg turns them into registers.
+//
+// fn_gen.cpp holds what both modes share (values, checks, statements, control flow);
+// fn_gen_kernel.cpp what only kernels do (fusion, destination passing, sequential
+// reductions). The program generator (program_gen.h) drives FnGen and supplies the host
+// statements that become kernels.
+#pragma once
+
+#include "codegen/scalar_ops.h"
+#include "compiler/core_ir.h"
+#include "compiler/source.h"
+#include "runtime/device_abi.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace kerb::codegen {
+
+// LLVM's, not the interpreter's kerb::Value / kerb::Type.
+using llvm::AllocaInst;
+using llvm::BasicBlock;
+using llvm::Function;
+using llvm::IRBuilder;
+using llvm::LLVMContext;
+using llvm::Module;
+using llvm::Type;
+using llvm::Value;
+
+[[noreturn]] void unsupported(const core::Exp &e, const std::string &what);
+
+// A value during code generation.
+struct Val {
+  Value *scalar = nullptr;   // scalars
+  Value *addr = nullptr;     // arrays: i64 (host) or pointer (kernel)
+  std::vector<Value *> dims; // arrays: i64 each
+  // Arrays: the distance in elements between neighbours in each dim; empty for a
+  // contiguous row-major array. Slices and rearrangements are views with strides.
+  std::vector<Value *> strides;
+  bool contiguous() const { return strides.empty(); }
+};
+
+// The free variables of a lambda (used inside, bound outside), in a stable order.
+std::set<int> lambda_free_vars(const core::Program &p, const core::Lambda &l);
+
+class FnGen;
+
+// How much scratch memory running a body in a kernel may take (kernel_memory.cpp, Note
+// [Kernel memory]); FnGen's kernel statements allocate exactly where this walk counts.
+struct ArenaNeed {
+  bool any = false;       // something in the body makes an array
+  bool dynamic = false;   // a size is not known where the bound is computed
+  Value *bytes = nullptr; // with a host generator: the bound in bytes, as host code
+};
+
+// `dests`: the body's variables written in place (FnGen::in_place_results). With
+// `host` null only `any` is computed; otherwise `size` gives a size's i64 value in host
+// code (null: not known there).
+ArenaNeed arena_need(const core::Program &p, const core::Body &body,
+                     const std::map<int, size_t> &dests, FnGen *host,
+                     const std::function<Value *(const core::SubExp &)> &size);
+bool body_allocates(const core::Program &p, const core::Body &body);
+
+// Code generation of one function body (host code or a kernel), with its builder.
+class FnGen {
+public:
+  enum Mode { Host, Kernel };
+
+  FnGen(const core::Program &p, Module &m, Function *f, Mode mode, bool gpu, MathLib lib)
+      : p_(p), m_(m), c_(m.getContext()), f_(f), b_(c_), ops_(b_, m, lib), mode_(mode),
+        gpu_(gpu) {}
+
+  IRBuilder<> &builder() { return b_; }
+  ScalarOps &ops() { return ops_; }
+  Function *function() { return f_; }
+  Module &module() { return m_; }
+
+  // Where control goes after a check fails: host code returns the status; a kernel
+  // thread stops (or, in a block kernel, records that it failed and goes on to the
+  // next barrier).
+  std::function<void(Value *status)> on_fail;
+  Value *ctx = nullptr;          // host: the context pointer
+  Value *failure_slot = nullptr; // kernel: pointer to the FailureSlot
+  // Host: called for statements that become kernels.
+  std::function<bool(const core::Stm &)> launch_hook;
+
+  void bind(int var, Val v) { env_[var] = std::move(v); }
+  bool has(int var) const { return env_.count(var) != 0; }
+  const Val &lookup(int var) const {
+    auto it = env_.find(var);
+    KERB_ASSERT(it != env_.end(), "core variable v" + std::to_string(var) + " has no value");
+    return it->second;
+  }
+
+  Value *scalar(const core::SubExp &s) {
+    if (!s.is_var()) return ops_.constant(s.constant);
+    const Val &v = lookup(s.var);
+    KERB_ASSERT(v.scalar, "scalar expected");
+    return v.scalar;
+  }
+  PrimType prim_of(const core::SubExp &s) const {
+    return s.is_var() ? p_.var(s.var).type.prim : s.constant.type;
+  }
+  int rank_of(const core::SubExp &s) const { return s.is_var() ? p_.var(s.var).type.rank : 0; }
+  Val val(const core::SubExp &s) {
+    if (!s.is_var()) return Val{ops_.constant(s.constant), nullptr, {}, {}};
+    return lookup(s.var);
+  }
+
+  Value *i64(int64_t v) { return b_.getInt64(uint64_t(v)); }
+
+  // An element address: base + index * element size.
+  Value *element_addr(Value *base, Value *flat_index, PrimType t);
+
+  // Row-major flat index of `idx` (leading dims) times the size of the rest.
+  Value *flat_offset(const std::vector<Value *> &dims, const std::vector<Value *> &idx);
+
+  // The strides of an array value, explicit (row-major ones for a contiguous array).
+  std::vector<Value *> strides_of(const Val &v);
+
+  // The offset in elements of the element or row at `idx` (leading dims).
+  Value *offset_of(const Val &arr, const std::vector<Value *> &idx);
+
+  // The view of the sub-array at `idx` (fewer leading dims).
+  Val subarray(const Val &arr, Value *addr, size_t k);
+
+  Value *product(const std::vector<Value *> &dims, size_t from = 0);
+
+  // The view of `src` selected by a Slice's or UpdateSlice's args (start, count, stride
+  // for each leading dim), without the dims listed in `drop`.
+  Val select_view(const Val &src, PrimType t, const core::Exp &e, const std::vector<int> &drop = {});
+
+  // Kernel: load / store an element.
+  // Kernels that never write memory they read (every kernel but hist's and scan's
+  // prefix pass: outputs are fresh arrays) mark their loads invariant, which lets the
+  // GPU use its read-only data path.
+  bool invariant_loads = false;
+
+  Value *load_elem(PrimType t, Value *addr);
+  void store_elem(PrimType t, Value *v, Value *addr) { b_.CreateStore(ops_.to_mem(t, v), addr); }
+
+  // ---- checks
+
+  // Emits `if (!ok) fail(site, args)`; continues on the ok path.
+  void check(Value *ok, int site, const std::vector<Value *> &args);
+
+  void emit_failure(int site, const std::vector<Value *> &args);
+
+  // Index arguments of a bounds failure: the indices, then every dim.
+  std::vector<Value *> index_failure_args(const std::vector<Value *> &idx,
+                                          const std::vector<Value *> &dims);
+
+  Function *rt(const std::string &name);
+
+  // ---- statements
+
+  void body(const core::Body &b);
+
+  // Kernels: a Map or Iota whose results are only ever read whole, element by element,
+  // by later maps and reductions of the same body is not stored: its elements are
+  // computed where they are read (fusion; no memory needed in the thread).
+  struct Lazy {
+    const core::Stm *stm;
+    size_t result;
+  };
+  std::map<int, Lazy> lazy_;
+  const core::Body *cur_body_ = nullptr;
+
+  bool consumed_whole(const core::Stm &s) { return cur_body_ && consumed_whole(p_, *cur_body_, s); }
+  static bool consumed_whole(const core::Program &p, const core::Body &body, const core::Stm &s);
+
+  static bool uses_only_whole(const core::Exp &e, const std::set<int> &vars);
+
+  std::vector<Val> results(const core::Body &b);
+
+  void stm(const core::Stm &s);
+
+  // Host statements that are not kernels: overridden by the host generator.
+  std::function<void(const core::Stm &)> host_stm;
+
+  // Variables of a statement's pattern live in allocas across control flow.
+  struct Slots {
+    std::vector<AllocaInst *> scalar, addr;
+    std::vector<std::vector<AllocaInst *>> dims;
+    std::vector<std::vector<AllocaInst *>> strides; // kernels only (host: contiguous)
+  };
+
+  // Host code: makes an array contiguous (a copy), for the generator to provide.
+  std::function<Val(const Val &, PrimType)> materialize;
+
+  AllocaInst *entry_alloca(Type *t);
+
+  Type *addr_type();
+
+  Slots make_slots(const std::vector<int> &vars);
+
+  void store_slots(const Slots &s, const std::vector<Val> &vals0,
+                   const std::vector<int> &vars);
+
+  std::vector<Val> load_slots(const Slots &s, const std::vector<int> &vars);
+
+  void if_stm(const core::Stm &s);
+
+  void loop_stm(const core::Stm &s);
+
+  // xs[i, j, ...]: a scalar load, or a sub-array view.
+  void index_stm(const core::Stm &s);
+
+  // Host: if `status` is non-zero, return it.
+  void return_if_error(Value *status);
+
+  // for (i = lo; i < hi; i++) body(i), continuing at `exit` (a new block if null),
+  // which it returns; the builder is left there.
+  BasicBlock *counted_range(Value *lo, Value *hi, BasicBlock *exit,
+                            const std::function<void(Value *)> &body);
+
+  void counted_loop(Value *n, const std::function<void(Value *)> &body);
+
+  // Applies a lambda to argument values; returns its results.
+  std::vector<Val> apply(const core::Lambda &l, const std::vector<Val> &args);
+
+  // Row i of each array: a scalar element or a sub-array view (kernel code).
+  std::vector<Val> rows_at(const std::vector<int> &arrays, Value *i);
+
+  // Kernels: arrays that statements write straight into their final place (the rows
+  // of a map's result), by variable.
+  std::map<int, Val> dest_;
+
+  // The statement of `body` that binds v, if any.
+  static const core::Stm *binding_of(const core::Body &body, int v);
+
+  static bool writes_to_destination(const core::Stm &s);
+
+  // Element i of a map: applies the lambda to row i of `arrays` and stores each result
+  // at index i of its destination array (`dests`, one per result). Array results are
+  // computed in place where their statement allows it, and copied otherwise.
+  void map_element(const core::Lambda &l, const std::vector<int> &arrays, Value *i,
+                   const std::vector<Val> &dests);
+
+  // Copies every element of array view `src` to view `dst` (same shape).
+  void copy_elements(PrimType t, const Val &src, const Val &dst);
+
+  // The results of `l` that map_element computes in place, in the rows of the map's
+  // outputs: variable -> result index. Their statements are maps, iotas and replicates
+  // whose every result is a result of `l`.
+  static std::map<int, size_t> in_place_results(const core::Program &p, const core::Lambda &l);
+
+  // Map/Iota/Replicate inside a kernel, writing into their destination.
+  bool destination_stm(const core::Stm &s);
+
+  // A Reduce inside a kernel: a sequential loop.
+  void sequential_reduce(const core::Stm &s);
+
+  // ---- kernel memory (kernel_memory.cpp)
+
+  // A kernel thread's scratch memory (its arena): arrays made inside a kernel take
+  // memory from it; code that applies a lambda per element gives back what the element
+  // took (a mark before, a release after). Null base: the kernel has none.
+  static constexpr int64_t kArenaAlign = 16; // every allocation is rounded up to this
+  Value *arena_base = nullptr;     // this thread's arena (a pointer)
+  Value *arena_size = nullptr;     // its size in bytes (i64)
+  AllocaInst *arena_top = nullptr; // bytes taken (i64)
+
+  // A fresh contiguous array of `dims` from the arena.
+  Val kernel_alloc(PrimType t, const std::vector<Value *> &dims);
+  Value *arena_mark();                // null without an arena
+  void arena_release(Value *mark);
+
+  // Array statements inside a kernel that need memory (fn_gen_kernel.cpp).
+  void kernel_array_stm(const core::Stm &s);
+
+  // Kernel loops whose iterations make arrays: the array parameters live in two
+  // buffers each, taken before the loop; each iteration's results are copied into the
+  // buffer not holding the current values, and what the iteration took is released.
+  struct Carry {
+    std::vector<int> vars;              // the carried variables
+    std::vector<AllocaInst *> next, other; // per array variable: its two buffers
+    Value *mark = nullptr;
+  };
+  Carry carry_begin(const std::vector<int> &vars, const std::vector<Val> &init);
+  // Copies the array values among `vals` into their next buffers; returns the values
+  // to carry (scalars as they are).
+  std::vector<Val> carry_next(Carry &c, const std::vector<Val> &vals);
+
+  const core::Program &p_;
+  Module &m_;
+  LLVMContext &c_;
+  Function *f_;
+  IRBuilder<> b_;
+  ScalarOps ops_;
+  Mode mode_;
+  bool gpu_;
+  std::map<int, Val> env_;
+};
+
+} // namespace kerb::codegen

@@ -1,0 +1,218 @@
+// What every kernel shares (see program_gen.h): the launch slots of the values a kernel
+// reads (fused maps included), the kernel function and how it reads its slots, binding
+// the slots to core variables, the launch in host code, and the per-thread loop of
+// one-thread-per-element kernels with its prelude.
+#include "codegen/program_gen.h"
+
+#include <fmt/format.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+
+namespace kerb::codegen {
+
+using namespace llvm;
+// LLVM's, not the interpreter's kerb::Value / kerb::Type.
+using llvm::Type;
+using llvm::Value;
+
+void ProgramGen::add_input(SlotList &sl, int v) {
+  if (!sl.added.insert(v).second) return;
+  auto lz = host_lazy_.find(v);
+  if (lz == host_lazy_.end()) {
+    add_var(sl, v);
+    return;
+  }
+  const core::Stm &ms = *lz->second.stm;
+  for (size_t j = 0; j < ms.pat.size(); j++) {
+    sl.added.insert(ms.pat[j]);
+    sl.lazies.push_back({ms.pat[j], FnGen::Lazy{&ms, j}});
+  }
+  sl.prelude = sl.prelude || needs_prelude(ms.exp.lambda->body);
+  if (ms.exp.args[0].is_var()) add_input(sl, ms.exp.args[0].var);
+  std::set<int> free = lambda_free_vars(p_, *ms.exp.lambda);
+  for (int f : free) add_input(sl, f);
+  for (int a : ms.exp.arrays) add_input(sl, a);
+}
+
+void ProgramGen::add_var(SlotList &sl, int v) {
+  FnGen &g = *host_;
+  const core::CType &t = p_.var(v).type;
+  const Val &val = g.lookup(v);
+  sl.args.push_back(KernelArg{v, sl.host_values.size() + 1, t.rank > 0 && val.contiguous()});
+  // (slot 0 is the failure slot)
+  if (t.rank == 0) {
+    sl.host_values.push_back(g.ops().to_slot(t.prim, val.scalar));
+    return;
+  }
+  sl.host_values.push_back(val.addr);
+  for (Value *d : val.dims) sl.host_values.push_back(d);
+  for (Value *st : g.strides_of(val)) sl.host_values.push_back(st);
+}
+
+void ProgramGen::emit_launch(int kernel, Value *total, SlotList &sl) {
+  FnGen &g = *host_;
+  IRBuilder<> &b = g.builder();
+  Value *fs = b.CreateCall(g.rt("kerb_rt_failure_slot"), {g.ctx});
+  size_t n = sl.host_values.size() + 1;
+  AllocaInst *buf = b.CreateAlloca(b.getInt64Ty(), g.i64(int64_t(n)));
+  b.CreateStore(fs, b.CreateGEP(b.getInt64Ty(), buf, g.i64(0)));
+  for (size_t i = 0; i < sl.host_values.size(); i++)
+    b.CreateStore(sl.host_values[i], b.CreateGEP(b.getInt64Ty(), buf, g.i64(int64_t(i + 1))));
+  g.return_if_error(b.CreateCall(g.rt("kerb_rt_launch"),
+                                 {g.ctx, b.getInt32(uint32_t(kernel)), total, buf,
+                                  b.getInt32(uint32_t(n))}));
+}
+
+ProgramGen::KernelFn ProgramGen::new_kernel(const std::string &name, size_t num_slots,
+                                            KernelDesc desc) {
+  Module &km = kernel_module();
+  LLVMContext &c = km.getContext();
+  Type *i64 = Type::getInt64Ty(c);
+  KernelFn k;
+  int id = int(out_.kernel_descs.size());
+  std::string fname = fmt::format("kerb_kernel_{}_{}", id, name);
+  out_.kernel_descs.push_back(desc);
+  out_.kernel_names.push_back(fname);
+  if (gpu()) {
+    std::vector<Type *> params(num_slots, i64);
+    k.f = Function::Create(FunctionType::get(Type::getVoidTy(c), params, false),
+                           GlobalValue::ExternalLinkage, fname, km);
+    k.f->setCallingConv(CallingConv::PTX_Kernel);
+  } else {
+    k.f = Function::Create(
+        FunctionType::get(Type::getVoidTy(c), {i64, i64, PointerType::get(c, 0)}, false),
+        GlobalValue::ExternalLinkage, fname, km);
+  }
+  BasicBlock::Create(c, "entry", k.f);
+  k.exit = BasicBlock::Create(c, "exit", k.f);
+  IRBuilder<>(k.exit).CreateRetVoid();
+  k.g = std::make_unique<FnGen>(p_, km, k.f, FnGen::Kernel, gpu(),
+                                gpu() ? MathLib::Libdevice : MathLib::Libm);
+  IRBuilder<> &b = k.g->builder();
+  b.SetInsertPoint(&k.f->getEntryBlock());
+  if (gpu()) {
+    Function *f = k.f;
+    k.slot = [f](size_t i) -> Value * { return f->getArg(unsigned(i)); };
+  } else {
+    Value *slots = k.f->getArg(2);
+    k.begin = k.f->getArg(0);
+    k.end = k.f->getArg(1);
+    FnGen *g = k.g.get();
+    // Slots are read at the point of use (the entry block dominates everything).
+    k.slot = [g, slots, f = k.f](size_t i) -> Value * {
+      IRBuilder<> eb(&f->getEntryBlock(), f->getEntryBlock().begin());
+      return eb.CreateLoad(eb.getInt64Ty(), eb.CreateGEP(eb.getInt64Ty(), slots, eb.getInt64(i)));
+      (void)g;
+    };
+  }
+  Type *gptr = PointerType::get(c, gpu() ? 1 : 0);
+  k.g->failure_slot = b.CreateIntToPtr(k.slot(0), gptr);
+  return k;
+}
+
+void ProgramGen::bind_kernel_args(KernelFn &k, const SlotList &sl) {
+  FnGen &g = *k.g;
+  for (const auto &[v, lazy] : sl.lazies) {
+    g.lazy_[v] = lazy;
+    Val dims_only;
+    dims_only.dims = {nullptr};
+    g.bind(v, dims_only);
+  }
+  IRBuilder<> &b = g.builder();
+  Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
+  for (const KernelArg &a : sl.args) {
+    const core::CType &t = p_.var(a.var).type;
+    if (t.rank == 0) {
+      g.bind(a.var, Val{g.ops().from_slot(t.prim, k.slot(a.first)), nullptr, {}, {}});
+      continue;
+    }
+    Val v;
+    v.addr = b.CreateIntToPtr(k.slot(a.first), gptr);
+    for (int d = 0; d < t.rank; d++) v.dims.push_back(k.slot(a.first + 1 + size_t(d)));
+    // A contiguous array's strides follow from its dims (cheaper indexing).
+    if (!a.contiguous)
+      for (int d = 0; d < t.rank; d++)
+        v.strides.push_back(k.slot(a.first + 1 + size_t(t.rank + d)));
+    g.bind(a.var, v);
+  }
+  // Fused maps' lengths, now that their widths are bound.
+  for (const auto &[v, lazy] : sl.lazies) {
+    const core::SubExp &w = lazy.stm->exp.args[0];
+    Val dims_only;
+    dims_only.dims = {g.ops().to_i64(g.prim_of(w), g.scalar(w))};
+    g.bind(v, dims_only);
+  }
+}
+
+Value *ProgramGen::sreg(IRBuilder<> &b, Intrinsic::ID id) {
+  Function *f = Intrinsic::getDeclaration(&kernel_module(), id);
+  return b.CreateZExt(b.CreateCall(f), b.getInt64Ty());
+}
+
+void ProgramGen::threads_kernel(KernelFn &k, Value *n,
+                                const std::function<void(Value *)> &per_thread, bool prelude) {
+  FnGen &g = *k.g;
+  IRBuilder<> &b = g.builder();
+  LLVMContext &c = b.getContext();
+  Function *f = k.f;
+  // Prelude: nothing to do after a failure. Only kernels that could misbehave on the
+  // garbage a failed kernel may have left (loops, unchecked indexing) have one: the
+  // others only compute values that the host discards when it sees the failure, and
+  // their every memory access is in bounds whatever the data (see needs_prelude).
+  if (prelude) {
+    Value *code = b.CreateLoad(b.getInt32Ty(), g.failure_slot);
+    BasicBlock *run = BasicBlock::Create(c, "run", f);
+    b.CreateCondBr(b.CreateICmpEQ(code, b.getInt32(uint32_t(-1))), run, k.exit);
+    b.SetInsertPoint(run);
+  }
+  if (gpu()) {
+    Value *gid = b.CreateAdd(b.CreateMul(sreg(b, Intrinsic::nvvm_read_ptx_sreg_ctaid_x),
+                                         sreg(b, Intrinsic::nvvm_read_ptx_sreg_ntid_x)),
+                             sreg(b, Intrinsic::nvvm_read_ptx_sreg_tid_x));
+    BasicBlock *work = BasicBlock::Create(c, "work", f);
+    b.CreateCondBr(b.CreateICmpSLT(gid, n), work, k.exit);
+    b.SetInsertPoint(work);
+    g.on_fail = [&g, exit = k.exit](Value *) { g.builder().CreateBr(exit); };
+    per_thread(gid);
+    b.CreateBr(k.exit);
+    return;
+  }
+  AllocaInst *ctr = g.entry_alloca(b.getInt64Ty());
+  b.CreateStore(k.begin, ctr);
+  BasicBlock *head = BasicBlock::Create(c, "thread.head", f);
+  BasicBlock *work = BasicBlock::Create(c, "thread.work", f);
+  BasicBlock *next = BasicBlock::Create(c, "thread.next", f);
+  b.CreateBr(head);
+  b.SetInsertPoint(head);
+  Value *gid = b.CreateLoad(b.getInt64Ty(), ctr);
+  b.CreateCondBr(b.CreateICmpSLT(gid, b.CreateSelect(b.CreateICmpSLT(k.end, n), k.end, n)),
+                 work, k.exit);
+  b.SetInsertPoint(work);
+  // A failing thread stops: on the CPU, the rest of its range is not run either.
+  g.on_fail = [&g, exit = k.exit](Value *) { g.builder().CreateBr(exit); };
+  per_thread(gid);
+  b.CreateBr(next);
+  b.SetInsertPoint(next);
+  b.CreateStore(b.CreateAdd(gid, b.getInt64(1)), ctr);
+  b.CreateBr(head);
+}
+
+bool ProgramGen::needs_prelude(const core::Body &b) {
+  for (const core::Stm &st : b.stms) {
+    const core::Exp &x = st.exp;
+    if (x.kind == core::ExpKind::Loop) return true;
+    if ((x.kind == core::ExpKind::Index || x.kind == core::ExpKind::Update) && x.site < 0 &&
+        !x.args.empty())
+      return true;
+    for (const auto &nb : x.bodies)
+      if (nb && needs_prelude(*nb)) return true;
+    if (x.lambda && needs_prelude(x.lambda->body)) return true;
+  }
+  return false;
+}
+
+} // namespace kerb::codegen

@@ -1,0 +1,285 @@
+// The program generator's host side (see program_gen.h): the host function of each entry
+// point, host statements that are not kernels, device allocations, and the choice of
+// which statements become kernels.
+#include "codegen/program_gen.h"
+
+#include <fmt/format.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+
+namespace kerb::codegen {
+
+using namespace llvm;
+// LLVM's, not the interpreter's kerb::Value / kerb::Type.
+using llvm::Type;
+using llvm::Value;
+
+GeneratedProgram ProgramGen::run() {
+  out_.host_context = std::make_unique<LLVMContext>();
+  out_.host = std::make_unique<Module>("kerb_host", *out_.host_context);
+  if (target_ == Target::Cuda) {
+    out_.kernel_context = std::make_unique<LLVMContext>();
+    out_.kernels = std::make_unique<Module>("kerb_kernels", *out_.kernel_context);
+  }
+  declare_runtime(*out_.host);
+  for (const core::Function &f : p_.functions) host_function(f);
+  return std::move(out_);
+}
+
+void ProgramGen::declare_runtime(Module &m) {
+  LLVMContext &c = m.getContext();
+  Type *i64 = Type::getInt64Ty(c), *i32 = Type::getInt32Ty(c);
+  Type *ptr = PointerType::get(c, 0);
+  auto decl = [&](const char *name, Type *ret, std::vector<Type *> params) {
+    Function::Create(FunctionType::get(ret, params, false), GlobalValue::ExternalLinkage, name, m);
+  };
+  decl("kerb_rt_alloc", i64, {ptr, i64});
+  decl("kerb_rt_failure_slot", i64, {ptr});
+  decl("kerb_rt_block_size", i64, {ptr});
+  decl("kerb_rt_num_blocks", i64, {ptr, i64});
+  decl("kerb_rt_launch", i32, {ptr, i32, i64, ptr, i32});
+  decl("kerb_rt_read", i32, {ptr, ptr, i64, i64});
+  decl("kerb_rt_write", i32, {ptr, i64, ptr, i64});
+  decl("kerb_rt_copy", i32, {ptr, i64, i64, i64});
+  decl("kerb_rt_fail", i32, {ptr, i32, ptr, i32});
+}
+
+void ProgramGen::host_function(const core::Function &fn) {
+  Module &m = *out_.host;
+  LLVMContext &c = m.getContext();
+  Type *ptr = PointerType::get(c, 0);
+  Function *f = Function::Create(FunctionType::get(Type::getInt32Ty(c), {ptr, ptr, ptr}, false),
+                                 GlobalValue::ExternalLinkage, entry_symbol(fn.name), m);
+  BasicBlock::Create(c, "entry", f);
+  FnGen g(p_, m, f, FnGen::Host, false, MathLib::Libm);
+  IRBuilder<> &b = g.builder();
+  b.SetInsertPoint(&f->getEntryBlock());
+  g.ctx = f->getArg(0);
+  Value *in = f->getArg(1), *out = f->getArg(2);
+  g.on_fail = [&g](Value *status) { g.builder().CreateRet(status); };
+  host_ = &g;
+  g.launch_hook = [this](const core::Stm &s) { return launch(s); };
+  g.host_stm = [this](const core::Stm &s) { host_stm(s); };
+  g.materialize = [this](const Val &v, PrimType t) { return materialize(v, t); };
+
+  // Parameters from the input slots.
+  int slot = 0;
+  auto in_slot = [&](int i) {
+    return b.CreateLoad(b.getInt64Ty(), b.CreateGEP(b.getInt64Ty(), in, g.i64(i)));
+  };
+  for (size_t k = 0; k < fn.params.size(); k++) {
+    int v = fn.params[k];
+    const core::CType &t = p_.var(v).type;
+    if (t.rank == 0) {
+      g.bind(v, Val{g.ops().from_slot(t.prim, in_slot(slot++)), nullptr, {}, {}});
+      continue;
+    }
+    Val a;
+    a.addr = in_slot(slot++);
+    for (int d = 0; d < t.rank; d++) a.dims.push_back(in_slot(slot++));
+    g.bind(v, a);
+    if (k < fn.param_shape_vars.size())
+      for (size_t d = 0; d < fn.param_shape_vars[k].size(); d++)
+        g.bind(fn.param_shape_vars[k][d], Val{a.dims[d], nullptr, {}, {}});
+  }
+  g.body(fn.body);
+  // Results to the output slots.
+  std::vector<Val> res = g.results(fn.body);
+  slot = 0;
+  auto out_slot = [&](Value *v) {
+    b.CreateStore(v, b.CreateGEP(b.getInt64Ty(), out, g.i64(slot++)));
+  };
+  for (size_t k = 0; k < res.size(); k++) {
+    PrimType t = g.prim_of(fn.body.result[k]);
+    if (g.rank_of(fn.body.result[k]) == 0) {
+      out_slot(g.ops().to_slot(t, res[k].scalar));
+      continue;
+    }
+    Val r = res[k].contiguous() ? res[k] : materialize(res[k], t);
+    out_slot(r.addr);
+    for (Value *d : r.dims) out_slot(d);
+  }
+  b.CreateRet(b.getInt32(0));
+  host_ = nullptr;
+}
+
+void ProgramGen::host_stm(const core::Stm &s) {
+  FnGen &g = *host_;
+  IRBuilder<> &b = g.builder();
+  const core::Exp &e = s.exp;
+  switch (e.kind) {
+  case core::ExpKind::ArrayLit: {
+    int v = s.pat[0];
+    const core::CType &t = p_.var(v).type;
+    size_t n = e.args.size();
+    if (t.rank == 1) {
+      Type *et = g.ops().mem_type(t.prim);
+      uint64_t es = out_.host->getDataLayout().getTypeAllocSize(et);
+      AllocaInst *buf = b.CreateAlloca(et, g.i64(int64_t(n)));
+      for (size_t i = 0; i < n; i++)
+        b.CreateStore(g.ops().to_mem(t.prim, g.scalar(e.args[i])),
+                      b.CreateGEP(et, buf, g.i64(int64_t(i))));
+      Value *bytes = g.i64(int64_t(n * es));
+      Value *addr = alloc(bytes);
+      g.return_if_error(b.CreateCall(g.rt("kerb_rt_write"), {g.ctx, addr, buf, bytes}));
+      g.bind(v, Val{nullptr, addr, {g.i64(int64_t(n))}, {}});
+      return;
+    }
+    // Rows that are arrays: copy each into place.
+    Val first = g.val(e.args[0]);
+    Value *row_elems = g.product(first.dims);
+    uint64_t es = out_.host->getDataLayout().getTypeAllocSize(g.ops().mem_type(t.prim));
+    Value *row_bytes = b.CreateMul(row_elems, g.i64(int64_t(es)));
+    Value *addr = alloc(b.CreateMul(row_bytes, g.i64(int64_t(n))));
+    for (size_t i = 0; i < n; i++) {
+      Val row = contiguous(g.val(e.args[i]), t.prim);
+      Value *dst = b.CreateAdd(addr, b.CreateMul(row_bytes, g.i64(int64_t(i))));
+      g.return_if_error(b.CreateCall(g.rt("kerb_rt_copy"), {g.ctx, dst, row.addr, row_bytes}));
+    }
+    Val out{nullptr, addr, {g.i64(int64_t(n))}, {}};
+    out.dims.insert(out.dims.end(), first.dims.begin(), first.dims.end());
+    g.bind(v, out);
+    return;
+  }
+  case core::ExpKind::Copy: {
+    const core::CType &t = p_.var(e.arrays[0]).type;
+    const Val &src0 = g.lookup(e.arrays[0]);
+    if (!src0.contiguous()) {
+      g.bind(s.pat[0], materialize(src0, t.prim));
+      return;
+    }
+    const Val &src = src0;
+    Value *bytes = byte_size(t.prim, src.dims);
+    Value *addr = alloc(bytes);
+    g.return_if_error(b.CreateCall(g.rt("kerb_rt_copy"), {g.ctx, addr, src.addr, bytes}));
+    g.bind(s.pat[0], Val{nullptr, addr, src.dims, {}});
+    return;
+  }
+  case core::ExpKind::Update: {
+    // A copy of the array with one element or row replaced.
+    const core::CType &t = p_.var(e.arrays[0]).type;
+    Val src = contiguous(g.lookup(e.arrays[0]), t.prim);
+    size_t k = e.args.size() - 1;
+    std::vector<Value *> idx;
+    Value *ok = b.getTrue();
+    for (size_t j = 0; j < k; j++) {
+      Value *i = g.ops().to_i64(g.prim_of(e.args[j]), g.scalar(e.args[j]));
+      idx.push_back(i);
+      ok = b.CreateAnd(ok, b.CreateICmpULT(i, src.dims[j]));
+    }
+    if (e.site >= 0) g.check(ok, e.site, g.index_failure_args(idx, src.dims));
+    Value *bytes = byte_size(t.prim, src.dims);
+    Value *addr = alloc(bytes);
+    g.return_if_error(b.CreateCall(g.rt("kerb_rt_copy"), {g.ctx, addr, src.addr, bytes}));
+    Value *dst = g.element_addr(addr, g.flat_offset(src.dims, idx), t.prim);
+    const core::SubExp &v = e.args.back();
+    if (g.rank_of(v) == 0) {
+      Type *et = g.ops().mem_type(t.prim);
+      AllocaInst *buf = g.entry_alloca(et);
+      b.CreateStore(g.ops().to_mem(t.prim, g.scalar(v)), buf);
+      Value *es = g.i64(int64_t(out_.host->getDataLayout().getTypeAllocSize(et)));
+      g.return_if_error(b.CreateCall(g.rt("kerb_rt_write"), {g.ctx, dst, buf, es}));
+    } else {
+      Val row = contiguous(g.val(v), t.prim);
+      g.return_if_error(b.CreateCall(g.rt("kerb_rt_copy"),
+                                     {g.ctx, dst, row.addr, byte_size(t.prim, row.dims)}));
+    }
+    g.bind(s.pat[0], Val{nullptr, addr, src.dims, {}});
+    return;
+  }
+  case core::ExpKind::UpdateSlice: {
+    // A copy of the array with the selected view overwritten by the value.
+    PrimType t = p_.var(e.arrays[0]).type.prim;
+    Val dest = fresh_copy(g.lookup(e.arrays[0]), t);
+    copy_view(g.lookup(e.arrays[1]), g.select_view(dest, t, e, e.index_dims), t);
+    g.bind(s.pat[0], dest);
+    return;
+  }
+  case core::ExpKind::Reshape: {
+    PrimType t = p_.var(e.arrays[0]).type.prim;
+    Val v = contiguous(g.lookup(e.arrays[0]), t);
+    v.dims.clear();
+    for (const core::SubExp &d : e.args) v.dims.push_back(g.scalar(d));
+    g.bind(s.pat[0], v);
+    return;
+  }
+  case core::ExpKind::Concat: {
+    PrimType t = p_.var(s.pat[0]).type.prim;
+    std::vector<Val> parts;
+    Value *rows = g.i64(0);
+    for (int a : e.arrays) {
+      parts.push_back(contiguous(g.lookup(a), t));
+      rows = b.CreateAdd(rows, parts.back().dims[0]);
+    }
+    Val out;
+    out.dims = parts[0].dims;
+    out.dims[0] = rows;
+    out.addr = alloc(byte_size(t, out.dims));
+    Value *at = out.addr;
+    for (const Val &part : parts) {
+      Value *bytes = byte_size(t, part.dims);
+      g.return_if_error(b.CreateCall(g.rt("kerb_rt_copy"), {g.ctx, at, part.addr, bytes}));
+      at = b.CreateAdd(at, bytes);
+    }
+    g.bind(s.pat[0], out);
+    return;
+  }
+  default: break;
+  }
+  unsupported(e, "this operation in host code");
+}
+
+Value *ProgramGen::byte_size(PrimType t, const std::vector<Value *> &dims) {
+  FnGen &g = *host_;
+  uint64_t es = out_.host->getDataLayout().getTypeAllocSize(g.ops().mem_type(t));
+  return g.builder().CreateMul(g.product(dims), g.i64(int64_t(es)));
+}
+
+Value *ProgramGen::alloc(Value *bytes) {
+  FnGen &g = *host_;
+  IRBuilder<> &b = g.builder();
+  Value *addr = b.CreateCall(g.rt("kerb_rt_alloc"), {g.ctx, bytes});
+  // An allocation failure has already been recorded in the context.
+  g.return_if_error(b.CreateZExt(b.CreateICmpEQ(addr, g.i64(0)), b.getInt32Ty()));
+  return addr;
+}
+
+bool ProgramGen::launch(const core::Stm &s) {
+  switch (s.exp.kind) {
+  case core::ExpKind::Map:
+    if (host_->consumed_whole(s)) {
+      FnGen &h = *host_;
+      for (size_t j = 0; j < s.pat.size(); j++) {
+        host_lazy_[s.pat[j]] = FnGen::Lazy{&s, j};
+        Val dims_only;
+        dims_only.dims = {h.ops().to_i64(h.prim_of(s.exp.args[0]), h.scalar(s.exp.args[0]))};
+        h.bind(s.pat[j], dims_only);
+      }
+      return true;
+    }
+    map_kernel(s);
+    return true;
+  case core::ExpKind::Iota: iota_kernel(s); return true;
+  case core::ExpKind::Replicate: replicate_kernel(s); return true;
+  case core::ExpKind::Reduce: reduce_kernels(s); return true;
+  case core::ExpKind::Scan: scan_kernels(s); return true;
+  case core::ExpKind::Scatter: scatter_kernel(s); return true;
+  case core::ExpKind::Hist: hist_kernel(s); return true;
+  default: return false;
+  }
+}
+
+Val ProgramGen::fresh_copy(const Val &v, PrimType t) {
+  if (!v.contiguous()) return materialize(v, t);
+  FnGen &h = *host_;
+  Value *bytes = byte_size(t, v.dims);
+  Value *addr = alloc(bytes);
+  h.return_if_error(h.builder().CreateCall(h.rt("kerb_rt_copy"), {h.ctx, addr, v.addr, bytes}));
+  return Val{nullptr, addr, v.dims, {}};
+}
+
+} // namespace kerb::codegen

@@ -1,0 +1,237 @@
+// The program generator (codegen/gen_llvm.h's internals): the host function of every
+// entry point, and the kernels extracted from it, statement by statement.
+//
+// program_gen.cpp: host functions and host statements that are not kernels (array
+// literals, copies, updates, concatenation, reshapes), device allocations, and which
+// statements become kernels. kernel_builder.cpp: the machinery every kernel shares
+// (launch slots, kernel functions, argument binding, the per-thread loop, the prelude).
+// thread_kernels.cpp: one-thread-per-element kernels (map, iota, replicate, copy,
+// scatter, reduce_by_index). block_kernels.cpp: block-level reduce and scan.
+//
+// Kernels get their arguments as 8-byte slots: on the GPU as kernel parameters, on the
+// CPU through a pointer (see runtime/device_abi.h). The first slot of every kernel is
+// the failure slot's address.
+#pragma once
+
+#include "codegen/fn_gen.h"
+#include "codegen/gen_llvm.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+#include <memory>
+
+namespace kerb::codegen {
+
+namespace Intrinsic = llvm::Intrinsic;
+
+// The program generator: host functions, and kernels extracted from them.
+
+class ProgramGen {
+public:
+  ProgramGen(const core::Program &p, Target target) : p_(p), target_(target) {}
+
+  GeneratedProgram run();
+
+private:
+  Module &kernel_module() { return target_ == Target::Cuda ? *out_.kernels : *out_.host; }
+  bool gpu() const { return target_ == Target::Cuda; }
+
+  void declare_runtime(Module &m);
+
+  // ---- host functions
+
+  void host_function(const core::Function &fn);
+
+  // Host statements that are neither scalar code nor kernels.
+  void host_stm(const core::Stm &s);
+
+  // Host code: `v` itself if contiguous, else a contiguous copy.
+  Val contiguous(const Val &v, PrimType t) { return v.contiguous() ? v : materialize(v, t); }
+
+  // A contiguous copy of a strided array: a gather kernel over its elements.
+  Val materialize(const Val &src, PrimType t);
+
+  // Copies the elements of view `src` into view `dst` (same dims): a kernel.
+  void copy_view(const Val &src, const Val &dst, PrimType t);
+
+  Value *byte_size(PrimType t, const std::vector<Value *> &dims);
+
+  Value *alloc(Value *bytes);
+
+  // ---- kernels
+
+  // One launch argument: a slot value in host code, and how the kernel reads it back.
+  struct KernelArg {
+    int var;                  // the core variable (its type says how to unpack)
+    size_t first;             // its first slot
+    bool contiguous = false;  // arrays: known contiguous when the kernel is generated
+  };
+
+  // Collects the slots for values the kernel uses: scalars (1 slot) and arrays
+  // (address + dims).
+  struct SlotList {
+    std::vector<Value *> host_values; // in host code
+    std::vector<KernelArg> args;
+    std::vector<std::pair<int, FnGen::Lazy>> lazies; // fused maps computed in the kernel
+    std::set<int> added;
+    bool prelude = false; // a fused map needs the kernel prelude
+  };
+
+  // Maps whose results are read only whole by later maps and reductions are not run on
+  // their own: the kernels that read them compute their elements (fusion).
+  std::map<int, FnGen::Lazy> host_lazy_;
+
+  // Adds a variable a kernel reads: a value, or a fused map (its own inputs, free
+  // variables and width, recursively).
+  void add_input(SlotList &sl, int v);
+
+  void add_var(SlotList &sl, int v);
+
+  // Adds a raw i64 slot; returns its slot index.
+  size_t add_raw(SlotList &sl, Value *v) {
+    sl.host_values.push_back(v);
+    return sl.host_values.size(); // +1 for the failure slot, -1 for the index
+  }
+
+  // Emits the launch in host code.
+  void emit_launch(int kernel, Value *total, SlotList &sl);
+
+  // A kernel function being generated: its FnGen and how to read slot i.
+  struct KernelFn {
+    Function *f = nullptr;
+    std::unique_ptr<FnGen> g;
+    std::function<Value *(size_t)> slot;
+    Value *begin = nullptr, *end = nullptr; // CPU: the range of threads or blocks
+    BasicBlock *exit = nullptr;
+  };
+
+  KernelFn new_kernel(const std::string &name, size_t num_slots, KernelDesc desc);
+
+  // Binds the kernel's copies of the slot arguments (and registers fused maps).
+  void bind_kernel_args(KernelFn &k, const SlotList &sl);
+
+  // Scratch memory of a kernel's threads (kernel_memory.cpp): when the lambdas a kernel
+  // runs make arrays, the host computes how much one thread may take, allocates that
+  // for each of `threads` and passes the base and the size.
+  struct ArenaLambda {
+    const core::Lambda *lambda;
+    bool in_place; // a map's lambda: its results written in place (map_element)
+  };
+  struct ArenaSlots {
+    bool used = false;
+    size_t base_slot = 0, size_slot = 0;
+  };
+  // Also counts the lambdas of the fused maps in `sl`; `where` is for diagnostics.
+  ArenaSlots add_arena(SlotList &sl, Value *threads, const std::vector<ArenaLambda> &lambdas,
+                       const core::Exp &where);
+  // Gives the kernel's FnGen the arena of thread `thread` (kernel code).
+  void bind_arena(KernelFn &k, const ArenaSlots &a, Value *thread);
+  // A size's i64 value in host code: bound on the host, or scalar arithmetic on such
+  // values in the kernel's lambdas (`defs`); null when neither.
+  Value *host_size(const core::SubExp &s, const std::map<int, const core::Stm *> &defs);
+  Value *host_scalar(int var, const std::map<int, const core::Stm *> &defs);
+
+  // GPU: the global thread index and the thread/block ids.
+  Value *sreg(IRBuilder<> &b, Intrinsic::ID id);
+
+  // Emits the per-thread loop (CPU) or the guarded thread (GPU) of a Threads kernel
+  // over [0, n); `per_thread(gid)` emits one thread's work. A thread that fails a check
+  // stops; a kernel launched after a failure does nothing.
+  void threads_kernel(KernelFn &k, Value *n, const std::function<void(Value *)> &per_thread,
+                      bool prelude = false);
+
+  bool launch(const core::Stm &s);
+
+  // Outputs of a map-like kernel: allocated in host code, [n] ++ row dims.
+  void alloc_outputs(const core::Stm &s, Value *n, SlotList &sl);
+
+  void map_kernel(const core::Stm &s);
+
+  void iota_kernel(const core::Stm &s);
+
+  void replicate_kernel(const core::Stm &s);
+
+  // reduce op ne xs: two launches of one block kernel. Each block reduces a contiguous
+  // part of the input: each thread a contiguous chunk, sequentially, then the block's
+  // threads combine neighbours in a tree (order-preserving: the operator need only be
+  // associative) and thread 0 writes the block's partial result. The second launch
+  // reduces the partial results with one block.
+  // A block kernel over the arrays of a Reduce or Scan: its launch slots (n, the
+  // lambda's free variables, the neutral values, the inputs, the outputs) and id.
+  struct BlockKernel {
+    int id = -1;
+    SlotList sl;
+    size_t n_slot = 0;
+    std::vector<size_t> ne_slots, in_slots, out_slots, extra_slots;
+  };
+
+  // `scan_phase`: false for the block reduction (reduce, and scan's first pass), true
+  // for scan's last pass (extra slots: the block prefixes).
+  // `partials`: the inputs are these one-dimensional arrays of `n` elements instead of
+  // the statement's (the second pass of a reduction).
+  BlockKernel block_kernel(const core::Stm &s, const char *name, const std::vector<Value *> &outs,
+                           const std::vector<Value *> &extra, bool scan_phase,
+                           const std::vector<Value *> &partials = {}, Value *n_override = nullptr);
+
+  void check_block_operands(const core::Stm &s, bool scan);
+
+  std::vector<Value *> alloc_per_result(const core::Stm &s, Value *n);
+
+  void reduce_kernels(const core::Stm &s);
+
+  // scan op ne xs: the block reduction gives each block's total; one thread turns the
+  // totals into exclusive block prefixes; a last pass scans each block's part, each
+  // thread its chunk from its prefix within the block.
+  void scan_kernels(const core::Stm &s);
+
+  // A fresh contiguous copy of an array (the destination of scatter and hist).
+  Val fresh_copy(const Val &v, PrimType t);
+
+  // The common part of scatter and reduce_by_index: a fresh copy of the destination
+  // (the statement's result) and the slots of the count, the destination's length and
+  // the three arrays.
+  struct IndexedWrite {
+    PrimType t, it; // element and index types
+    Val dest, is, vs;
+    SlotList sl;
+    size_t n_slot, len_slot, dest_slot, is_slot, vs_slot;
+  };
+
+  IndexedWrite indexed_write(const core::Stm &s, const char *what);
+
+  // scatter dest is vs: a copy of dest, then one thread per index writes its value
+  // where the index is in range (others are ignored, as in Futhark).
+  void scatter_kernel(const core::Stm &s);
+
+  // reduce_by_index dest op ne is vs: a copy of dest updated by one thread in index
+  // order (correct for any operator; a parallel version is future work).
+  void hist_kernel(const core::Stm &s);
+
+  // Whether code run on garbage (after an earlier kernel failed) could loop for long or
+  // touch memory out of bounds: loops (their bounds may come from data), and indexing
+  // or updates without a check (#[unsafe], --unsafe).
+  static bool needs_prelude(const core::Body &b);
+
+  // Whether a reduction operator is commutative: a lambda whose body is one
+  // commutative operator (+ * & | ^ && || == != min max) on its two parameters.
+  bool commutative(const core::Lambda &l);
+
+  // One thread: partials[b] := ne op partials[0] op ... op partials[b-1].
+  void prefix_kernel(const core::Stm &s, const std::vector<Value *> &partials, Value *nblocks);
+
+  // The body of the block kernels (see reduce_kernels and scan_kernels). The input
+  // arrays are one-dimensional and contiguous; slot n holds their length. Each block
+  // takes a contiguous part of the input and each of its threads a contiguous chunk of
+  // that, so combining neighbours keeps the order: the operator need only be
+  // associative. A thread that fails a check remembers it, skips the rest of its work
+  // and still reaches every barrier.
+  void block_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
+                  bool scan_phase, bool prelude);
+
+  const core::Program &p_;
+  Target target_;
+  GeneratedProgram out_;
+  FnGen *host_ = nullptr;
+};
+
+} // namespace kerb::codegen

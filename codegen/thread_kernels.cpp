@@ -1,0 +1,255 @@
+// One-thread-per-element kernels (see program_gen.h): map (its lambda runs sequentially
+// in the thread, array results written in place), iota, replicate, the gather that makes
+// a strided view contiguous, scatter, and reduce_by_index.
+#include "codegen/program_gen.h"
+
+#include <fmt/format.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+
+namespace kerb::codegen {
+
+using namespace llvm;
+// LLVM's, not the interpreter's kerb::Value / kerb::Type.
+using llvm::Type;
+using llvm::Value;
+
+Val ProgramGen::materialize(const Val &src, PrimType t) {
+  Val out;
+  out.dims = src.dims;
+  out.addr = alloc(byte_size(t, src.dims));
+  copy_view(src, out, t);
+  return out;
+}
+
+void ProgramGen::copy_view(const Val &src, const Val &dst, PrimType t) {
+  FnGen &h = *host_;
+  size_t rank = src.dims.size();
+  Value *total = h.product(src.dims);
+  SlotList sl;
+  size_t total_slot = add_raw(sl, total);
+  size_t src_slot = add_raw(sl, src.addr);
+  size_t dims_slot = sl.host_values.size() + 1;
+  for (Value *d : src.dims) add_raw(sl, d);
+  for (Value *st : h.strides_of(src)) add_raw(sl, st);
+  size_t dst_slot = add_raw(sl, dst.addr);
+  size_t dst_strides_slot = sl.host_values.size() + 1;
+  if (!dst.contiguous())
+    for (Value *st : dst.strides) add_raw(sl, st);
+  KernelFn k = new_kernel("copy", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+  FnGen &g = *k.g;
+  g.invariant_loads = true;
+  IRBuilder<> &b = g.builder();
+  Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
+  threads_kernel(k, k.slot(total_slot), [&](Value *gid) {
+    // The element's index in each dim, from the last.
+    Value *rem = gid, *off = b.getInt64(0), *doff = dst.contiguous() ? gid : b.getInt64(0);
+    for (size_t d = rank; d-- > 0;) {
+      Value *n = k.slot(dims_slot + d), *st = k.slot(dims_slot + rank + d);
+      Value *i = b.CreateURem(rem, n);
+      off = b.CreateAdd(off, b.CreateMul(i, st));
+      if (!dst.contiguous()) doff = b.CreateAdd(doff, b.CreateMul(i, k.slot(dst_strides_slot + d)));
+      rem = b.CreateUDiv(rem, n);
+    }
+    Value *from = b.CreateIntToPtr(k.slot(src_slot), gptr);
+    Value *to = b.CreateIntToPtr(k.slot(dst_slot), gptr);
+    g.store_elem(t, g.load_elem(t, g.element_addr(from, off, t)), g.element_addr(to, doff, t));
+  });
+  emit_launch(int(out_.kernel_descs.size()) - 1, total, sl);
+}
+
+void ProgramGen::alloc_outputs(const core::Stm &s, Value *n, SlotList &sl) {
+  FnGen &g = *host_;
+  for (int v : s.pat) {
+    const core::CType &t = p_.var(v).type;
+    // [n] and the function's result shape (its sizes are bound outside the map).
+    std::vector<Value *> dims{n};
+    const std::vector<core::SubExp> &shape = p_.var(v).shape;
+    if (int(shape.size()) != t.rank) unsupported(s.exp, "maps whose results' sizes are not known");
+    for (size_t d = 1; d < shape.size(); d++)
+      dims.push_back(g.ops().to_i64(g.prim_of(shape[d]), g.scalar(shape[d])));
+    Value *addr = alloc(byte_size(t.prim, dims));
+    g.bind(v, Val{nullptr, addr, dims, {}});
+    add_var(sl, v);
+  }
+}
+
+void ProgramGen::map_kernel(const core::Stm &s) {
+  const core::Exp &e = s.exp;
+  FnGen &h = *host_;
+  Value *n = h.scalar(e.args[0]);
+  SlotList sl;
+  size_t n_slot = add_raw(sl, n);
+  std::set<int> free = lambda_free_vars(p_, *e.lambda);
+  for (int v : free) add_input(sl, v);
+  for (int a : e.arrays) add_input(sl, a);
+  size_t first_out = sl.args.size();
+  alloc_outputs(s, n, sl);
+  ArenaSlots arena = add_arena(sl, h.ops().to_i64(h.prim_of(e.args[0]), n), {{e.lambda.get(), true}}, e);
+
+  KernelFn k = new_kernel("map", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+  bind_kernel_args(k, sl);
+  FnGen &g = *k.g;
+  g.invariant_loads = true;
+  Value *kn = k.slot(n_slot);
+  threads_kernel(k, kn, [&](Value *gid) {
+    bind_arena(k, arena, gid);
+    std::vector<Val> dests;
+    for (size_t j = 0; j < s.pat.size(); j++) dests.push_back(g.lookup(sl.args[first_out + j].var));
+    g.map_element(*e.lambda, e.arrays, gid, dests);
+  }, sl.prelude || needs_prelude(e.lambda->body));
+  emit_launch(int(out_.kernel_descs.size()) - 1, n, sl);
+}
+
+void ProgramGen::iota_kernel(const core::Stm &s) {
+  FnGen &h = *host_;
+  Value *n = h.ops().to_i64(h.prim_of(s.exp.args[0]), h.scalar(s.exp.args[0]));
+  SlotList sl;
+  size_t n_slot = add_raw(sl, n);
+  alloc_outputs(s, n, sl);
+  KernelFn k = new_kernel("iota", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+  bind_kernel_args(k, sl);
+  FnGen &g = *k.g;
+  int out = s.pat[0];
+  PrimType t = p_.var(out).type.prim;
+  threads_kernel(k, k.slot(n_slot), [&](Value *gid) {
+    Value *v = g.ops().convert(PrimType::I64, t, gid);
+    g.store_elem(t, v, g.element_addr(g.lookup(out).addr, gid, t));
+  });
+  emit_launch(int(out_.kernel_descs.size()) - 1, n, sl);
+}
+
+void ProgramGen::replicate_kernel(const core::Stm &s) {
+  FnGen &h = *host_;
+  const core::Exp &e = s.exp;
+  Value *n = h.ops().to_i64(h.prim_of(e.args[0]), h.scalar(e.args[0]));
+  int out = s.pat[0];
+  const core::CType &t = p_.var(out).type;
+  SlotList sl;
+  // Element count: n times the size of the value.
+  Val x = h.rank_of(e.args[1]) == 0 ? h.val(e.args[1]) : contiguous(h.val(e.args[1]), t.prim);
+  Value *row = h.product(x.dims);
+  Value *total = h.builder().CreateMul(n, row);
+  size_t total_slot = add_raw(sl, total);
+  size_t row_slot = add_raw(sl, row);
+  size_t x_slot = 0;
+  if (h.rank_of(e.args[1]) == 0) {
+    x_slot = add_raw(sl, h.ops().to_slot(t.prim, x.scalar));
+  } else {
+    x_slot = add_raw(sl, x.addr);
+  }
+  Value *addr = alloc(byte_size(t.prim, {total}));
+  size_t out_slot = add_raw(sl, addr);
+  Val ov{nullptr, addr, {n}, {}};
+  ov.dims.insert(ov.dims.end(), x.dims.begin(), x.dims.end());
+  h.bind(out, ov);
+  KernelFn k = new_kernel("replicate", sl.host_values.size() + 1,
+                          KernelDesc{KernelDesc::Threads, 0});
+  FnGen &g = *k.g;
+  IRBuilder<> &b = g.builder();
+  Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
+  bool scalar_value = h.rank_of(e.args[1]) == 0;
+  threads_kernel(k, k.slot(total_slot), [&](Value *gid) {
+    Value *v;
+    if (scalar_value) {
+      v = g.ops().from_slot(t.prim, k.slot(x_slot));
+    } else {
+      Value *src = b.CreateIntToPtr(k.slot(x_slot), gptr);
+      Value *i = b.CreateURem(gid, k.slot(row_slot));
+      v = g.load_elem(t.prim, g.element_addr(src, i, t.prim));
+    }
+    Value *dst = b.CreateIntToPtr(k.slot(out_slot), gptr);
+    g.store_elem(t.prim, v, g.element_addr(dst, gid, t.prim));
+  });
+  emit_launch(int(out_.kernel_descs.size()) - 1, total, sl);
+}
+
+ProgramGen::IndexedWrite ProgramGen::indexed_write(const core::Stm &s, const char *what) {
+  const core::Exp &e = s.exp;
+  FnGen &h = *host_;
+  IndexedWrite w;
+  int dest_var = e.arrays[0];
+  w.t = p_.var(dest_var).type.prim;
+  w.it = p_.var(e.arrays[1]).type.prim;
+  if (p_.var(dest_var).type.rank != 1) unsupported(e, std::string(what) + " into arrays of arrays");
+  w.dest = fresh_copy(h.lookup(dest_var), w.t);
+  h.bind(s.pat[0], w.dest);
+  w.is = contiguous(h.lookup(e.arrays[1]), w.it);
+  w.vs = contiguous(h.lookup(e.arrays[2]), w.t);
+  w.n_slot = add_raw(w.sl, w.is.dims[0]);
+  w.len_slot = add_raw(w.sl, w.dest.dims[0]);
+  w.dest_slot = add_raw(w.sl, w.dest.addr);
+  w.is_slot = add_raw(w.sl, w.is.addr);
+  w.vs_slot = add_raw(w.sl, w.vs.addr);
+  return w;
+}
+
+void ProgramGen::scatter_kernel(const core::Stm &s) {
+  IndexedWrite w = indexed_write(s, "scatter");
+  SlotList &sl = w.sl;
+  PrimType t = w.t, it = w.it;
+  size_t n_slot = w.n_slot, len_slot = w.len_slot, dest_slot = w.dest_slot;
+  size_t is_slot = w.is_slot, vs_slot = w.vs_slot;
+  KernelFn k = new_kernel("scatter", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+  FnGen &g = *k.g;
+  IRBuilder<> &b = g.builder();
+  Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
+  threads_kernel(k, k.slot(n_slot), [&](Value *gid) {
+    Value *ip = b.CreateIntToPtr(k.slot(is_slot), gptr);
+    Value *idx = g.ops().to_i64(it, g.load_elem(it, g.element_addr(ip, gid, it)));
+    BasicBlock *write = BasicBlock::Create(b.getContext(), "scatter.write", k.f);
+    BasicBlock *skip = BasicBlock::Create(b.getContext(), "scatter.skip", k.f);
+    b.CreateCondBr(b.CreateICmpULT(idx, k.slot(len_slot)), write, skip);
+    b.SetInsertPoint(write);
+    Value *vp = b.CreateIntToPtr(k.slot(vs_slot), gptr);
+    Value *dp = b.CreateIntToPtr(k.slot(dest_slot), gptr);
+    g.store_elem(t, g.load_elem(t, g.element_addr(vp, gid, t)), g.element_addr(dp, idx, t));
+    b.CreateBr(skip);
+    b.SetInsertPoint(skip);
+  });
+  emit_launch(int(out_.kernel_descs.size()) - 1, w.is.dims[0], sl);
+}
+
+void ProgramGen::hist_kernel(const core::Stm &s) {
+  const core::Exp &e = s.exp;
+  FnGen &h = *host_;
+  IndexedWrite w = indexed_write(s, "reduce_by_index");
+  SlotList &sl = w.sl;
+  PrimType t = w.t;
+  size_t one_slot = add_raw(sl, h.i64(1));
+  size_t n_slot = w.n_slot, len_slot = w.len_slot, dest_slot = w.dest_slot;
+  size_t is_slot = w.is_slot, vs_slot = w.vs_slot;
+  std::set<int> free = lambda_free_vars(p_, *e.lambda);
+  for (int v : free) add_var(sl, v);
+  PrimType it = w.it;
+  KernelFn k = new_kernel("hist", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+  bind_kernel_args(k, sl);
+  FnGen &g = *k.g;
+  IRBuilder<> &b = g.builder();
+  Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
+  threads_kernel(k, k.slot(one_slot), [&](Value *) {
+    g.counted_loop(k.slot(n_slot), [&](Value *i) {
+      Value *ip = b.CreateIntToPtr(k.slot(is_slot), gptr);
+      Value *idx = g.ops().to_i64(it, g.load_elem(it, g.element_addr(ip, i, it)));
+      BasicBlock *upd = BasicBlock::Create(b.getContext(), "hist.update", k.f);
+      BasicBlock *skip = BasicBlock::Create(b.getContext(), "hist.skip", k.f);
+      b.CreateCondBr(b.CreateICmpULT(idx, k.slot(len_slot)), upd, skip);
+      b.SetInsertPoint(upd);
+      Value *vp = b.CreateIntToPtr(k.slot(vs_slot), gptr);
+      Value *dp = g.element_addr(b.CreateIntToPtr(k.slot(dest_slot), gptr), idx, t);
+      std::vector<Val> args{Val{g.load_elem(t, dp), nullptr, {}, {}},
+                            Val{g.load_elem(t, g.element_addr(vp, i, t)), nullptr, {}, {}}};
+      std::vector<Val> r = g.apply(*e.lambda, args);
+      g.store_elem(t, r[0].scalar, dp);
+      b.CreateBr(skip);
+      b.SetInsertPoint(skip);
+    });
+  });
+  emit_launch(int(out_.kernel_descs.size()) - 1, h.i64(1), sl);
+}
+
+} // namespace kerb::codegen

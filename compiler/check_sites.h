@@ -1,0 +1,35 @@
+// What the check insertion passes (compiler/insert_*_checks.cpp) share: turning a check
+// candidate that the lowering described into a check site, or recording why it is not
+// one; and the `--report-checks` listing of every candidate and its fate.
+//
+// A candidate ends in one of three states:
+//   kept        a site: a dense failure code and a record in the failure table;
+//   disabled    the toggles turn it off (--unsafe, --checks, #[unsafe]);
+//   eliminated  its pass proved that it cannot fail (e.g. a division by a non-zero
+//               constant).
+#pragma once
+
+#include "compiler/check_options.h"
+#include "compiler/core_ir.h"
+
+#include <functional>
+#include <string>
+
+namespace kerb {
+
+// Decides every candidate of `kind` in the program: `proven(e)` returns why the check
+// of expression e cannot fail, or "" when it may (null: nothing is proved). A kept
+// candidate gets a failure code in `site`, both in the candidate and in the expression.
+void insert_checks_of_kind(core::Program &p, FailureKind kind, const CheckOptions &opts,
+                           const std::function<std::string(const core::Program &, const core::Exp &)>
+                               &proven = nullptr);
+
+// For an Assert candidate whose condition is the constant true: why it cannot fail.
+std::string assert_condition_true(const core::Program &p, const core::Exp &e);
+
+// The --report-checks listing: a header line, then one line per candidate in program
+// order: location, kind, "kept (code N)" / "disabled (WHY)" / "eliminated (WHY)", and
+// the message.
+std::string format_check_report(const core::Program &p, const CheckOptions &opts);
+
+} // namespace kerb

@@ -1,0 +1,37 @@
+// The passes over the core IR, in the order compiler/pipeline.cpp runs them. Each is
+// defined in the file named after it.
+//
+// Check insertion, one pass per kind of check: the lowering described every check the
+// program could make (core::CheckCandidate); a pass decides each candidate of its kind:
+// kept (a check site with a dense failure code and a failure-table record), disabled by
+// the toggles (--unsafe, --checks, #[unsafe]), or eliminated when it cannot fail.
+#pragma once
+
+#include "compiler/check_options.h"
+#include "compiler/core_ir.h"
+
+namespace kerb {
+
+// Indexing of any rank, slices (and take/drop/split/...), in-place updates. Scatter and
+// reduce_by_index have no candidates: their out-of-range targets are ignored.
+void insert_bounds_checks(core::Program &p, const CheckOptions &opts);
+// Integer / % // %% by zero (every integer type) and ** with a negative exponent.
+void insert_division_checks(core::Program &p, const CheckOptions &opts);
+// `assert c e`.
+void insert_assert_checks(core::Program &p, const CheckOptions &opts);
+// Ranges a..b...c, iota and replicate of a negative count.
+void insert_range_checks(core::Program &p, const CheckOptions &opts);
+// Sizes that must match: map2/zip arguments, size coercions, function arguments and
+// results, array literal rows, concat, unflatten, updates of rows.
+void insert_size_checks(core::Program &p, const CheckOptions &opts);
+// The opt-in kind: a float operation producing NaN from operands that are not NaN.
+void insert_nan_checks(core::Program &p, const CheckOptions &opts);
+
+// Removes the Assert statements that did not become sites (their conditions become
+// dead code).
+void remove_disabled_checks(core::Program &p, const CheckOptions &opts);
+// Removes scalar statements whose results are never used (those of disabled checks'
+// conditions, mostly). Statements with a check site are kept: they may fail.
+void remove_dead_code(core::Program &p, const CheckOptions &opts);
+
+} // namespace kerb

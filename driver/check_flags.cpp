@@ -1,0 +1,82 @@
+// The shared check options of the subcommands (see check_flags.h).
+#include "driver/check_flags.h"
+
+#include "compiler/pipeline.h"
+#include "compiler/source.h"
+#include "driver/cli.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace kerb::driver {
+
+codegen::CompileOptions CheckFlags::compile_options() const {
+  codegen::CompileOptions co;
+  co.pipeline.checks = checks;
+  co.pipeline.dump_after = dump_after;
+  if (!dump_after.empty())
+    co.pipeline.dump = [](const std::string &pass, const core::Program &p) {
+      std::string text = fmt::format("-- core IR after {}\n{}", pass, core::print_program(p));
+      std::fputs(text.c_str(), stderr);
+    };
+  co.sync_checks = sync;
+  return co;
+}
+
+bool match_check_flag(const std::vector<std::string> &args, size_t &i, CheckFlags &flags,
+                      bool runs_code) {
+  const std::string &arg = args[i];
+  std::string value;
+  if (arg == "--unsafe") {
+    if (flags.checks_given) throw UsageError("--unsafe turns every check off: it cannot be combined with --checks");
+    flags.checks.unsafe = true;
+    return true;
+  }
+  if (match_option(args, i, {"--checks"}, value)) {
+    if (flags.checks.unsafe) throw UsageError("--unsafe turns every check off: it cannot be combined with --checks");
+    try {
+      flags.checks.kinds = parse_check_kinds(value);
+    } catch (const std::invalid_argument &e) {
+      throw UsageError(e.what());
+    }
+    flags.checks_given = true;
+    return true;
+  }
+  if (arg == "--report-checks") {
+    flags.report = true;
+    return true;
+  }
+  if (arg == "--sync-checks") {
+    if (!runs_code)
+      throw UsageError("--sync-checks is an option of the commands that run code (kerb run, kerb "
+                       "test, kerb bench)");
+    flags.sync = true;
+    return true;
+  }
+  if (match_option(args, i, {"--dump-after"}, value)) {
+    std::vector<std::string> names = core_pass_names();
+    if (value != "all" && std::find(names.begin(), names.end(), value) == names.end()) {
+      std::string list;
+      for (const std::string &n : names) list += (list.empty() ? "" : ", ") + n;
+      throw UsageError(fmt::format("unknown pass '{}' for --dump-after (expected all, {})", value, list));
+    }
+    flags.dump_after.push_back(value);
+    return true;
+  }
+  return false;
+}
+
+void print_check_report(const Program &program, const CheckFlags &flags, std::FILE *out) {
+  try {
+    CheckFlags quiet = flags;
+    quiet.dump_after.clear();
+    std::string report = codegen::check_report(program, quiet.compile_options());
+    std::fputs(report.c_str(), out);
+  } catch (const CompileError &e) {
+    std::fprintf(out, "no check report: %s\n", e.what());
+  }
+}
+
+} // namespace kerb::driver

@@ -1,0 +1,60 @@
+// The check options that every compiling subcommand takes in the same way (kerb run,
+// test, check, compile, bench): --unsafe, --checks=KINDS, --report-checks,
+// --sync-checks (for the commands that run code), --dump-after=PASS. See
+// docs/CHECKS.md for what they do.
+#pragma once
+
+#include "codegen/compiled_program.h"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace kerb::driver {
+
+struct CheckFlags {
+  CheckOptions checks;
+  bool checks_given = false;  // --checks appeared
+  bool report = false;        // --report-checks
+  bool sync = false;          // --sync-checks
+  std::vector<std::string> dump_after; // --dump-after=PASS (repeatable)
+
+  // The compile options these flags ask for (dumps go to stderr).
+  codegen::CompileOptions compile_options() const;
+};
+
+// Matches args[i] against the check options; returns true (advancing i past a separate
+// value) when it is one. `runs_code`: the command runs programs, so --sync-checks is
+// allowed. Throws UsageError for a bad value, --unsafe with --checks, or --sync-checks
+// where nothing runs.
+bool match_check_flag(const std::vector<std::string> &args, size_t &i, CheckFlags &flags,
+                      bool runs_code);
+
+// Prints the --report-checks listing of `program` to `out` (a compile error in the
+// lowering is printed instead, as a note).
+void print_check_report(const Program &program, const CheckFlags &flags, std::FILE *out);
+
+} // namespace kerb::driver
+
+// The help text of these options, to splice into a command's help (string literals):
+// KERB_CHECK_FLAGS_HELP, then KERB_SYNC_CHECKS_HELP for the commands that run code.
+#define KERB_CHECK_FLAGS_HELP                                                              \
+  "Checks (docs/CHECKS.md):\n"                                                             \
+  "  --unsafe            no checks at all (the interpreter still reports the failures\n"   \
+  "                      that leave no defined result: bounds, div, range, size)\n"       \
+  "  --checks=KINDS      the kinds of checks to make, separated by commas: bounds,\n"     \
+  "                      div, assert, range, size, nan; `default` is all but nan,\n"      \
+  "                      `all` is all (default: default). nan, opt-in, fails a float\n"   \
+  "                      operation that gives NaN from operands that are not NaN\n"       \
+  "  --report-checks     list every check site: location, kind, kept (its failure\n"      \
+  "                      code), disabled (why) or eliminated (why)\n"                     \
+  "  --dump-after=PASS   print the core IR after PASS on stderr (repeatable; `all`\n"    \
+  "                      for every pass): lower_to_core, insert_bounds_checks,\n"        \
+  "                      insert_division_checks, insert_assert_checks,\n"                \
+  "                      insert_range_checks, insert_size_checks, insert_nan_checks,\n"  \
+  "                      remove_disabled_checks, remove_dead_code\n"
+#define KERB_SYNC_CHECKS_HELP                                                              \
+  "  --sync-checks       read the failure slot after every launch of a checked\n"        \
+  "                      kernel (for comparison; by default the host looks only where\n" \
+  "                      it waits for the device anyway)\n"
+
