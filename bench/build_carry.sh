@@ -8,8 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p build-carry
+# Release without -Werror: GCC 12 warns falsely (-Wrestrict in std::string) at -O3.
 cmake -S . -B build-carry-src -G Ninja -DCMAKE_BUILD_TYPE=Release -DKERB_PORTABLE=ON \
-  -DKERB_BUILD_TESTS=OFF -DKERB_WERROR=ON >/dev/null
+  -DKERB_BUILD_TESTS=OFF -DKERB_WERROR=OFF >/dev/null
 cmake --build build-carry-src --target kerb -j "${JOBS:-2}"
 strip -o build-carry/kerb build-carry-src/kerb
 if [ "${1:-}" != --no-cuda ]; then

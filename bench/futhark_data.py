@@ -2,24 +2,30 @@
 for each value 'b', version 2, the rank (one byte), the element type in four
 characters (' f32', ' i64', ...), the shape as little-endian int64s, then the
 elements, little-endian, row-major. A file holds any number of values in a row.
-Used by bench/gen_data.py, bench/check_results.py and the tests; needs numpy."""
+Used by bench/gen_data.py, bench/check_results.py and bench/summarize.py; reading and
+writing values needs numpy, read_headers does not."""
 
-import numpy as np
+import math
+import struct
 
+# Element type -> (numpy type name, bytes, struct format for scalars).
 _TYPES = {
-    "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
-    "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
-    "f16": np.float16, "f32": np.float32, "f64": np.float64, "bool": np.bool_,
+    "i8": ("int8", 1, "<b"), "i16": ("int16", 2, "<h"), "i32": ("int32", 4, "<i"),
+    "i64": ("int64", 8, "<q"), "u8": ("uint8", 1, "<B"), "u16": ("uint16", 2, "<H"),
+    "u32": ("uint32", 4, "<I"), "u64": ("uint64", 8, "<Q"), "f16": ("float16", 2, "<e"),
+    "f32": ("float32", 4, "<f"), "f64": ("float64", 8, "<d"), "bool": ("bool", 1, "<?"),
 }
-_NAMES = {np.dtype(t): name for name, t in _TYPES.items()}
 
 
 def write_values(path, values):
     """Writes numpy arrays and scalars (np.float32(1), np.int64(3), ...) to `path`."""
+    import numpy as np
+
+    names = {np.dtype(t[0]): name for name, t in _TYPES.items()}
     with open(path, "wb") as f:
         for v in values:
             a = np.asarray(v)
-            name = _NAMES.get(a.dtype)
+            name = names.get(a.dtype)
             if name is None:
                 raise ValueError(f"no Futhark type for numpy type {a.dtype}")
             f.write(b"b" + bytes([2, a.ndim]) + name.rjust(4).encode())
@@ -30,6 +36,8 @@ def write_values(path, values):
 def read_values(path):
     """The values of a file written in the binary format, as numpy arrays (rank 0 for
     scalars)."""
+    import numpy as np
+
     data = open(path, "rb").read()
     pos, out = 0, []
     while pos < len(data):
@@ -37,7 +45,7 @@ def read_values(path):
             raise ValueError(f"{path}: not a binary value at byte {pos}")
         rank = data[pos + 2]
         name = data[pos + 3:pos + 7].decode().strip()
-        dtype = np.dtype(_TYPES[name]).newbyteorder("<")
+        dtype = np.dtype(_TYPES[name][0]).newbyteorder("<")
         pos += 7
         shape = tuple(np.frombuffer(data, "<i8", rank, pos)) if rank else ()
         pos += 8 * rank
@@ -50,7 +58,7 @@ def read_values(path):
 
 def read_headers(path):
     """(type, shape, value) of each value of a binary-format file without reading the
-    arrays: `value` is the scalar for rank 0, None for arrays."""
+    arrays: `value` is the scalar for rank 0, None for arrays. Needs no numpy."""
     out = []
     with open(path, "rb") as f:
         while True:
@@ -60,11 +68,10 @@ def read_headers(path):
             if len(head) < 7 or head[:2] != b"b\x02":
                 raise ValueError(f"{path}: not a binary value")
             rank, name = head[2], head[3:7].decode().strip()
-            dtype = np.dtype(_TYPES[name]).newbyteorder("<")
-            shape = tuple(int(d) for d in np.frombuffer(f.read(8 * rank), "<i8")) if rank else ()
-            count = int(np.prod(shape)) if rank else 1
+            _, size, fmt = _TYPES[name]
+            shape = struct.unpack(f"<{rank}q", f.read(8 * rank)) if rank else ()
             if rank == 0:
-                out.append((name, shape, np.frombuffer(f.read(dtype.itemsize), dtype)[0].item()))
+                out.append((name, shape, struct.unpack(fmt, f.read(size))[0]))
             else:
-                f.seek(count * dtype.itemsize, 1)
+                f.seek(math.prod(shape) * size, 1)
                 out.append((name, shape, None))

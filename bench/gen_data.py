@@ -35,7 +35,7 @@ SIZES = {
     "full": dict(gather=1 << 26, stencil=(8192, 8192), intdiv=1 << 26, reduce=1 << 26,
                  scan=1 << 26, matmul=(2048, 2048, 2048), histogram=(4096, 1 << 24),
                  small_kernels=(1 << 16, 1000), hotspot=(100, 1024, 1024),
-                 pathfinder=(100, 1 << 20), nn=1 << 25, kmeans=(8, 10, 1 << 18, 16),
+                 pathfinder=(100, 1 << 20), nn=1 << 25, kmeans=(8, 10, 1 << 17, 16),
                  backprop=(1 << 20, 16)),
     "small": dict(gather=1 << 14, stencil=(64, 48), intdiv=1000, reduce=1000, scan=1000,
                   matmul=(32, 48, 40), histogram=(64, 5000), small_kernels=(1000, 20),

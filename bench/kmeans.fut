@@ -2,7 +2,7 @@
 -- point to its nearest centre (a loop over centres and features per point) and moving
 -- each centre to the mean of its points (reduce_by_index of counts and of coordinate
 -- sums); the first k points are the initial centres, and a centre with no points
--- stays where it is. 2^18 points of 16 features, 8 centres, 10 rounds. (The centres
+-- stays where it is. 2^17 points of 16 features, 8 centres, 10 rounds. (The centres
 -- start as a map over the first k rows, not `take k points`: the code generator does
 -- not yet see that a loop over `take k points` keeps its size.)
 -- ==
@@ -10,7 +10,7 @@
 --         output { [[0.5f32, 0f32], [9.5f32, 10f32]] }
 -- nobench input { 2i64 3 [[0f32], [4f32], [1f32], [5f32], [6f32]] }
 --         output { [[0.5f32], [5f32]] }
--- "2^18 points, 16 features, 8 centres, 10 rounds" no_interp no_cpu input @ data/kmeans.in output @ data/kmeans.out
+-- "2^17 points, 16 features, 8 centres, 10 rounds" no_interp no_cpu input @ data/kmeans.in output @ data/kmeans.out
 entry main [n][d] (k: i64) (iters: i32) (points: [n][d]f32) : [k][d]f32 =
   let first = map (\c -> map (\f -> points[c, f]) (iota d)) (iota k)
   in loop centres = first for _i < iters do

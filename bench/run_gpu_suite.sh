@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmark suite on the lent GPU, in one call of about 7 minutes. Run from a
+# The benchmark suite on the lent GPU, in one call of 6 to 9 minutes. Run from a
 # checkout that carries build-carry/ (bench/build_carry.sh makes it: a portable `kerb`
 # and kerb-cuda-bench, the hand-written CUDA); nothing is built here, and large inputs
 # are generated here with numpy (bench/gen_data.py, with their expected results).
@@ -8,7 +8,8 @@
 #
 # 1. the device and its state (nvidia-smi), the copy-rate probe (`kerb bench
 #    --copy-bandwidth`, at the start and at the end);
-# 2. rounds (ROUNDS, default 2) over every program of bench/: `kerb bench` with the
+# 2. rounds (ROUNDS, default 2; the second only if time allows) over every program of
+#    bench/: `kerb bench` with the
 #    variants --unsafe, default and --sync-checks interleaved run by run inside one
 #    process (A B C A B C ...), then the hand-written CUDA (D); every first run checked
 #    against the expected results (kerb bench checks its own; the CUDA results are
@@ -16,13 +17,18 @@
 # 3. the bad-index program (bench/gather.fut on data/gather_bad.in): the hand-written
 #    CUDA with no tool, under compute-sanitizer memcheck, Kerb's checks, and Kerb
 #    --unsafe under memcheck: the time and what each reports;
-# 4. bench/summarize.py: the table (printed last) and suite.json.
+# 4. bench/summarize.py: the table (printed last) and suite.json, written after every
+#    stage so that a run cut short still leaves one.
+#
+# Everything is timed against a deadline (SUITE_DEADLINE seconds, default 540, inside
+# the 600 s a device command may run): round 2 starts only if a round like the first
+# fits, and every step's timeout is cut to what is left.
 #
 # Under $OUT (or /tmp/kerb-suite-out): table.md, suite.json, log.txt, device.txt and
 # raw.tar.gz (every report and log). Settings (environment): ROUNDS, RUNS (timed runs
 # per variant and round, default 10), WARMUP (default 2), BUDGET (seconds of timed runs
-# per case and round, default 4), SUITE_SECONDS (no new round starts after this many
-# seconds, default 330), KERB, CUDA_BENCH (the binaries), SUITE_DEVICE=cpu with
+# per case and round, default 4), SUITE_DEADLINE, KERB, CUDA_BENCH (the binaries),
+# SUITE_DEVICE=cpu with
 # SUITE_SCALE=small (a dry run of the plumbing on a machine with no GPU: small inputs,
 # the CPU device, no CUDA, no compute-sanitizer).
 set -uo pipefail
@@ -37,13 +43,13 @@ rounds=${ROUNDS:-2}
 runs=${RUNS:-10}
 warmup=${WARMUP:-2}
 budget=${BUDGET:-4}
-suite_seconds=${SUITE_SECONDS:-330}
+deadline=${SUITE_DEADLINE:-540}
 python=${PYTHON:-python3}
 
 programs=(gather stencil intdiv reduce scan matmul histogram small_kernels hotspot pathfinder nn kmeans
   backprop)
-# Hand-written CUDA versions: NAME:DATA (the data file NAME.in of bench/data/) and the
-# entry whose expected results they are checked against.
+# Hand-written CUDA versions as NAME:DATA:ENTRY: kerb-cuda-bench NAME reads DATA.in and
+# is checked against DATA.out, the expected results of ENTRY.
 handwritten=(gather:gather:main stencil:stencil:nested intdiv:intdiv:main reduce:reduce:main
   scan:scan:main matmul:matmul:nested matmul_tiled:matmul:nested histogram:histogram:main
   small_kernels:small_kernels:main hotspot:hotspot:main pathfinder:pathfinder:main nn:nn:main
@@ -57,6 +63,14 @@ mkdir -p "$raw"
 log=$out/log.txt
 : >"$log"
 say() { echo "[$(printf '%4d' "$SECONDS") s] $*" | tee -a "$log"; }
+# cap N: N seconds, or less so that a step started now ends 30 s before the deadline.
+cap() {
+  local want=$1 left=$((deadline - SECONDS - 30))
+  ((left < want)) && want=$left
+  ((want < 5)) && want=5
+  echo "$want"
+}
+late() { [ $((deadline - SECONDS)) -lt 45 ]; }
 
 if [ ! -x "$kerb" ]; then
   echo "run_gpu_suite.sh: no kerb at $kerb (build it with bench/build_carry.sh and carry build-carry/)" >&2
@@ -92,18 +106,19 @@ else
   ln -s "$data" "$fut_dir/data"
 fi
 say "generating inputs ($scale) into $data"
-if ! "$python" bench/gen_data.py --scale "$scale" --out "$data" >>"$log" 2>&1; then
+if ! timeout "$(cap 240)" "$python" bench/gen_data.py --scale "$scale" --out "$data" >>"$log" 2>&1; then
   say "bench/gen_data.py failed (see log.txt)"
   exit 1
 fi
 
 # ---- the copy rate -----------------------------------------------------------------
 say "copy-rate probe"
-"$kerb" bench --copy-bandwidth --device "$device" --json "$raw/copy.json" >>"$log" 2>&1 ||
+timeout "$(cap 60)" "$kerb" bench --copy-bandwidth --device "$device" --json "$raw/copy.json" >>"$log" 2>&1 ||
   say "the copy-rate probe failed"
 
 variants=(--variant=--unsafe --variant=default)
-if "$kerb" bench --help | grep -q -- '--sync-checks'; then
+bench_help=$("$kerb" bench --help 2>&1)
+if [[ $bench_help == *--sync-checks* ]]; then
   variants+=(--variant=--sync-checks)
 else
   say "this kerb has no --sync-checks: timing --unsafe and default only"
@@ -113,7 +128,11 @@ fi
 bench_round() {
   local round=$1
   for p in "${programs[@]}"; do
-    timeout 240 "$kerb" bench "$fut_dir/$p.fut" --device "$device" "${variants[@]}" --runs "$runs" \
+    if late; then
+      say "round $round: $p and the rest skipped (the deadline is near)"
+      return
+    fi
+    timeout "$(cap 240)" "$kerb" bench "$fut_dir/$p.fut" --device "$device" "${variants[@]}" --runs "$runs" \
       --warmup "$warmup" --time-budget "$budget" --json "$raw/kerb_${p}_r$round.json" >>"$log" 2>&1
     local st=$?
     [ $st -ne 0 ] && say "kerb bench $p (round $round) exited with $st"
@@ -123,7 +142,7 @@ bench_round() {
       [ "$file" = "$p" ] || continue
       local extra=()
       [ "$round" = 1 ] && extra=(--out "$work/cuda_${name}_")
-      timeout 120 "$cudabench" "$name" --input "$data/$file.in" --runs "$runs" --warmup "$warmup" \
+      timeout "$(cap 120)" "$cudabench" "$name" --input "$data/$file.in" --runs "$runs" --warmup "$warmup" \
         --time-budget "$budget" --json "$raw/cuda_${name}_r$round.json" "${extra[@]}" >>"$log" 2>&1 ||
         say "kerb-cuda-bench $name (round $round) failed"
       if [ "$round" = 1 ]; then
@@ -136,34 +155,58 @@ bench_round() {
   done
 }
 
+summary() {
+  local checks=()
+  [ -f "$raw/checks.txt" ] && checks=(--checks "$raw/checks.txt")
+  "$python" bench/summarize.py "$raw" --data "$data" --json "$out/suite.json" --table "$out/table.md" \
+    "${checks[@]}" >>"$log" 2>&1 || say "bench/summarize.py failed"
+  tar -czf "$out/raw.tar.gz" -C "$work" raw 2>>"$log"
+}
+
 say "round 1"
+start=$SECONDS
 bench_round 1
+round_time=$((SECONDS - start))
+say "round 1 took $round_time s"
+summary
+for ((r = 2; r <= rounds; r++)); do
+  # Leave about 100 s for the compute-sanitizer comparison and the summary.
+  if [ $((SECONDS + round_time + 100)) -gt "$deadline" ]; then
+    say "round $r skipped: it would not end before the deadline ($deadline s)"
+    break
+  fi
+  say "round $r"
+  bench_round "$r"
+  summary
+done
 
 # ---- compute-sanitizer vs Kerb's checks on a bad index ----------------------------
 sanitizer() {
   local cs
   cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   local bad=$data/gather_bad.in good=$data/gather.in
-  local t0 t1
-  t0=$(date +%s.%N)
-  timeout 120 "$cudabench" gather --input "$bad" --runs 1 --warmup 0 >"$raw/san_plain_bad.out" 2>&1
-  echo "plain_bad $? $t0 $(date +%s.%N)" >>"$raw/san_times.txt"
-  t0=$(date +%s.%N)
-  timeout 300 "$cs" --tool memcheck --leak-check no --print-limit 10 --log-file "$raw/san_memcheck_bad.log" \
+  local t0
+  step() { # NAME CMD...: runs CMD with a capped timeout, records status and seconds
+    local name=$1
+    shift
+    if late; then
+      say "compute-sanitizer step $name skipped (the deadline is near)"
+      return
+    fi
+    t0=$(date +%s.%N)
+    timeout "$(cap 100)" "$@"
+    echo "$name $? $t0 $(date +%s.%N)" >>"$raw/san_times.txt"
+  }
+  step plain_bad "$cudabench" gather --input "$bad" --runs 1 --warmup 0 >"$raw/san_plain_bad.out" 2>&1
+  step memcheck_bad "$cs" --tool memcheck --leak-check no --print-limit 10 --log-file "$raw/san_memcheck_bad.log" \
     "$cudabench" gather --input "$bad" --runs 1 --warmup 0 >"$raw/san_memcheck_bad.out" 2>&1
-  echo "memcheck_bad $? $t0 $(date +%s.%N)" >>"$raw/san_times.txt"
-  t0=$(date +%s.%N)
-  timeout 300 "$cs" --tool memcheck --leak-check no --log-file "$raw/san_memcheck_good.log" \
+  step memcheck_good "$cs" --tool memcheck --leak-check no --log-file "$raw/san_memcheck_good.log" \
     "$cudabench" gather --input "$good" --runs 3 --warmup 1 --json "$raw/san_memcheck_good.json" \
     >"$raw/san_memcheck_good.out" 2>&1
-  echo "memcheck_good $? $t0 $(date +%s.%N)" >>"$raw/san_times.txt"
-  t0=$(date +%s.%N)
-  timeout 120 "$kerb" run "$fut_dir/gather.fut" --device cuda --input "$bad" >/dev/null 2>"$raw/san_kerb_bad.err"
-  echo "kerb_bad $? $t0 $(date +%s.%N)" >>"$raw/san_times.txt"
-  t0=$(date +%s.%N)
-  timeout 300 "$cs" --tool memcheck --leak-check no --print-limit 10 --log-file "$raw/san_kerb_unsafe_bad.log" \
-    "$kerb" run "$fut_dir/gather.fut" --unsafe --device cuda --input "$bad" >/dev/null 2>"$raw/san_kerb_unsafe_bad.err"
-  echo "kerb_unsafe_memcheck_bad $? $t0 $(date +%s.%N)" >>"$raw/san_times.txt"
+  step kerb_bad "$kerb" run "$fut_dir/gather.fut" --device cuda --input "$bad" >/dev/null 2>"$raw/san_kerb_bad.err"
+  step kerb_unsafe_memcheck_bad "$cs" --tool memcheck --leak-check no --print-limit 10 \
+    --log-file "$raw/san_kerb_unsafe_bad.log" "$kerb" run "$fut_dir/gather.fut" --unsafe --device cuda \
+    --input "$bad" >/dev/null 2>"$raw/san_kerb_unsafe_bad.err"
 }
 if [ "$device" = cuda ] && [ $have_cuda_bench = 1 ]; then
   say "compute-sanitizer memcheck vs Kerb's checks (bad index)"
@@ -171,28 +214,15 @@ if [ "$device" = cuda ] && [ $have_cuda_bench = 1 ]; then
   "$python" bench/sanitizer_report.py "$raw" >>"$log" 2>&1 || say "bench/sanitizer_report.py failed"
 fi
 
-for ((r = 2; r <= rounds; r++)); do
-  if [ "$SECONDS" -gt "$suite_seconds" ]; then
-    say "round $r skipped: $SECONDS s spent (SUITE_SECONDS=$suite_seconds)"
-    break
-  fi
-  say "round $r"
-  bench_round "$r"
-done
-
 say "copy-rate probe (end)"
-"$kerb" bench --copy-bandwidth --device "$device" --json "$raw/copy_end.json" >>"$log" 2>&1 ||
+timeout "$(cap 60)" "$kerb" bench --copy-bandwidth --device "$device" --json "$raw/copy_end.json" >>"$log" 2>&1 ||
   say "the copy-rate probe failed"
 command -v nvidia-smi >/dev/null &&
   nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv >>"$out/device.txt" 2>&1
 
 # ---- the table -------------------------------------------------------------------
 say "summary"
-checks=()
-[ -f "$raw/checks.txt" ] && checks=(--checks "$raw/checks.txt")
-"$python" bench/summarize.py "$raw" --data "$data" --json "$out/suite.json" --table "$out/table.md" \
-  "${checks[@]}" >>"$log" 2>&1 || say "bench/summarize.py failed"
-tar -czf "$out/raw.tar.gz" -C "$work" raw 2>>"$log"
+summary
 say "done: $out (table.md, suite.json, log.txt, device.txt, raw.tar.gz)"
 echo
 cat "$out/table.md" 2>/dev/null

@@ -19,34 +19,14 @@ import glob
 import json
 import math
 import os
-import struct
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from futhark_data import read_headers  # noqa: E402
 
 CHECK_VARIANTS = ["default", "--sync-checks"]
 BASE = "--unsafe"
 HAND = "hand-written CUDA"
-
-
-def headers(path):
-    """(type, shape, scalar value or None) of the values of a Futhark binary file."""
-    sizes = {"i8": 1, "u8": 1, "bool": 1, "i16": 2, "u16": 2, "f16": 2, "i32": 4, "u32": 4,
-             "f32": 4, "i64": 8, "u64": 8, "f64": 8}
-    fmt = {"i32": "<i", "i64": "<q", "f32": "<f", "f64": "<d"}
-    out = []
-    with open(path, "rb") as f:
-        while True:
-            head = f.read(7)
-            if not head:
-                return out
-            rank, name = head[2], head[3:7].decode().strip()
-            shape = struct.unpack(f"<{rank}q", f.read(8 * rank)) if rank else ()
-            count = math.prod(shape)
-            if rank == 0:
-                raw = f.read(sizes[name])
-                out.append((name, shape, struct.unpack(fmt[name], raw)[0] if name in fmt else None))
-            else:
-                f.seek(count * sizes[name], 1)
-                out.append((name, shape, None))
 
 
 def floors(program, values):
@@ -188,7 +168,7 @@ def summarize(raw, data_dir, checks_path=None):
                 acc["spread"] = (max(rm) - min(rm)) / acc["median_ms"] if len(rm) > 1 and acc["median_ms"] else 0
         df = data_file(row["input"])
         if data_dir and df and os.path.exists(os.path.join(data_dir, df)):
-            b, f, bound = floors(row["program"], headers(os.path.join(data_dir, df)))
+            b, f, bound = floors(row["program"], read_headers(os.path.join(data_dir, df)))
             row.update(bytes=b, flops=f, bound=bound)
         base = row["variants"].get(BASE, {}).get("median_ms")
         row["ratios"] = {}

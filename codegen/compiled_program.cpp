@@ -4,20 +4,22 @@
 
 #include "codegen/gen_llvm.h"
 #include "codegen/llvm_target.h"
+#include "codegen/program_desc.h"
 #include "compiler/check_sites.h"
 #include "compiler/source.h"
-#include "runtime/cuda_device.h"
-#include "runtime/cuda_exec.h"
-#include "runtime/exec_context.h"
+#include "runtime/context.h"
+#include "runtime/program_abi.h"
+
+#include "kerb/kerb.h"
 
 #include <fmt/format.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <functional>
 
 namespace kerb::codegen {
 
@@ -37,6 +39,16 @@ core::Program lower(const Program &program, const CompileOptions &opts) {
 }
 
 int elem_size(PrimType t) { return t == PrimType::Bool ? 1 : prim_bits(t) / 8; }
+
+// Whether a value type holds an array of empty tuples (`[]()`), whose length the
+// flattened form cannot carry.
+bool has_unit_array(const ValueType &t) {
+  if (t.kind != ValueType::Tuple) return false;
+  if (t.rank > 0 && t.elems.empty()) return true;
+  for (const ValueType &e : t.elems)
+    if (has_unit_array(e)) return true;
+  return false;
+}
 
 // One primitive leaf of a value: a scalar or an array of primitives.
 struct Leaf {
@@ -126,221 +138,227 @@ Value unflatten(const ValueType &t, const std::vector<Value> &leaves, size_t &po
   return make_tuple_array(outer, std::move(comps));
 }
 
-// The argument slots of an entry call: a scalar's bits, an array's device address and
-// dims. Arrays are uploaded into memory of the current call, or, when `kept` is given,
-// into memory that outlives the call, whose addresses and sizes are appended to `kept`.
-struct DeviceArray {
-  int64_t addr, bytes;
+// A scalar argument's bytes as the C API reads them (little-endian, its own width).
+uint64_t scalar_bytes(const PrimValue &v) {
+  switch (v.type) {
+  case PrimType::F16: return f16_bits_from_double(double(v.bits.f32));
+  case PrimType::F32: {
+    uint32_t u;
+    std::memcpy(&u, &v.bits.f32, 4);
+    return u;
+  }
+  default: return v.bits.u; // f64 and integers: the union's bits; bool 0 or 1
+  }
+}
+
+// An entry call's arguments as C API values: scalars by address, arrays made in the
+// context (freed with the Arguments).
+struct Arguments {
+  kerb_context *ctx = nullptr;
+  std::vector<uint64_t> scalars;
+  std::vector<const void *> ins;
+  std::vector<std::pair<const ArrayData *, void *>> arrays;
+
+  Arguments() = default;
+  Arguments(const Arguments &) = delete;
+  Arguments &operator=(const Arguments &) = delete;
+  ~Arguments() { release(); }
+  void release() {
+    for (auto &[a, h] : arrays)
+      kerb_rt_array_free(ctx, int32_t(a->elem.prim), int32_t(a->shape.size()), h);
+    arrays.clear();
+  }
 };
-std::vector<int64_t> upload_arguments(ExecContext &ctx, const core::Function &fn,
-                                      const std::vector<Value> &args,
-                                      std::vector<DeviceArray> *kept = nullptr) {
-  Device &dev = ctx.device();
+
+// An entry call's results as C API values: scalars in 8-byte holders, arrays as
+// handles (freed with the Results).
+struct Results {
+  kerb_context *ctx = nullptr;
+  std::vector<core::CType> types;
+  std::vector<uint64_t> scalars;
+  std::vector<void *> arrays;
+  std::vector<void *> outs;
+
+  Results(kerb_context *c, const core::Program &core, const core::Function &fn) : ctx(c) {
+    for (const core::SubExp &r : fn.body.result) types.push_back(core.type_of(r));
+    scalars.assign(types.size(), 0);
+    arrays.assign(types.size(), nullptr);
+    for (size_t k = 0; k < types.size(); k++)
+      outs.push_back(types[k].rank == 0 ? static_cast<void *>(&scalars[k]) : static_cast<void *>(&arrays[k]));
+  }
+  Results(const Results &) = delete;
+  Results &operator=(const Results &) = delete;
+  ~Results() { release(); }
+  void release() {
+    for (size_t k = 0; k < types.size(); k++)
+      if (arrays[k]) kerb_rt_array_free(ctx, int32_t(types[k].prim), types[k].rank, arrays[k]);
+    std::fill(arrays.begin(), arrays.end(), nullptr);
+  }
+};
+
+// A program compiled for one device and run through the C API's runtime (as a
+// compiled library is), with its descriptor in memory.
+class Compiled : public CompiledProgram {
+public:
+  ~Compiled() override {
+    if (ctx_) kerb_context_free(ctx_);
+    if (cfg_) kerb_context_config_free(cfg_);
+  }
+
+  // Creates the context; throws std::runtime_error if the device cannot be used.
+  void start(const char *device, bool sync_checks) {
+    cfg_ = kerb_context_config_new();
+    if (!cfg_ || kerb_context_config_set_device(cfg_, device) != 0 ||
+        kerb_context_config_set_sync_checks(cfg_, sync_checks) != 0)
+      throw std::runtime_error("cannot make a context configuration");
+    ctx_ = kerb_rt_context_new(cfg_, &desc_->desc);
+    if (!ctx_) throw std::runtime_error("out of memory making a context");
+    ContextError e = take_context_error(ctx_);
+    if (e.code != 0) throw std::runtime_error(e.message);
+    description_ = kerb_context_get_device(ctx_);
+  }
+
+  RunResult run(const std::string &entry, const std::vector<Value> &args) override {
+    int32_t index = function_index(entry);
+    Arguments in;
+    upload(index, args, in);
+    Results out(ctx_, core_, core_.functions[size_t(index)]);
+    if (call(index, in, out) != 0) return failed();
+    in.release();
+    return read_results(index, out);
+  }
+  std::unique_ptr<TimedCall> prepare_call(const std::string &entry, const std::vector<Value> &args,
+                                          bool restore_arguments) override;
+  std::string device_description() const override { return description_; }
+
+  int32_t function_index(const std::string &entry) const {
+    for (size_t i = 0; i < core_.functions.size(); i++)
+      if (core_.functions[i].name == entry) return int32_t(i);
+    throw std::invalid_argument("no entry point '" + entry + "'");
+  }
+  // Makes the arguments of entry `index` in the context.
+  void upload(int32_t index, const std::vector<Value> &args, Arguments &in);
+  // Calls entry `index`, then syncs (the sync point that ends every call before its
+  // results are read). Returns 0, or the C API's error code.
+  int call(int32_t index, const Arguments &in, Results &out) {
+    int status = kerb_rt_entry(ctx_, &desc_->desc, index, out.outs.data(), in.ins.data());
+    if (status == 0) status = kerb_context_sync(ctx_);
+    return status;
+  }
+  // The error of the last call: a check failure as a RunResult; throws otherwise.
+  RunResult failed();
+  // Reads the results of a successful call back to the host, and frees them.
+  RunResult read_results(int32_t index, Results &out);
+
+  core::Program core_;
+  std::unique_ptr<HostJit> jit_;
+  std::unique_ptr<JitProgramDesc> desc_;
+  kerb_context *ctx_ = nullptr;
+
+private:
+  kerb_context_config *cfg_ = nullptr;
+  std::string description_;
+};
+
+RunResult Compiled::failed() {
+  ContextError e = take_context_error(ctx_);
+  if (!e.failure) throw std::runtime_error(e.message.empty() ? "the device failed" : e.message);
+  RunResult r;
+  r.ok = false;
+  r.failure = RunFailure{e.failure->kind, e.failure->message, e.failure->location};
+  return r;
+}
+
+void Compiled::upload(int32_t index, const std::vector<Value> &args, Arguments &in) {
+  const core::Function &fn = core_.functions[size_t(index)];
   std::vector<Leaf> leaves;
   for (const Value &a : args) flatten(a, leaves);
   if (leaves.size() != fn.params.size())
     throw std::invalid_argument(fmt::format("entry point '{}' expects {} values, got {}", fn.name,
                                             fn.params.size(), leaves.size()));
-  std::vector<int64_t> in;
-  for (const Leaf &l : leaves) {
+  in.ctx = ctx_;
+  in.scalars.assign(leaves.size(), 0);
+  in.ins.assign(leaves.size(), nullptr);
+  for (size_t k = 0; k < leaves.size(); k++) {
+    const Leaf &l = leaves[k];
     if (!l.is_array) {
-      in.push_back(int64_t(l.scalar.bits.u));
-      if (l.scalar.type == PrimType::F32) {
-        uint32_t u;
-        std::memcpy(&u, &l.scalar.bits.f32, 4);
-        in.back() = int64_t(u);
-      }
+      in.scalars[k] = scalar_bytes(l.scalar);
+      in.ins[k] = &in.scalars[k];
       continue;
     }
     std::vector<uint8_t> bytes = pack(*l.array);
-    int64_t addr = 0;
-    if (kept) {
-      addr = dev.alloc(std::max<int64_t>(1, int64_t(bytes.size())));
-      kept->push_back(DeviceArray{addr, int64_t(bytes.size())});
-    } else {
-      addr = ctx.alloc(int64_t(bytes.size()));
-      if (!addr) throw std::runtime_error(ctx.error);
-    }
-    dev.write(addr, bytes.data(), int64_t(bytes.size()));
-    in.push_back(addr);
-    for (int64_t d : l.array->shape) in.push_back(d);
+    void *h = kerb_rt_array_new(ctx_, int32_t(l.array->elem.prim), int32_t(l.array->shape.size()),
+                                bytes.data(), l.array->shape.data());
+    if (!h) throw std::runtime_error(take_context_error(ctx_).message);
+    in.arrays.push_back({l.array, h});
+    in.ins[k] = h;
   }
-  return in;
 }
 
-// The number of result slots of an entry (a scalar is one, an array its address and
-// dims), plus one.
-size_t result_slot_count(const core::Program &core, const core::Function &fn) {
-  size_t nout = 0;
-  for (const core::SubExp &r : fn.body.result) nout += 1 + size_t(core.type_of(r).rank);
-  return nout + 1;
-}
-
-// Calls an entry point's host function, then looks at the failure slot: the sync point
-// that ends every call before its results are read. Returns 0, or non-zero with
-// ctx.failure (a failed check) or ctx.error (a device error) set.
-int32_t call_entry(ExecContext &ctx, void *host_fn, const std::vector<int64_t> &in,
-                   std::vector<int64_t> &out) {
-  using EntryFn = int32_t (*)(void *, const int64_t *, int64_t *);
-  EntryFn f = reinterpret_cast<EntryFn>(host_fn);
-  ctx.failure.reset();
-  ctx.error.clear();
-  if (int32_t status = f(&ctx, in.data(), out.data())) return status;
-  return ctx.sync_check();
-}
-
-// The result of a call that returned non-zero: its failure, after freeing the call's
-// memory. Throws std::runtime_error for a device error.
-RunResult failed_call(ExecContext &ctx) {
-  ctx.end_call();
-  if (!ctx.failure) throw std::runtime_error(ctx.error.empty() ? "the device failed" : ctx.error);
-  RunResult result;
-  result.ok = false;
-  result.failure = RunFailure{ctx.failure->kind, ctx.failure->message, ctx.failure->location};
-  return result;
-}
-
-// Reads the results of a successful call back to the host, then frees the call's memory.
-RunResult read_results(ExecContext &ctx, const core::Program &core, const core::Function &fn,
-                       const std::vector<int64_t> &out) {
+RunResult Compiled::read_results(int32_t index, Results &out) {
+  const core::Function &fn = core_.functions[size_t(index)];
   std::vector<Value> values;
-  size_t pos = 0;
-  for (const core::SubExp &r : fn.body.result) {
-    core::CType t = core.type_of(r);
+  for (size_t k = 0; k < out.types.size(); k++) {
+    const core::CType &t = out.types[k];
     if (t.rank == 0) {
       uint8_t buf[8];
-      std::memcpy(buf, &out[pos++], 8);
+      std::memcpy(buf, &out.scalars[k], 8);
       values.push_back(Value(unpack_scalar(t.prim, buf)));
       continue;
     }
-    int64_t addr = out[pos++];
-    std::vector<int64_t> shape(out.begin() + long(pos), out.begin() + long(pos) + t.rank);
-    pos += size_t(t.rank);
+    const int64_t *dims = kerb_rt_array_shape(ctx_, int32_t(t.prim), t.rank, out.arrays[k]);
+    if (!dims) throw std::runtime_error(take_context_error(ctx_).message);
+    std::vector<int64_t> shape(dims, dims + t.rank);
     int64_t n = 1;
     for (int64_t d : shape) n *= d;
     std::vector<uint8_t> bytes(size_t(n) * size_t(elem_size(t.prim)));
-    ctx.read_result(bytes.data(), addr, int64_t(bytes.size()));
+    if (kerb_rt_array_values(ctx_, int32_t(t.prim), t.rank, out.arrays[k], bytes.data()) != 0)
+      return failed();
     std::vector<Bits> data(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; i++)
       data[size_t(i)] = unpack_scalar(t.prim, bytes.data() + size_t(i) * size_t(elem_size(t.prim))).bits;
     values.push_back(make_prim_array(t.prim, shape, std::move(data)));
   }
-  ctx.end_call();
+  out.release();
   // Regroup into the entry's results (a tuple result is split).
-  std::vector<ValueType> types = fn.result_types;
-  if (types.size() == 1 && types[0].kind == ValueType::Tuple && types[0].rank == 0) {
-    std::vector<ValueType> split = types[0].elems;
-    types = split;
+  std::vector<ValueType> rtypes = fn.result_types;
+  if (rtypes.size() == 1 && rtypes[0].kind == ValueType::Tuple && rtypes[0].rank == 0) {
+    std::vector<ValueType> split = rtypes[0].elems;
+    rtypes = split;
   }
   RunResult result;
   size_t at = 0;
-  for (const ValueType &t : types) result.results.push_back(unflatten(t, values, at));
+  for (const ValueType &t : rtypes) result.results.push_back(unflatten(t, values, at));
   result.ok = true;
   return result;
 }
 
-// Runs one entry point's host function in an ExecContext.
-RunResult run_entry(ExecContext &ctx, const core::Program &core, const core::Function &fn,
-                    void *host_fn, const std::vector<Value> &args) {
-  std::vector<int64_t> in = upload_arguments(ctx, fn, args);
-  std::vector<int64_t> out(result_slot_count(core, fn));
-  if (call_entry(ctx, host_fn, in, out) != 0) return failed_call(ctx);
-  return read_results(ctx, core, fn, out);
-}
-
-void define_runtime_symbols(HostJit &jit) {
-  jit.define_symbols({
-      {"kerb_rt_alloc", reinterpret_cast<void *>(&kerb_rt_alloc)},
-      {"kerb_rt_failure_slot", reinterpret_cast<void *>(&kerb_rt_failure_slot)},
-      {"kerb_rt_block_size", reinterpret_cast<void *>(&kerb_rt_block_size)},
-      {"kerb_rt_num_blocks", reinterpret_cast<void *>(&kerb_rt_num_blocks)},
-      {"kerb_rt_launch", reinterpret_cast<void *>(&kerb_rt_launch)},
-      {"kerb_rt_read", reinterpret_cast<void *>(&kerb_rt_read)},
-      {"kerb_rt_write", reinterpret_cast<void *>(&kerb_rt_write)},
-      {"kerb_rt_copy", reinterpret_cast<void *>(&kerb_rt_copy)},
-      {"kerb_rt_fail", reinterpret_cast<void *>(&kerb_rt_fail)},
-  });
-}
-
-class Compiled : public CompiledProgram {
-public:
-  RunResult run(const std::string &entry, const std::vector<Value> &args) override {
-    size_t i = function_index(entry);
-    return run_entry(*ctx_, core_, core_.functions[i], entries_[i], args);
-  }
-  std::unique_ptr<TimedCall> prepare_call(const std::string &entry, const std::vector<Value> &args,
-                                          bool restore_arguments) override;
-  std::string device_description() const override { return device_->describe(); }
-
-  size_t function_index(const std::string &entry) const {
-    for (size_t i = 0; i < core_.functions.size(); i++)
-      if (core_.functions[i].name == entry) return i;
-    throw std::invalid_argument("no entry point '" + entry + "'");
-  }
-
-  core::Program core_;
-  std::unique_ptr<HostJit> jit_;
-  std::unique_ptr<Device> device_;
-  std::unique_ptr<ExecContext> ctx_;
-  std::vector<void *> entries_;
-  // Times `work` on the device's clock, in milliseconds: CUDA events around it on the
-  // program's stream, or a steady clock for the CPU device (whose launches are
-  // synchronous).
-  std::function<double(const std::function<void()> &)> time_ms_;
-};
-
-double steady_ms(const std::function<void()> &work) {
-  auto t0 = std::chrono::steady_clock::now();
-  work();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// An entry call prepared for timing: its arguments live in device memory of their own
-// (uploaded once, and restored from a pristine copy before each run when the entry may
-// consume them); each run frees the previous run's memory first, outside the timing.
+// An entry call prepared for timing: its arguments are made in the context once (and,
+// when the entry may consume them, made again from the host before each run, outside
+// the timing); each run frees the previous run's results first, also outside it.
 class PreparedCall : public TimedCall {
 public:
-  PreparedCall(Compiled &c, size_t index, const std::vector<Value> &args, bool restore)
-      : c_(c), fn_(c.core_.functions[index]), host_fn_(c.entries_[index]) {
-    ExecContext &ctx = *c_.ctx_;
-    ctx.end_call();
-    try {
-      in_ = upload_arguments(ctx, fn_, args, &kept_);
-      if (restore)
-        for (const DeviceArray &a : kept_) {
-          int64_t copy = c_.device_->alloc(std::max<int64_t>(1, a.bytes));
-          pristine_.push_back(DeviceArray{copy, a.bytes});
-          c_.device_->copy(copy, a.addr, a.bytes);
-        }
-    } catch (...) {
-      release();
-      throw;
-    }
-    out_.resize(result_slot_count(c_.core_, fn_));
-  }
-  ~PreparedCall() override {
-    try {
-      c_.ctx_->end_call();
-    } catch (...) {
-      // Never throw from a destructor.
-    }
-    release();
+  PreparedCall(Compiled &c, int32_t index, const std::vector<Value> &args, bool restore)
+      : c_(c), index_(index), args_(args), restore_(restore),
+        out_(c.ctx_, c.core_, c.core_.functions[size_t(index)]) {
+    c_.upload(index_, args_, in_);
   }
 
   Sample run() override {
-    ExecContext &ctx = *c_.ctx_;
-    ctx.end_call();
+    out_.release();
     have_results_ = false;
-    for (size_t k = 0; k < pristine_.size(); k++)
-      c_.device_->copy(kept_[k].addr, pristine_[k].addr, kept_[k].bytes);
-    int32_t status = 0;
+    if (restore_) {
+      in_.release();
+      c_.upload(index_, args_, in_);
+    }
+    int status = 0;
     Sample s;
     auto t0 = std::chrono::steady_clock::now();
-    s.device_ms = c_.time_ms_([&] { status = call_entry(ctx, host_fn_, in_, out_); });
+    s.device_ms = time_on_device(c_.ctx_, [&] { status = c_.call(index_, in_, out_); });
     s.wall_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (status != 0) {
-      RunResult r = failed_call(ctx); // throws for a device error
+      RunResult r = c_.failed(); // throws for a device error
       s.ok = false;
       s.failure = r.failure;
       return s;
@@ -353,23 +371,16 @@ public:
   RunResult results() override {
     if (!have_results_) throw std::logic_error("no results: the last run did not succeed");
     have_results_ = false;
-    return read_results(*c_.ctx_, c_.core_, fn_, out_);
+    return c_.read_results(index_, out_);
   }
 
 private:
-  void release() {
-    for (const DeviceArray &a : pristine_) c_.device_->free(a.addr);
-    for (const DeviceArray &a : kept_) c_.device_->free(a.addr);
-    pristine_.clear();
-    kept_.clear();
-  }
-
   Compiled &c_;
-  const core::Function &fn_;
-  void *host_fn_;
-  std::vector<int64_t> in_, out_;
-  std::vector<DeviceArray> kept_;     // the arguments' arrays
-  std::vector<DeviceArray> pristine_; // their copies, when the entry may consume them
+  int32_t index_;
+  std::vector<Value> args_;
+  bool restore_;
+  Arguments in_;
+  Results out_;
   bool have_results_ = false;
 };
 
@@ -379,22 +390,47 @@ std::unique_ptr<TimedCall> Compiled::prepare_call(const std::string &entry,
   return std::make_unique<PreparedCall>(*this, function_index(entry), args, restore_arguments);
 }
 
-// Whether a value type holds an array of empty tuples (`[]()`), whose length the
-// flattened form cannot carry.
-bool has_unit_array(const ValueType &t) {
-  if (t.kind != ValueType::Tuple) return false;
-  if (t.rank > 0 && t.elems.empty()) return true;
-  for (const ValueType &e : t.elems)
-    if (has_unit_array(e)) return true;
-  return false;
+void define_runtime_symbols(HostJit &jit) {
+  jit.define_symbols({
+      {"kerb_rt_alloc", reinterpret_cast<void *>(&kerb_rt_alloc)},
+      {"kerb_rt_scope_mark", reinterpret_cast<void *>(&kerb_rt_scope_mark)},
+      {"kerb_rt_scope_release", reinterpret_cast<void *>(&kerb_rt_scope_release)},
+      {"kerb_rt_failure_slot", reinterpret_cast<void *>(&kerb_rt_failure_slot)},
+      {"kerb_rt_block_size", reinterpret_cast<void *>(&kerb_rt_block_size)},
+      {"kerb_rt_num_blocks", reinterpret_cast<void *>(&kerb_rt_num_blocks)},
+      {"kerb_rt_launch", reinterpret_cast<void *>(&kerb_rt_launch)},
+      {"kerb_rt_read", reinterpret_cast<void *>(&kerb_rt_read)},
+      {"kerb_rt_write", reinterpret_cast<void *>(&kerb_rt_write)},
+      {"kerb_rt_copy", reinterpret_cast<void *>(&kerb_rt_copy)},
+      {"kerb_rt_fail", reinterpret_cast<void *>(&kerb_rt_fail)},
+  });
 }
 
+// JIT-compiles the host code (and, on the CPU target, the kernels) of `program`.
 std::unique_ptr<Compiled> compile_host(const Program &program, const CompileOptions &opts,
                                        Target target, GeneratedProgram &gen) {
   initialize_llvm();
   auto c = std::make_unique<Compiled>();
-  c->core_ = lower(program, opts);
-  for (const core::Function &f : c->core_.functions) {
+  c->core_ = lower_checked(program, opts);
+  gen = generate_llvm(c->core_, target);
+  c->jit_ = HostJit::create();
+  define_runtime_symbols(*c->jit_);
+  c->jit_->add_module(std::move(gen.host), std::move(gen.host_context));
+  return c;
+}
+
+std::vector<kerb_host_entry_fn> jit_entries(Compiled &c) {
+  std::vector<kerb_host_entry_fn> entries;
+  for (const core::Function &f : c.core_.functions)
+    entries.push_back(reinterpret_cast<kerb_host_entry_fn>(c.jit_->lookup(entry_symbol(f.name))));
+  return entries;
+}
+
+} // namespace
+
+core::Program lower_checked(const Program &program, const CompileOptions &opts) {
+  core::Program core = lower(program, opts);
+  for (const core::Function &f : core.functions) {
     std::vector<ValueType> types = f.param_types;
     types.insert(types.end(), f.result_types.begin(), f.result_types.end());
     for (const ValueType &t : types)
@@ -405,39 +441,31 @@ std::unique_ptr<Compiled> compile_host(const Program &program, const CompileOpti
                  "results yet");
       }
   }
-  gen = generate_llvm(c->core_, target);
-  c->jit_ = HostJit::create();
-  define_runtime_symbols(*c->jit_);
-  c->jit_->add_module(std::move(gen.host), std::move(gen.host_context));
-  for (const core::Function &f : c->core_.functions)
-    c->entries_.push_back(c->jit_->lookup(entry_symbol(f.name)));
-  return c;
+  return core;
 }
-
-} // namespace
 
 std::unique_ptr<CompiledProgram> compile_for_cpu(const Program &program,
                                                  const CompileOptions &opts) {
   GeneratedProgram gen;
   std::unique_ptr<Compiled> c = compile_host(program, opts, Target::Cpu, gen);
-  std::vector<CpuKernelFn> kernels;
+  std::vector<kerb_cpu_kernel_fn> kernels;
   for (const std::string &name : gen.kernel_names)
-    kernels.push_back(reinterpret_cast<CpuKernelFn>(c->jit_->lookup(name)));
-  c->device_ = make_cpu_device(std::move(kernels), gen.kernel_descs);
-  c->ctx_ = std::make_unique<ExecContext>(*c->device_, c->core_.failures);
-  c->time_ms_ = steady_ms;
+    kernels.push_back(reinterpret_cast<kerb_cpu_kernel_fn>(c->jit_->lookup(name)));
+  c->desc_ = std::make_unique<JitProgramDesc>(program_info(program.file->path, c->core_, gen, ""),
+                                              jit_entries(*c), std::move(kernels), true);
+  c->start("cpu", opts.sync_checks);
   return c;
 }
 
 std::unique_ptr<CompiledProgram> compile_for_cuda(const Program &program,
-                                                  const CompileOptions &opts,
-                                                  CudaDevice &device) {
+                                                  const CompileOptions &opts) {
   GeneratedProgram gen;
   std::unique_ptr<Compiled> c = compile_host(program, opts, Target::Cuda, gen);
   std::string ptx = gen.kernel_names.empty() ? "" : emit_ptx(*gen.kernels, opts.sm);
-  c->device_ = make_cuda_exec_device(device, ptx, gen.kernel_names, gen.kernel_descs);
-  c->ctx_ = std::make_unique<ExecContext>(*c->device_, c->core_.failures);
-  c->time_ms_ = [&device](const std::function<void()> &work) { return double(device.time_ms(work)); };
+  c->desc_ = std::make_unique<JitProgramDesc>(
+      program_info(program.file->path, c->core_, gen, std::move(ptx)), jit_entries(*c),
+      std::vector<kerb_cpu_kernel_fn>{}, false);
+  c->start("cuda", opts.sync_checks);
   return c;
 }
 

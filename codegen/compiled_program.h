@@ -1,20 +1,19 @@
 // A program compiled for a device and ready to run: lowering to the core IR, LLVM code
 // generation, the JIT for the host code (and the CPU device's kernels), PTX for the
-// CUDA device, and the conversion of argument and result values to and from device
-// memory. This is what `kerb run` and `kerb test` use for --device cpu|cuda.
+// CUDA device, and the conversion of argument and result values to and from the C
+// API's arrays: a JIT-compiled program runs through the same runtime (contexts,
+// arrays, entry calls; runtime/c_api.cpp) as a compiled library. This is what `kerb
+// run`, `kerb test` and `kerb bench` use for --device cpu|cuda.
 #pragma once
 
 #include "compiler/ast.h"
+#include "compiler/core_ir.h"
 #include "compiler/interpreter.h"
 #include "compiler/pipeline.h"
 
 #include <memory>
 #include <string>
 #include <vector>
-
-namespace kerb {
-class CudaDevice;
-}
 
 namespace kerb::codegen {
 
@@ -68,10 +67,13 @@ public:
 // Throws CompileError when the code generator does not support the program yet.
 std::unique_ptr<CompiledProgram> compile_for_cpu(const Program &program,
                                                  const CompileOptions &opts);
-// `device` must outlive the result.
+// Runs on CUDA device 0. Throws std::runtime_error when it cannot be used.
 std::unique_ptr<CompiledProgram> compile_for_cuda(const Program &program,
-                                                  const CompileOptions &opts,
-                                                  CudaDevice &device);
+                                                  const CompileOptions &opts);
+
+// Lowers `program`'s entry points to the core IR (with the check passes); throws
+// CompileError for what the code generator does not support yet.
+core::Program lower_checked(const Program &program, const CompileOptions &opts);
 
 // The --report-checks listing for the program's entry points under these options.
 std::string check_report(const Program &program, const CompileOptions &opts);

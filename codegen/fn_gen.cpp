@@ -179,10 +179,34 @@ void FnGen::emit_failure(int site, const std::vector<Value *> &args) {
   BasicBlock *after = BasicBlock::Create(c_, "fail.done", f_);
   b_.CreateCondBr(won, write, after);
   b_.SetInsertPoint(write);
-  for (size_t i = 0; i < args.size() && i < size_t(kFailureMaxArgs); i++) {
+  size_t nargs = std::min(args.size(), size_t(kFailureMaxArgs));
+  for (size_t i = 0; i < nargs; i++) {
     Value *slot = b_.CreateGEP(b_.getInt8Ty(), failure_slot, i64(int64_t(8 + 8 * i)));
     b_.CreateStore(args[i], slot);
   }
+  // Mapped mode: the payload again in the slot's mirror in host memory, then a fence
+  // for the whole system, then the code, so that the host sees the code only after the
+  // payload (runtime/device_abi.h).
+  Value *mirror_field = b_.CreateGEP(b_.getInt8Ty(), failure_slot,
+                                     i64(int64_t(offsetof(FailureSlot, mirror))));
+  Value *mirror_addr = b_.CreateLoad(b_.getInt64Ty(), mirror_field);
+  BasicBlock *mirror_bb = BasicBlock::Create(c_, "fail.mirror", f_);
+  b_.CreateCondBr(b_.CreateICmpNE(mirror_addr, i64(0)), mirror_bb, after);
+  b_.SetInsertPoint(mirror_bb);
+  Value *mirror = b_.CreateIntToPtr(mirror_addr, failure_slot->getType());
+  for (size_t i = 0; i < nargs; i++)
+    b_.CreateStore(args[i], b_.CreateGEP(b_.getInt8Ty(), mirror, i64(int64_t(8 + 8 * i))), true);
+  StoreInst *code_store;
+  if (gpu_) {
+    // __threadfence_system(): membar.sys, which is fence.sc.sys on sm_70 and later.
+    b_.CreateCall(Intrinsic::getDeclaration(&m_, Intrinsic::nvvm_membar_sys));
+    code_store = b_.CreateStore(b_.getInt32(uint32_t(site)), mirror, true);
+  } else {
+    b_.CreateFence(AtomicOrdering::SequentiallyConsistent);
+    code_store = b_.CreateStore(b_.getInt32(uint32_t(site)), mirror, true);
+    code_store->setAtomic(AtomicOrdering::Monotonic);
+  }
+  code_store->setAlignment(Align(4));
   b_.CreateBr(after);
   b_.SetInsertPoint(after);
   on_fail(nullptr);
@@ -408,6 +432,8 @@ void FnGen::loop_stm(const core::Stm &s) {
     counter = entry_alloca(ops_.reg_type(ct));
     b_.CreateStore(ConstantInt::get(ops_.reg_type(ct), 0), counter);
   }
+  // Host loops free what an iteration allocated and does not carry to the next.
+  Value *mark = mode_ == Host ? b_.CreateCall(rt("kerb_rt_scope_mark"), {ctx}) : nullptr;
   BasicBlock *head = BasicBlock::Create(c_, "loop.head", f_);
   BasicBlock *body_bb = BasicBlock::Create(c_, "loop.body", f_);
   BasicBlock *exit = BasicBlock::Create(c_, "loop.end", f_);
@@ -430,6 +456,15 @@ void FnGen::loop_stm(const core::Stm &s) {
   std::vector<Val> next = results(*e.bodies[0]);
   if (carried) next = carry_next(carry, next);
   store_slots(state, next, params);
+  if (mark) {
+    std::vector<Value *> live;
+    for (const Val &v : next)
+      if (v.addr) live.push_back(v.addr);
+    Value *buf = entry_alloca(ArrayType::get(b_.getInt64Ty(), std::max<size_t>(live.size(), 1)));
+    for (size_t i = 0; i < live.size(); i++)
+      b_.CreateStore(live[i], b_.CreateGEP(b_.getInt64Ty(), buf, i64(int64_t(i))));
+    b_.CreateCall(rt("kerb_rt_scope_release"), {ctx, mark, buf, b_.getInt32(uint32_t(live.size()))});
+  }
   if (!e.is_while) {
     Value *i = b_.CreateLoad(ops_.reg_type(ct), counter);
     b_.CreateStore(b_.CreateAdd(i, ConstantInt::get(i->getType(), 1)), counter);

@@ -12,6 +12,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
+#include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -156,6 +157,32 @@ std::string emit_ptx(llvm::Module &m, const std::string &sm) {
     llvm_fail("TargetMachine::addPassesToEmitFile", __FILE__, __LINE__, "NVPTX cannot emit PTX");
   pm.run(m);
   return std::string(ptx.str());
+}
+
+std::string emit_object(llvm::Module &m, const std::string &cpu) {
+  initialize_llvm();
+  std::string triple = llvm::sys::getDefaultTargetTriple(), error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target) llvm_fail("TargetRegistry::lookupTarget", __FILE__, __LINE__, error);
+  std::string cpu_name = cpu == "native" ? std::string(llvm::sys::getHostCPUName()) : cpu;
+  llvm::TargetOptions options;
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      triple, cpu_name, "", options, llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  if (!tm) llvm_fail("Target::createTargetMachine", __FILE__, __LINE__, "no target machine for " + triple);
+  if (!tm->getMCSubtargetInfo()->isCPUStringValid(cpu_name))
+    throw std::invalid_argument(fmt::format("unknown CPU '{}' for {}", cpu, triple));
+  m.setTargetTriple(triple);
+  m.setDataLayout(tm->createDataLayout());
+  m.setPICLevel(llvm::PICLevel::BigPIC);
+  verify(m);
+  run_pipeline(m, tm.get(), llvm::OptimizationLevel::O2);
+  llvm::SmallString<0> object;
+  llvm::raw_svector_ostream os(object);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
+    llvm_fail("TargetMachine::addPassesToEmitFile", __FILE__, __LINE__, "cannot emit an object file for " + triple);
+  pm.run(m);
+  return std::string(object.str());
 }
 
 std::unique_ptr<HostJit> HostJit::create() {

@@ -37,6 +37,11 @@ void optimize_module(llvm::Module &m, llvm::TargetMachine &tm);
 // them (see find_libdevice).
 std::string emit_ptx(llvm::Module &m, const std::string &sm);
 
+// Verifies, optimises (O2, as the JIT does) and compiles a host module to a relocatable,
+// position-independent x86-64 ELF object for `cpu` ("x86-64" runs on every x86-64
+// machine; "native" is this one's CPU). Returns the object file's bytes.
+std::string emit_object(llvm::Module &m, const std::string &cpu);
+
 // The path of libdevice.10.bc: $KERB_LIBDEVICE, else the CUDA toolkit's. Empty if
 // none is found.
 std::string find_libdevice();

@@ -38,6 +38,8 @@ void ProgramGen::declare_runtime(Module &m) {
     Function::Create(FunctionType::get(ret, params, false), GlobalValue::ExternalLinkage, name, m);
   };
   decl("kerb_rt_alloc", i64, {ptr, i64});
+  decl("kerb_rt_scope_mark", i64, {ptr});
+  decl("kerb_rt_scope_release", Type::getVoidTy(c), {ptr, i64, ptr, i32});
   decl("kerb_rt_failure_slot", i64, {ptr});
   decl("kerb_rt_block_size", i64, {ptr});
   decl("kerb_rt_num_blocks", i64, {ptr, i64});

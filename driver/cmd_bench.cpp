@@ -67,7 +67,8 @@ Options:
   --runs N            timed runs per case and variant (default 10)
   --warmup N          untimed runs before them (default 3; the first checks the outcome)
   --time-budget SEC   stop a case's timed runs once they have taken SEC seconds in all
-                      (but never before 3 rounds); warm-up stops early the same way
+                      (not before 3 rounds, unless the first round alone took longer);
+                      warm-up stops early the same way (after the checked first run)
   --json FILE         write the report as JSON to FILE ('-': stdout, the table then goes
                       to stderr)
   --variant FLAGS     compile and time a variant with these check options (below),
@@ -431,11 +432,12 @@ private:
         break;
       }
     }
+    // Timed rounds: at least 3 within the budget, only 1 when one round alone is over it.
     spent = 0;
     for (int r = 0; r < opts_.runs; r++, k++) {
       for (size_t v = 0; v < nv; v++)
         if (live(v)) spent += run_one(v, k, true);
-      if (budget_ms > 0 && spent > budget_ms && r + 1 >= 3) break;
+      if (budget_ms > 0 && spent > budget_ms && (r + 1 >= 3 || r == 0)) break;
     }
     return res;
   }

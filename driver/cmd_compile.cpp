@@ -1,7 +1,10 @@
 // `kerb compile PROG --emit=ptx|llvm|ir [-o FILE]`: writes a stage of the compiled
-// program to a file (or stdout). `--library` (a linkable library with a C API) comes
-// with its own issue and says so.
+// program to a file (or stdout); `kerb compile --library PROG -o DIR/NAME`: writes
+// DIR/NAME.h and DIR/libNAME.a, the program as a static library with a C API
+// (codegen/library.h, driver/c_header.h).
 #include "codegen/compiled_program.h"
+#include "codegen/library.h"
+#include "driver/c_header.h"
 #include "driver/check_flags.h"
 #include "driver/cli.h"
 #include "driver/commands.h"
@@ -10,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 namespace kerb::driver {
@@ -17,15 +21,22 @@ namespace kerb::driver {
 namespace {
 
 const char kHelp[] = R"(Usage: kerb compile PROG --emit=STAGE [-o FILE] [options]
+       kerb compile --library PROG -o DIR/NAME [options]
 
 Compiles PROG and writes one stage of the result to FILE (default: stdout):
   --emit=ptx       the PTX of its CUDA kernels (load it with cuModuleLoadData)
   --emit=llvm      the LLVM IR: host code and CPU kernels, then the CUDA kernels
   --emit=ir        the core IR, with its check sites
+or, with --library, the program as a static library with a C API:
+  DIR/NAME.h       its C API (and C++ functions under __cplusplus; <kerb/kerb.hpp>)
+  DIR/libNAME.a    the host code for both devices, the CPU kernels, the PTX and the
+                   failure table; the device is chosen at run time, with no LLVM there
+  Build against it with `kerb config --cflags --libs` (docs/C-API.md).
 Options:
   -o, --output FILE  where to write (a missing directory is an error)
   --sm=SM            PTX target: sm_80 (default), sm_86, sm_89, sm_90
-  --library          a linkable library with a C header: not available yet
+  --cpu=CPU          --library: the x86-64 CPU to compile host code for: x86-64
+                     (default: any x86-64), x86-64-v2, x86-64-v3, native, ...
   -h, --help         show this help
 
 )" KERB_CHECK_FLAGS_HELP R"(
@@ -33,8 +44,41 @@ The check report goes to stderr.
 Exit status: 0 written; 1 a compile error; 2 a usage error or an unwritable file.
 )";
 
+void write_file(const std::string &path, const std::string &text) {
+  std::ofstream f(path, std::ios::binary);
+  if (!f) throw InputError(fmt::format("cannot write '{}'", path));
+  f << text;
+  f.close();
+  if (!f) throw InputError(fmt::format("cannot write '{}'", path));
+}
+
+// `--library -o DIR/NAME`.
+int write_library(const Program &program, const std::string &out, const codegen::LibraryOptions &opts) {
+  std::filesystem::path base(out);
+  std::string name = base.filename().string();
+  if (name.empty() || name == "." || name == "..")
+    throw UsageError(fmt::format("-o '{}' must end in the library's name (DIR/NAME)", out));
+  std::filesystem::path dir = base.parent_path();
+  std::error_code ec;
+  if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
+    throw InputError(fmt::format("cannot write '{}': no directory '{}'", out, dir.string()));
+  codegen::Library lib;
+  try {
+    lib = codegen::compile_library(program, name, opts);
+  } catch (const CompileError &e) {
+    std::fputs(e.render().c_str(), stderr);
+    return kExitFailure;
+  } catch (const std::invalid_argument &e) {
+    throw UsageError(e.what());
+  }
+  write_file((dir / (name + ".h")).string(), c_header(name, program, lib));
+  write_file((dir / ("lib" + name + ".a")).string(), lib.archive);
+  return kExitOk;
+}
+
 int run_compile(const std::vector<std::string> &args) {
-  std::string prog, emit, out, sm;
+  std::string prog, emit, out, sm, cpu;
+  bool library = false;
   CheckFlags checks;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string value;
@@ -55,16 +99,27 @@ int run_compile(const std::vector<std::string> &args) {
       continue;
     }
     if (match_check_flag(args, i, checks, /*runs_code=*/false)) continue;
-    if (args[i] == "--library")
-      throw UsageError("'kerb compile --library' is not available in this build yet; "
-                       "--emit=ptx|llvm|ir works");
+    if (match_option(args, i, {"--cpu"}, value)) {
+      cpu = value;
+      continue;
+    }
+    if (args[i] == "--library") {
+      library = true;
+      continue;
+    }
     if (looks_like_option(args[i])) throw UsageError(unknown_option("compile", args[i]));
     if (!prog.empty()) throw UsageError("'kerb compile' takes one program");
     prog = args[i];
   }
   if (prog.empty()) throw UsageError("'kerb compile' needs a program (kerb compile PROG)");
-  if (emit.empty()) throw UsageError("'kerb compile' needs --emit=ptx, llvm or ir");
-  if (emit != "ptx" && emit != "llvm" && emit != "ir")
+  if (library && !emit.empty()) throw UsageError("--library and --emit do not go together");
+  if (!library && !cpu.empty()) throw UsageError("--cpu goes with --library");
+  if (library && out.empty())
+    throw UsageError("'kerb compile --library' needs -o DIR/NAME (it writes DIR/NAME.h and "
+                     "DIR/libNAME.a)");
+  if (!library && emit.empty())
+    throw UsageError("'kerb compile' needs --emit=ptx, llvm or ir, or --library");
+  if (!library && emit != "ptx" && emit != "llvm" && emit != "ir")
     throw UsageError(fmt::format("unknown stage '{}' for --emit (expected ptx, llvm or ir)", emit));
 
   FrontendResult fr = run_frontend(prog);
@@ -72,6 +127,12 @@ int run_compile(const std::vector<std::string> &args) {
   if (checks.report) print_check_report(*fr.program, checks, stderr);
   codegen::CompileOptions co = checks.compile_options();
   if (!sm.empty()) co.sm = sm;
+  if (library) {
+    codegen::LibraryOptions lo;
+    lo.compile = co;
+    if (!cpu.empty()) lo.cpu = cpu;
+    return write_library(*fr.program, out, lo);
+  }
   std::string text;
   try {
     text = codegen::emit_stage(*fr.program, emit, co);
@@ -83,17 +144,13 @@ int run_compile(const std::vector<std::string> &args) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     return kExitOk;
   }
-  std::ofstream f(out, std::ios::binary);
-  if (!f) throw InputError(fmt::format("cannot write '{}'", out));
-  f << text;
-  f.close();
-  if (!f) throw InputError(fmt::format("cannot write '{}'", out));
+  write_file(out, text);
   return kExitOk;
 }
 
 } // namespace
 
-const Command kCompileCommand = {"compile", "compile a program and write its PTX, LLVM IR or core IR",
+const Command kCompileCommand = {"compile", "compile a program to a library with a C API, or write a stage",
                                  kHelp, run_compile};
 
 } // namespace kerb::driver

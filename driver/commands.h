@@ -21,8 +21,9 @@ extern const Command kCheckCommand;
 extern const Command kRunCommand;
 extern const Command kTestCommand;
 extern const Command kDifftestCommand;
-extern const Command kCompileCommand; // not yet available
-extern const Command kBenchCommand;   // not yet available
+extern const Command kCompileCommand;
+extern const Command kConfigCommand;
+extern const Command kBenchCommand; // not yet available
 
 // Every command, in the order `kerb --help` lists them.
 const std::vector<const Command *> &all_commands();

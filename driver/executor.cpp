@@ -40,6 +40,9 @@ private:
 
 } // namespace
 
+// The process's CUDA device, opened on first use and kept open: each compiled program
+// opens the device again in its own context, and this one keeps the device's primary
+// context alive between programs (`kerb test` runs hundreds).
 CudaDevice &cuda_device() {
   static std::unique_ptr<CudaDevice> dev;
   static std::string why_not;
@@ -57,7 +60,9 @@ std::unique_ptr<codegen::CompiledProgram> compile_program(Device device, const P
   switch (device) {
   case Device::Interp: break;
   case Device::Cpu: return codegen::compile_for_cpu(program, co);
-  case Device::Cuda: return codegen::compile_for_cuda(program, co, cuda_device());
+  case Device::Cuda:
+    cuda_device();
+    return codegen::compile_for_cuda(program, co);
   }
   throw std::invalid_argument("compile_program: the interpreter compiles nothing");
 }

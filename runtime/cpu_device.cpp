@@ -31,7 +31,7 @@ public:
 
   int64_t alloc(int64_t bytes) override {
     void *p = std::malloc(size_t(std::max<int64_t>(bytes, 1)));
-    if (!p) throw DeviceError(fmt::format("out of memory allocating {} bytes", bytes));
+    if (!p) throw OutOfMemoryError(fmt::format("out of memory allocating {} bytes", bytes));
     return int64_t(reinterpret_cast<uintptr_t>(p));
   }
   void free(int64_t addr) override { std::free(reinterpret_cast<void *>(uintptr_t(addr))); }
@@ -71,6 +71,17 @@ public:
     }
     for (std::thread &t : threads) t.join();
   }
+
+  // Launches run to completion before they return.
+  void synchronize() override {}
+  // Kernels run in this process: mapped memory is plain host memory.
+  void *alloc_mapped(int64_t bytes, int64_t *device_addr) override {
+    void *p = std::calloc(1, size_t(std::max<int64_t>(bytes, 1)));
+    if (!p) throw OutOfMemoryError(fmt::format("out of memory allocating {} bytes", bytes));
+    *device_addr = int64_t(reinterpret_cast<uintptr_t>(p));
+    return p;
+  }
+  void free_mapped(void *host) override { std::free(host); }
 
   int64_t block_size() const override { return 1; }
   int64_t num_blocks(int64_t n) const override {

@@ -97,6 +97,16 @@ std::unique_ptr<CudaDevice> CudaDevice::open(int ordinal, std::string *why_not) 
     KERB_CU(d->cuDevicePrimaryCtxRetain(&dev->ctx_, dev->device_));
     KERB_CU(d->cuCtxSetCurrent(dev->ctx_));
     KERB_CU(d->cuStreamCreate(&dev->stream_, CU_STREAM_NON_BLOCKING));
+    int pools = 0;
+    KERB_CU(d->cuDeviceGetAttribute(&pools, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
+                                    dev->device_));
+    if (pools) {
+      KERB_CU(d->cuDeviceGetDefaultMemPool(&dev->pool_, dev->device_));
+      // Keep freed memory in the pool: entry calls allocate and free the same sizes
+      // again and again.
+      cuuint64_t keep = ~cuuint64_t(0);
+      KERB_CU(d->cuMemPoolSetAttribute(dev->pool_, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep));
+    }
   } catch (const CudaError &e) {
     if (why_not) *why_not = fmt::format("cannot open CUDA device {}: {}", ordinal, e.what());
     return nullptr; // ~CudaDevice releases what was set up
@@ -181,6 +191,78 @@ void CudaDevice::free(CUdeviceptr ptr) {
   if (ptr == 0) return;
   make_current();
   KERB_CU(driver_->cuMemFree(ptr));
+}
+
+CUdeviceptr CudaDevice::alloc_async(std::size_t bytes) {
+  if (bytes == 0) return 0;
+  if (!pool_) {
+    make_current();
+    CUdeviceptr p = 0;
+    CUresult r = driver_->cuMemAlloc(&p, bytes);
+    if (r == CUDA_ERROR_OUT_OF_MEMORY) return 0;
+    if (r != CUDA_SUCCESS) {
+      std::string call = fmt::format("cuMemAlloc(&p, {} bytes)", bytes);
+      cuda_fail(r, call.c_str(), __FILE__, __LINE__);
+    }
+    return p;
+  }
+  make_current();
+  CUdeviceptr p = 0;
+  CUresult r = driver_->cuMemAllocAsync(&p, bytes, stream_);
+  if (r == CUDA_ERROR_OUT_OF_MEMORY) {
+    // Memory freed on other streams or cached elsewhere: wait, trim, and try once more.
+    KERB_CU(driver_->cuStreamSynchronize(stream_));
+    KERB_CU(driver_->cuMemPoolTrimTo(pool_, 0));
+    r = driver_->cuMemAllocAsync(&p, bytes, stream_);
+    if (r == CUDA_ERROR_OUT_OF_MEMORY) return 0;
+  }
+  if (r != CUDA_SUCCESS) {
+    std::string call = fmt::format("cuMemAllocAsync(&p, {} bytes, stream)", bytes);
+    cuda_fail(r, call.c_str(), __FILE__, __LINE__);
+  }
+  return p;
+}
+
+void CudaDevice::free_async(CUdeviceptr ptr) {
+  if (ptr == 0) return;
+  make_current();
+  if (!pool_) {
+    KERB_CU(driver_->cuMemFree(ptr));
+    return;
+  }
+  KERB_CU(driver_->cuMemFreeAsync(ptr, stream_));
+}
+
+void *CudaDevice::alloc_mapped_host(std::size_t bytes, CUdeviceptr *device_ptr) {
+  make_current();
+  void *host = nullptr;
+  KERB_CU(driver_->cuMemHostAlloc(&host, bytes, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE));
+  CUresult r = driver_->cuMemHostGetDevicePointer(device_ptr, host, 0);
+  if (r != CUDA_SUCCESS) {
+    driver_->cuMemFreeHost(host);
+    cuda_fail(r, "cuMemHostGetDevicePointer(device_ptr, host, 0)", __FILE__, __LINE__);
+  }
+  return host;
+}
+
+void CudaDevice::free_host(void *host) {
+  if (!host) return;
+  make_current();
+  KERB_CU(driver_->cuMemFreeHost(host));
+}
+
+void CudaDevice::trim_pool() {
+  make_current();
+  KERB_CU(driver_->cuStreamSynchronize(stream_));
+  if (pool_) KERB_CU(driver_->cuMemPoolTrimTo(pool_, 0));
+}
+
+std::int64_t CudaDevice::pool_reserved() const {
+  if (!pool_) return -1;
+  make_current();
+  cuuint64_t v = 0;
+  KERB_CU(driver_->cuMemPoolGetAttribute(pool_, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &v));
+  return std::int64_t(v);
 }
 
 void CudaDevice::copy_to_device(CUdeviceptr dst, const void *src, std::size_t bytes) {
@@ -270,6 +352,12 @@ CudaModule CudaDevice::load_module(const std::string &) { no_cuda(); }
 CUfunction CudaDevice::function(const CudaModule &, const std::string &) { no_cuda(); }
 CUdeviceptr CudaDevice::alloc(std::size_t) { no_cuda(); }
 void CudaDevice::free(CUdeviceptr) { no_cuda(); }
+CUdeviceptr CudaDevice::alloc_async(std::size_t) { no_cuda(); }
+void CudaDevice::free_async(CUdeviceptr) { no_cuda(); }
+void *CudaDevice::alloc_mapped_host(std::size_t, CUdeviceptr *) { no_cuda(); }
+void CudaDevice::free_host(void *) { no_cuda(); }
+void CudaDevice::trim_pool() { no_cuda(); }
+std::int64_t CudaDevice::pool_reserved() const { no_cuda(); }
 void CudaDevice::copy_to_device(CUdeviceptr, const void *, std::size_t) { no_cuda(); }
 void CudaDevice::copy_to_host(void *, CUdeviceptr, std::size_t) { no_cuda(); }
 void CudaDevice::copy_on_device(CUdeviceptr, CUdeviceptr, std::size_t) { no_cuda(); }

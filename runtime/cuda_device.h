@@ -83,6 +83,19 @@ public:
 
   CUdeviceptr alloc(std::size_t bytes); // bytes == 0 gives 0 (no allocation)
   void free(CUdeviceptr ptr);           // free(0) does nothing
+  // Stream-ordered allocation on the stream from the device's memory pool, which keeps
+  // freed memory for reuse (plain cuMemAlloc/cuMemFree where the device has no pools).
+  // alloc_async returns 0 when the device is out of memory; free_async(0) does nothing.
+  CUdeviceptr alloc_async(std::size_t bytes);
+  void free_async(CUdeviceptr ptr);
+  // Pinned host memory mapped into the device's address space (kernels write it at
+  // *device_ptr); free it with free_host.
+  void *alloc_mapped_host(std::size_t bytes, CUdeviceptr *device_ptr);
+  void free_host(void *host);
+  // Waits for the stream and releases the pool's unused memory.
+  void trim_pool();
+  // Bytes the pool holds (used or cached), or -1 without a pool.
+  std::int64_t pool_reserved() const;
   // Asynchronous on the stream; `src` may be reused as soon as the call returns.
   void copy_to_device(CUdeviceptr dst, const void *src, std::size_t bytes);
   // Waits for the stream, so `dst` holds the data on return.
@@ -109,6 +122,7 @@ private:
   CUdevice device_ = 0;
   CUcontext ctx_ = nullptr; // retained primary context
   CUstream stream_ = nullptr;
+  CUmemoryPool pool_ = nullptr; // the device's default pool; null: no pools
   std::string name_;
   int cc_major_ = 0, cc_minor_ = 0, driver_version_ = 0;
 };

@@ -50,6 +50,12 @@ const CudaDriver *cuda_driver(std::string *why_not);
   X(cuFuncGetAttribute)                                                                   \
   X(cuMemAlloc)                                                                           \
   X(cuMemFree)                                                                            \
+  X(cuMemAllocAsync)                                                                      \
+  X(cuMemFreeAsync)                                                                       \
+  X(cuDeviceGetDefaultMemPool)                                                            \
+  X(cuMemPoolSetAttribute)                                                                \
+  X(cuMemPoolGetAttribute)                                                                \
+  X(cuMemPoolTrimTo)                                                                      \
   X(cuMemcpyHtoD)                                                                         \
   X(cuMemcpyDtoH)                                                                         \
   X(cuMemcpyDtoD)                                                                         \

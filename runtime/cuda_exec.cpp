@@ -55,9 +55,24 @@ public:
 
   std::string describe() const override { return dev_.describe(); }
   int64_t alloc(int64_t bytes) override {
-    return int64_t(dev_.alloc(size_t(std::max<int64_t>(bytes, 1))));
+    CUdeviceptr p = dev_.alloc_async(size_t(std::max<int64_t>(bytes, 1)));
+    if (!p)
+      throw OutOfMemoryError(fmt::format("out of device memory allocating {} bytes on {}", bytes,
+                                         dev_.describe()));
+    return int64_t(p);
   }
-  void free(int64_t addr) override { dev_.free(CUdeviceptr(addr)); }
+  void free(int64_t addr) override { dev_.free_async(CUdeviceptr(addr)); }
+  void synchronize() override { dev_.synchronize(); }
+  void *alloc_mapped(int64_t bytes, int64_t *device_addr) override {
+    CUdeviceptr d = 0;
+    void *host = dev_.alloc_mapped_host(size_t(bytes), &d);
+    *device_addr = int64_t(d);
+    return host;
+  }
+  void free_mapped(void *host) override { dev_.free_host(host); }
+  void trim() override { dev_.trim_pool(); }
+  double time_ms(const std::function<void()> &work) override { return double(dev_.time_ms(work)); }
+  int64_t reserved_bytes() const override { return dev_.pool_reserved(); }
   void write(int64_t dst, const void *src, int64_t bytes) override {
     dev_.copy_to_device(CUdeviceptr(dst), src, size_t(bytes));
   }

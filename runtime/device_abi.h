@@ -11,11 +11,19 @@
 // error is kept in the context.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace kerb {
 
 // The failure slot in device memory: the failure code (-1: none) and its arguments.
+//
+// `mirror` is the mapped mode (DESIGN.md): the address, as the device sees it, of a
+// second FailureSlot in host memory (pinned and device-mapped on the GPU), or 0. The
+// thread that wins the slot writes its arguments there too, then a system-wide fence,
+// then the code; so the host can poll for a failure while kernels still run, and after
+// a synchronisation it learns of one without reading device memory. Only failing
+// threads touch the mirror.
 constexpr int kFailureMaxArgs = 16;
 // A failure code that is no check site: a kernel thread needed more scratch memory
 // than the host gave it (a compiler bug; see codegen/kernel_memory.cpp).
@@ -24,7 +32,11 @@ struct FailureSlot {
   int32_t code;
   int32_t pad;
   int64_t args[kFailureMaxArgs];
+  int64_t mirror;
 };
+static_assert(offsetof(FailureSlot, args) == 8, "generated code writes args at 8");
+static_assert(offsetof(FailureSlot, mirror) == 8 + 8 * kFailureMaxArgs,
+              "generated code reads the mirror's address after the args");
 
 // How a kernel is launched (for the runtime; the generator writes one per kernel).
 struct KernelDesc {
@@ -40,8 +52,14 @@ struct KernelDesc {
 using CpuKernelFn = void (*)(int64_t begin, int64_t end, const int64_t *slots);
 
 extern "C" {
-// Device memory for the current entry call (freed when it returns); 0 on failure.
+// Device memory for the current entry call (freed when it returns unless it holds a
+// result); 0 on failure.
 int64_t kerb_rt_alloc(void *ctx, int64_t bytes);
+// Host loops: `mark` before the loop; after each iteration `release` frees every
+// allocation made since the mark that holds none of the `num_live` addresses in `live`
+// (the arrays the next iteration carries), so a loop's memory does not grow.
+int64_t kerb_rt_scope_mark(void *ctx);
+void kerb_rt_scope_release(void *ctx, int64_t mark, const int64_t *live, int32_t num_live);
 // The failure slot's device address.
 int64_t kerb_rt_failure_slot(void *ctx);
 // Threads per block for Blocks kernels, and how many blocks to use for n elements.

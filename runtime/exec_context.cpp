@@ -4,54 +4,135 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
 
 namespace kerb {
 
+double Device::time_ms(const std::function<void()> &work) {
+  auto t0 = std::chrono::steady_clock::now();
+  work();
+  synchronize();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string Failure::text() const {
+  return location.empty() ? message : message + "\nat " + location;
+}
+
 ExecContext::ExecContext(Device &device, const FailureTable &table)
     : device_(device), table_(table) {
+  mirror_ = static_cast<FailureSlot *>(device_.alloc_mapped(int64_t(sizeof(FailureSlot)), &mirror_device_));
+  if (mirror_) {
+    std::memset(static_cast<void *>(mirror_), 0, sizeof(FailureSlot));
+    mirror_->code = -1;
+  }
   slot_ = device_.alloc(int64_t(sizeof(FailureSlot)));
-  FailureSlot clear{};
-  clear.code = -1;
-  device_.write(slot_, &clear, int64_t(sizeof clear));
+  try {
+    reset_slot();
+  } catch (...) {
+    device_.free(slot_);
+    if (mirror_) device_.free_mapped(mirror_);
+    throw;
+  }
 }
 
 ExecContext::~ExecContext() {
   try {
     end_call();
+    device_.synchronize();
     device_.free(slot_);
+    if (mirror_) device_.free_mapped(mirror_);
   } catch (...) {
     // Never throw from a destructor; the device is going away anyway.
   }
 }
 
-void ExecContext::end_call() {
-  for (int64_t a : call_memory_) device_.free(a);
-  call_memory_.clear();
+void ExecContext::clear_error() {
+  failure.reset();
+  error.clear();
+  out_of_memory = false;
 }
 
 int32_t ExecContext::device_error(const std::exception &e) {
   error = e.what();
+  if (dynamic_cast<const OutOfMemoryError *>(&e)) out_of_memory = true;
   return 1;
 }
 
+// ---- memory
+
 int64_t ExecContext::alloc(int64_t bytes) {
   try {
-    int64_t a = device_.alloc(bytes < 1 ? 1 : bytes);
-    call_memory_.push_back(a);
-    return a;
+    call_memory_.push_back(alloc_owned(bytes));
+    return call_memory_.back().addr;
   } catch (const std::exception &e) {
     device_error(e);
     return 0;
   }
 }
 
+Allocation ExecContext::alloc_owned(int64_t bytes) {
+  Allocation a;
+  a.bytes = std::max<int64_t>(bytes, 1);
+  a.addr = device_.alloc(a.bytes);
+  bytes_in_use_ += a.bytes;
+  peak_bytes_ = std::max(peak_bytes_, bytes_in_use_);
+  allocations_++;
+  return a;
+}
+
+void ExecContext::release(const Allocation &a) {
+  bytes_in_use_ -= a.bytes;
+  try {
+    device_.free(a.addr);
+  } catch (const std::exception &e) {
+    if (error.empty()) device_error(e);
+  }
+}
+
+void ExecContext::free_owned(const Allocation &a) { release(a); }
+
+void ExecContext::scope_release(int64_t mark, const int64_t *live, int num_live) {
+  size_t keep = std::min(size_t(std::max<int64_t>(mark, 0)), call_memory_.size());
+  for (size_t i = keep; i < call_memory_.size(); i++) {
+    const Allocation a = call_memory_[i];
+    bool used = std::any_of(live, live + std::max(num_live, 0), [&](int64_t p) { return a.holds(p); });
+    if (used)
+      call_memory_[keep++] = a;
+    else
+      release(a);
+  }
+  call_memory_.resize(keep);
+}
+
+std::optional<Allocation> ExecContext::take(int64_t addr) {
+  auto it = std::find_if(call_memory_.begin(), call_memory_.end(),
+                         [&](const Allocation &a) { return a.addr == addr; });
+  if (it == call_memory_.end())
+    it = std::find_if(call_memory_.begin(), call_memory_.end(), [&](const Allocation &a) {
+      return addr >= a.addr && addr < a.addr + a.bytes;
+    });
+  if (it == call_memory_.end()) return std::nullopt;
+  Allocation a = *it;
+  call_memory_.erase(it);
+  return a;
+}
+
+void ExecContext::end_call() {
+  for (const Allocation &a : call_memory_) release(a);
+  call_memory_.clear();
+}
+
+// ---- the device
+
 int32_t ExecContext::launch(int kernel, int64_t total, const int64_t *slots, int num_slots) {
   if (total <= 0) return 0;
   try {
     device_.launch(kernel, total, slots, num_slots);
     kernel_ran_ = true;
-    return 0;
+    return sync_checks ? sync_check() : 0;
   } catch (const std::exception &e) {
     return device_error(e);
   }
@@ -59,15 +140,16 @@ int32_t ExecContext::launch(int kernel, int64_t total, const int64_t *slots, int
 
 int32_t ExecContext::read(void *dst, int64_t src, int64_t bytes) {
   try {
-    if (int32_t st = sync_check()) return st;
-    device_.read(dst, src, bytes);
-    return 0;
+    // The read waits for the device, so the failure check after it waits for nothing.
+    if (bytes > 0) device_.read(dst, src, bytes);
+    return sync_check(bytes > 0);
   } catch (const std::exception &e) {
     return device_error(e);
   }
 }
 
 int32_t ExecContext::write(int64_t dst, const void *src, int64_t bytes) {
+  if (bytes <= 0) return 0;
   try {
     device_.write(dst, src, bytes);
     return 0;
@@ -86,49 +168,96 @@ int32_t ExecContext::copy(int64_t dst, int64_t src, int64_t bytes) {
   }
 }
 
-void ExecContext::record(int32_t code, const int64_t *args, int num_args) {
+// ---- the failure protocol
+
+Failure ExecContext::make_failure(int32_t code, const int64_t *args, int num_args) const {
   Failure f;
   if (code < 0 || size_t(code) >= table_.records.size()) {
-    f.kind = FailureKind::Assert;
     f.message = code == kFailureScratch
                     ? std::string("internal error: a kernel needed more scratch memory than "
                                   "planned (please report)")
                     : fmt::format("unknown failure code {}", code);
-    failure = f;
-    return;
+    return f;
   }
   const FailureRecord &r = table_.records[size_t(code)];
+  int n = std::min({num_args, int(r.arg_types.size()), kFailureMaxArgs});
   f.kind = r.kind;
-  f.message = format_failure_message(r, std::vector<int64_t>(args, args + num_args));
+  f.message = format_failure_message(r, std::vector<int64_t>(args, args + std::max(n, 0)));
   f.location = r.location;
-  failure = f;
+  return f;
 }
 
 int32_t ExecContext::fail(int32_t code, const int64_t *args, int32_t num_args) {
   // A host-side check: kernels launched before it may have failed first.
   if (int32_t st = sync_check()) return st;
-  record(code, args, num_args);
+  failure = make_failure(code, args, num_args);
+  window_ = {calls_, calls_};
   return 1;
 }
 
-int32_t ExecContext::sync_check() {
-  if (!kernel_ran_) return 0;
-  kernel_ran_ = false;
-  FailureSlot s;
-  device_.read(&s, slot_, int64_t(sizeof s));
-  if (s.code == -1) return 0;
-  const FailureRecord *r =
-      s.code >= 0 && size_t(s.code) < table_.records.size() ? &table_.records[size_t(s.code)] : nullptr;
-  int n = r ? int(r->arg_types.size()) : 0;
-  record(s.code, s.args, std::min(n, kFailureMaxArgs));
+void ExecContext::reset_slot() {
   FailureSlot clear{};
   clear.code = -1;
+  clear.mirror = mirror_device_;
   device_.write(slot_, &clear, int64_t(sizeof clear));
-  return 1;
+  if (mirror_) std::atomic_ref<int32_t>(mirror_->code).store(-1, std::memory_order_release);
 }
 
-void ExecContext::read_result(void *dst, int64_t src, int64_t bytes) {
-  if (bytes > 0) device_.read(dst, src, bytes);
+void ExecContext::begin_call() {
+  calls_++;
+  in_call_ = true;
+}
+
+void ExecContext::finish_call() {
+  end_call();
+  in_call_ = false;
+}
+
+int32_t ExecContext::sync_check(bool synchronized) {
+  if (!kernel_ran_) {
+    note_clean();
+    return 0;
+  }
+  try {
+    if (!synchronized) device_.synchronize();
+    kernel_ran_ = false;
+    FailureSlot s;
+    if (mirror_) {
+      // Every kernel has finished, so a failing thread's mirror writes are visible.
+      s.code = std::atomic_ref<int32_t>(mirror_->code).load(std::memory_order_acquire);
+      if (s.code != -1) std::memcpy(s.args, mirror_->args, sizeof s.args);
+    } else {
+      device_.read(&s, slot_, int64_t(sizeof s));
+    }
+    if (s.code == -1) {
+      note_clean();
+      return 0;
+    }
+    failure = make_failure(s.code, s.args, kFailureMaxArgs);
+    window_ = {clean_through_ + 1, calls_};
+    clean_through_ = calls_;
+    reset_slot();
+    return 1;
+  } catch (const std::exception &e) {
+    return device_error(e);
+  }
+}
+
+std::optional<Failure> ExecContext::poll() const {
+  if (!mirror_) return std::nullopt;
+  // The payload is written before the code (after a system fence); read the code, the
+  // payload, and the code again, so a failure recorded meanwhile is not torn.
+  for (int attempt = 0; attempt < 4; attempt++) {
+    int32_t code = std::atomic_ref<int32_t>(mirror_->code).load(std::memory_order_acquire);
+    if (code == -1) return std::nullopt;
+    int64_t args[kFailureMaxArgs];
+    for (int i = 0; i < kFailureMaxArgs; i++)
+      args[i] = std::atomic_ref<int64_t>(mirror_->args[i]).load(std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (std::atomic_ref<int32_t>(mirror_->code).load(std::memory_order_relaxed) == code)
+      return make_failure(code, args, kFailureMaxArgs);
+  }
+  return std::nullopt;
 }
 
 namespace {
@@ -138,6 +267,10 @@ ExecContext &context(void *ctx) { return *static_cast<ExecContext *>(ctx); }
 extern "C" {
 
 int64_t kerb_rt_alloc(void *ctx, int64_t bytes) { return context(ctx).alloc(bytes); }
+int64_t kerb_rt_scope_mark(void *ctx) { return context(ctx).scope_mark(); }
+void kerb_rt_scope_release(void *ctx, int64_t mark, const int64_t *live, int32_t num_live) {
+  context(ctx).scope_release(mark, live, num_live);
+}
 int64_t kerb_rt_failure_slot(void *ctx) { return context(ctx).failure_slot(); }
 int64_t kerb_rt_block_size(void *ctx) { return context(ctx).device().block_size(); }
 int64_t kerb_rt_num_blocks(void *ctx, int64_t n) { return context(ctx).device().num_blocks(n); }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the hand-written CUDA versions of the benchmark suite into one binary,
-# kerb-cuda-bench (nvcc -O3 -arch=sm_90, the CUDA runtime linked statically), for the
+# kerb-cuda-bench (nvcc -O3 -arch=sm_90; the CUDA and C++ runtimes linked statically, so
+# that it needs only libc), for the
 # lent GPU machine. Never part of the default build. Needs nvcc (the CUDA toolkit), no
 # GPU. Usage: bench/cuda/build.sh [OUT_DIR]   (default build-carry/)
 set -euo pipefail
@@ -14,5 +15,5 @@ fi
 mkdir -p "$out"
 set -x
 "$nvcc" -O3 -arch=sm_90 -std=c++17 -lineinfo -Xcompiler -Wall,-Wextra -Werror all-warnings \
-  --cudart static bench/cuda/main.cu bench/cuda/elementwise.cu bench/cuda/reductions.cu \
+  --cudart static -Xcompiler -static-libstdc++,-static-libgcc bench/cuda/main.cu bench/cuda/elementwise.cu bench/cuda/reductions.cu \
   bench/cuda/matmul.cu bench/cuda/iterative.cu bench/cuda/ports.cu -o "$out/kerb-cuda-bench"

@@ -70,7 +70,7 @@ g=$dir/gather.fut
 run 0 '' --help;            has out 'Usage: kerb'; has out 'compile'; has out 'bench'
 run 0 '' --version;         has out 'kerb '
 run 0 '' help run;          has out '--npy-out'
-for cmd in check run test compile bench; do
+for cmd in check run test compile config bench; do
   run 0 '' "$cmd" --help;   has out "kerb $cmd"
 done
 run 2 '';                   has err 'Usage: kerb'
@@ -79,12 +79,29 @@ run 2 '' --frob;            has err 'kerb: error: unknown option'
 run 2 '' run "$g" --frob;   has err "kerb: error: unknown option '--frob'"
 run 2 '' run;               has err 'kerb: error:'
 run 2 '' run "$g" -e;       has err "option '-e' needs a value"
-run 2 '' compile "$g";      has err "needs --emit=ptx, llvm or ir"
-run 2 '' compile "$g" --library; has err 'not available in this build yet'
+run 2 '' compile "$g";      has err "needs --emit=ptx, llvm or ir, or --library"
 run 0 '' compile "$g" --emit=ptx -o "$tmp/g.ptx"
 checks=$((checks + 1))
 grep -q '.entry kerb_kernel_0_map' "$tmp/g.ptx" || { echo "FAIL: compile -o wrote no PTX"; failures=$((failures + 1)); }
 run 2 '' compile "$g" --emit=ptx -o "$tmp/no/such/dir/g.ptx"; has err "cannot write"
+
+# kerb compile --library and kerb config (tests/library/ builds and runs libraries).
+run 2 '' compile "$g" --library;                  has err 'needs -o DIR/NAME'
+run 2 '' compile "$g" --library --emit=ptx -o "$tmp/g"; has err 'do not go together'
+run 2 '' compile "$g" --emit=ptx --cpu=native;    has err '--cpu goes with --library'
+run 2 '' compile "$g" --library -o "$tmp/no/dir/g"; has err "no directory '$tmp/no/dir'"
+run 2 '' compile "$g" --library -o "$tmp/";       has err "must end in the library's name"
+run 2 '' compile "$g" --library --cpu=pentium9 -o "$tmp/g"; has err "unknown CPU 'pentium9'"
+run 1 '' compile "$dir/bad_type.fut" --library -o "$tmp/bad"; has err 'error:'
+run 0 '' compile "$g" --library -o "$tmp/gather-lib"
+checks=$((checks + 2))
+[ -s "$tmp/libgather-lib.a" ] || { echo "FAIL: compile --library wrote no libgather-lib.a"; failures=$((failures + 1)); }
+grep -q 'int kerb_entry_main(struct kerb_context \*ctx, struct kerb_i32_1d \*\*out0, const struct kerb_i32_1d \*in0, const struct kerb_i64_1d \*in1);' "$tmp/gather-lib.h" ||
+  { echo "FAIL: gather-lib.h lacks kerb_entry_main"; failures=$((failures + 1)); }
+run 0 '' config --cflags --libs;  has out '-I'; has out '-lkerb_runtime -lstdc++ -lm -ldl -lpthread'
+run 0 '' config --include-dir;    is out "$(cd "$(dirname "$kerb")" && pwd -P)/include"
+run 2 '' config;                  has err "needs an option"
+run 2 '' config --frob;           has err "unknown option '--frob' for 'kerb config'"
 
 # kerb run: good input, a failing check, bad input values.
 run 0 '[1, 2, 3] [0, 2]' run "$g";                     is out '[1i32, 3i32]'
@@ -233,8 +250,21 @@ then
   echo "FAIL: kerb bench --json wrote an unexpected report"
   failures=$((failures + 1))
 fi
+# bench/summarize.py (standard library only) merges kerb bench reports into the table.
+mkdir -p "$tmp/raw"
+cp "$tmp/bench.json" "$tmp/raw/kerb_cases_r1.json"
+cp "$tmp/bench.json" "$tmp/raw/kerb_cases_r2.json"
+checks=$((checks + 1))
+if python3 "$dir/../../bench/summarize.py" "$tmp/raw" --json "$tmp/suite.json" >"$tmp/table.txt" 2>&1 &&
+  grep -qF '| cases:sum random | ' "$tmp/table.txt" &&
+  grep -qF 'default / --unsafe: geomean ' "$tmp/table.txt" &&
+  grep -qF '| cases:pick bad index | skipped | ' "$tmp/table.txt"; then :; else
+  echo "FAIL: bench/summarize.py"
+  cat "$tmp/table.txt"
+  failures=$((failures + 1))
+fi
 run 0 '' bench "$b" --device cpu -e pick --runs 50 --warmup 0 --time-budget 0.000001 --json -
-has out '"runs": 3,'
+has out '"runs": 1,'
 has err "$b:pick line 15"
 cp "$dir/bench/wrong.fut.in" "$tmp/bench_wrong.fut"
 run 1 '' bench "$tmp/bench_wrong.fut" --device cpu --runs 2

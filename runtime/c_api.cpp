@@ -1,0 +1,851 @@
+// The C API of include/kerb/kerb.h and the functions that a compiled program's
+// generated API forwards to (runtime/program_abi.h).
+//
+// Handles are never pointers into memory the user could have freed: a handle is a
+// number, looked up in a process-wide registry (one mutex). A freed handle, one of
+// another context, one of the wrong type or NULL is found out and reported with a
+// message, never dereferenced. Array handles share reference-counted device buffers,
+// so an entry that returns its input (or the same array twice) gives independent
+// handles that are each freed once, as in Futhark.
+//
+// A failure found at a sync point happened in one of the calls since the last clean
+// look (ExecContext::failure_window): the arrays those calls returned hold garbage, so
+// they are marked, and reading them or passing them to an entry is refused.
+#include "runtime/context.h"
+#include "runtime/cuda_exec.h"
+#include "runtime/program_abi.h"
+#include "runtime/value.h"
+
+#include "kerb/kerb.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+
+namespace kerb {
+
+namespace {
+
+enum class DeviceChoice { Default, Cpu, Cuda };
+
+struct Config {
+  DeviceChoice device = DeviceChoice::Default;
+  int ordinal = 0;
+  bool sync_checks = false;
+};
+
+struct SlotType {
+  PrimType prim = PrimType::I32;
+  int rank = 0;
+};
+
+std::string type_text(PrimType prim, int rank) {
+  std::string s;
+  for (int i = 0; i < rank; i++) s += "[]";
+  return s + prim_name(prim);
+}
+
+// Parameter `j`'s first `dims` dims must equal parameter `i`'s (components of one
+// array of tuples).
+struct SharedDims {
+  size_t j = 0, i = 0;
+  int dims = 0;
+};
+
+struct EntrySig {
+  std::string name;
+  std::vector<SlotType> params, results;
+  std::vector<SharedDims> shared;
+};
+
+bool parse_shared(const std::string &text, const std::vector<SlotType> &params,
+                  std::vector<SharedDims> &out) {
+  if (text.empty()) return true;
+  size_t start = 0;
+  for (;;) {
+    size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? comma : comma - start);
+    SharedDims d;
+    unsigned long j = 0, i = 0;
+    int dims = 0, used = 0;
+    if (std::sscanf(item.c_str(), "%lu=%lu:%d%n", &j, &i, &dims, &used) != 3 ||
+        size_t(used) != item.size())
+      return false;
+    d.j = j;
+    d.i = i;
+    d.dims = dims;
+    if (d.j >= params.size() || d.i >= params.size() || d.dims < 1 ||
+        d.dims > params[d.j].rank || d.dims > params[d.i].rank)
+      return false;
+    out.push_back(d);
+    if (comma == std::string::npos) return true;
+    start = comma + 1;
+  }
+}
+
+// Device memory shared by the arrays that view it.
+struct Buffer {
+  Allocation alloc;
+  int refs = 1;
+};
+
+struct ArrayObj {
+  uint64_t ctx = 0; // the owning context's id
+  PrimType prim = PrimType::I32;
+  int rank = 0;
+  std::vector<int64_t> shape;
+  Buffer *buffer = nullptr; // null for an empty array
+  int64_t addr = 0;         // the first element (possibly inside the buffer)
+  uint64_t produced_by = 0; // the entry call that returned it; 0: made by kerb_new_*
+  bool poisoned = false;    // returned by a call that failed
+  int64_t elements() const {
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    return n;
+  }
+};
+
+struct Context;
+
+struct Registry {
+  std::mutex mutex;
+  uint64_t next = 0x10001; // handles are these numbers; small integers are never valid
+  std::unordered_map<uint64_t, std::unique_ptr<Config>> configs;
+  std::unordered_map<uint64_t, std::unique_ptr<Context>> contexts;
+  std::unordered_map<uint64_t, std::unique_ptr<ArrayObj>> arrays;
+};
+
+Registry &registry() {
+  static Registry *r = new Registry(); // never destroyed: handles may outlive main()
+  return *r;
+}
+
+uint64_t handle_id(const void *h) { return uint64_t(reinterpret_cast<uintptr_t>(h)); }
+template <typename T> T *as_handle(uint64_t id) { return reinterpret_cast<T *>(uintptr_t(id)); }
+
+// The error of the last call on this thread that had no live context to keep it in.
+thread_local std::string orphan_error;
+
+int prim_size(PrimType t) { return t == PrimType::Bool ? 1 : prim_bits(t) / 8; }
+
+bool parse_slot(const std::string &text, SlotType &out) {
+  size_t us = text.rfind('_');
+  if (us == std::string::npos || text.size() < us + 3 || text.back() != 'd') return false;
+  if (!prim_from_name(text.substr(0, us), out.prim)) return false;
+  std::string r = text.substr(us + 1, text.size() - us - 2);
+  if (r.empty() || r.size() > 2 || r.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  out.rank = std::stoi(r);
+  return true;
+}
+
+bool parse_slots(const std::string &text, std::vector<SlotType> &out) {
+  if (text.empty()) return true;
+  size_t start = 0;
+  for (;;) {
+    size_t comma = text.find(',', start);
+    SlotType t;
+    if (!parse_slot(text.substr(start, comma == std::string::npos ? comma : comma - start), t))
+      return false;
+    out.push_back(t);
+    if (comma == std::string::npos) return true;
+    start = comma + 1;
+  }
+}
+
+struct Context {
+  uint64_t id = 0;
+  const kerb_program_desc *program = nullptr;
+  std::string start_error; // non-empty: the context did not start
+  FailureTable table;
+  std::vector<EntrySig> entries;
+  const kerb_target_code *code = nullptr;
+  // Destroyed in reverse: exec before device before cuda.
+  std::unique_ptr<CudaDevice> cuda;
+  std::unique_ptr<Device> device;
+  std::unique_ptr<ExecContext> exec;
+  std::string device_name;
+  std::unordered_set<uint64_t> arrays; // ids of the live arrays made in this context
+
+  // The last error, for kerb_context_get_error (poll_error may set it from any thread).
+  std::mutex error_mutex;
+  ContextError last_error;
+
+  int set_error(int code, std::string message, std::optional<Failure> failure = std::nullopt) {
+    std::lock_guard<std::mutex> lock(error_mutex);
+    last_error.code = code;
+    last_error.message = std::move(message);
+    last_error.failure = std::move(failure);
+    return code;
+  }
+
+  void start(const Config &cfg, const kerb_program_desc *prog);
+  bool started() const { return start_error.empty(); }
+  // The status of a failed ExecContext operation, recorded as the context's error.
+  int exec_status(const std::string &fn);
+  int call(const std::string &fn, int32_t entry, void *const *outs, const void *const *ins);
+};
+
+void Context::start(const Config &cfg, const kerb_program_desc *prog) {
+  program = prog;
+  if (!prog) throw DeviceError("the program descriptor is NULL");
+  if (prog->abi_version != KERB_PROGRAM_ABI_VERSION)
+    throw DeviceError(fmt::format(
+        "the program was compiled by another version of kerb (program interface {}, this "
+        "runtime's {}); compile it again with the kerb whose runtime you link",
+        prog->abi_version, KERB_PROGRAM_ABI_VERSION));
+  std::string name = prog->name ? prog->name : "the program";
+  if (!table.deserialize(std::string(prog->failure_table, prog->failure_table_size)))
+    throw DeviceError(fmt::format("{}: its failure table is malformed", name));
+  for (uint32_t i = 0; i < prog->num_entries; i++) {
+    EntrySig e;
+    e.name = prog->entry_names[i];
+    std::string sig = prog->entry_signatures[i];
+    size_t arrow = sig.find("->"), bar = sig.find('|');
+    std::string results = arrow == std::string::npos ? "" : sig.substr(arrow + 2, bar == std::string::npos ? bar : bar - arrow - 2);
+    if (arrow == std::string::npos || (bar != std::string::npos && bar < arrow) ||
+        !parse_slots(sig.substr(0, arrow), e.params) || !parse_slots(results, e.results) ||
+        !parse_shared(bar == std::string::npos ? "" : sig.substr(bar + 1), e.params, e.shared))
+      throw DeviceError(fmt::format("{}: malformed signature '{}' of entry '{}'", name, sig, e.name));
+    entries.push_back(std::move(e));
+  }
+  std::vector<KernelDesc> descs;
+  std::vector<std::string> names;
+  for (uint32_t k = 0; k < prog->num_kernels; k++) {
+    KernelDesc d;
+    d.kind = prog->kernel_info[2 * k] == 0 ? KernelDesc::Threads : KernelDesc::Blocks;
+    d.shared_bytes_per_thread = prog->kernel_info[2 * k + 1];
+    descs.push_back(d);
+    names.push_back(prog->kernel_names[k]);
+  }
+
+  DeviceChoice choice = cfg.device;
+  std::string cuda_why;
+  if (choice != DeviceChoice::Cpu && prog->cuda) {
+    cuda = CudaDevice::open(cfg.ordinal, &cuda_why);
+    if (cuda) choice = DeviceChoice::Cuda;
+  } else if (choice != DeviceChoice::Cpu) {
+    cuda_why = fmt::format("{} was compiled without code for the cuda device", name);
+  }
+  if (!cuda && cfg.device == DeviceChoice::Cuda)
+    throw DeviceError(fmt::format("the cuda device is not available: {}", cuda_why));
+  if (cuda) {
+    code = prog->cuda;
+    device = make_cuda_exec_device(*cuda, prog->ptx ? prog->ptx : "", names, descs);
+  } else {
+    if (!prog->cpu)
+      throw DeviceError(fmt::format("{} was compiled without code for the cpu device{}", name,
+                                    cuda_why.empty() ? "" : " (and cuda: " + cuda_why + ")"));
+    code = prog->cpu;
+    std::vector<CpuKernelFn> kernels;
+    for (uint32_t k = 0; k < prog->num_kernels; k++) kernels.push_back(prog->cpu->kernels[k]);
+    device = make_cpu_device(std::move(kernels), descs);
+  }
+  exec = std::make_unique<ExecContext>(*device, table);
+  exec->sync_checks = cfg.sync_checks;
+  device_name = device->describe();
+}
+
+// Marks the arrays that calls in the failure window returned.
+void poison_window(Context &c) {
+  auto [first, last] = c.exec->failure_window();
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (uint64_t id : c.arrays) {
+    ArrayObj &a = *r.arrays.at(id);
+    if (a.produced_by >= first && a.produced_by <= last) a.poisoned = true;
+  }
+}
+
+int Context::exec_status(const std::string &fn) {
+  if (exec->failure) {
+    poison_window(*this);
+    return set_error(KERB_PROGRAM_ERROR, exec->failure->text(), exec->failure);
+  }
+  int code = exec->out_of_memory ? KERB_OUT_OF_MEMORY : KERB_ERROR;
+  return set_error(code, fmt::format("{}: {}", fn, exec->error.empty() ? "the device failed" : exec->error));
+}
+
+// ---- handle lookup (each reports misuse itself)
+
+int usage(Context *c, std::string message) {
+  if (c) return c->set_error(KERB_USAGE_ERROR, std::move(message));
+  orphan_error = std::move(message);
+  return KERB_USAGE_ERROR;
+}
+
+Context *find_context(kerb_context *h, const std::string &fn) {
+  Registry &r = registry();
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.contexts.find(handle_id(h));
+    if (it != r.contexts.end()) return it->second.get();
+  }
+  usage(nullptr, h ? fmt::format("{}: the context is not alive (freed already, or not a "
+                                 "context)",
+                                 fn)
+                   : fmt::format("{}: the context is NULL", fn));
+  return nullptr;
+}
+
+// A started context, or null with the error recorded and its code in *status.
+Context *started_context(kerb_context *h, const std::string &fn, int *status = nullptr) {
+  Context *c = find_context(h, fn);
+  if (status) *status = c ? KERB_ERROR : KERB_USAGE_ERROR;
+  if (c && !c->started()) {
+    c->set_error(KERB_ERROR, fmt::format("{}: the context did not start: {}", fn, c->start_error));
+    return nullptr;
+  }
+  return c;
+}
+
+ArrayObj *find_array(Context &c, const void *h, PrimType prim, int rank, const std::string &fn,
+                     const std::string &what) {
+  if (!h) {
+    usage(&c, fmt::format("{}: {} is NULL", fn, what));
+    return nullptr;
+  }
+  Registry &r = registry();
+  ArrayObj *a = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.arrays.find(handle_id(h));
+    if (it != r.arrays.end()) a = it->second.get();
+  }
+  if (!a) {
+    usage(&c, fmt::format("{}: {} is not a live array (freed already, or never made)", fn, what));
+    return nullptr;
+  }
+  if (a->ctx != c.id) {
+    usage(&c, fmt::format("{}: {} belongs to another context", fn, what));
+    return nullptr;
+  }
+  if (a->prim != prim || a->rank != rank) {
+    usage(&c, fmt::format("{}: {} is an array of type {}, not {}", fn, what,
+                          type_text(a->prim, a->rank), type_text(prim, rank)));
+    return nullptr;
+  }
+  return a;
+}
+
+// "[3][2]": the first `dims` dims of a shape.
+std::string shape_text(const std::vector<int64_t> &shape, int dims) {
+  std::string s;
+  for (int d = 0; d < dims && size_t(d) < shape.size(); d++) s += fmt::format("[{}]", shape[size_t(d)]);
+  return s;
+}
+
+std::string array_fn(const char *op, PrimType prim, int rank) {
+  return fmt::format("kerb_{}_{}_{}d", op, prim_name(prim), rank);
+}
+
+bool valid_type(int32_t prim, int32_t rank) {
+  return prim >= 0 && prim <= int32_t(PrimType::F64) && rank >= 1 && rank <= 32;
+}
+
+void release_buffer(Context &c, Buffer *b) {
+  if (!b || --b->refs > 0) return;
+  c.exec->free_owned(b->alloc);
+  delete b;
+}
+
+uint64_t register_array(Context &c, std::unique_ptr<ArrayObj> a) {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  uint64_t id = r.next++;
+  a->ctx = c.id;
+  r.arrays.emplace(id, std::move(a));
+  c.arrays.insert(id);
+  return id;
+}
+
+// ---- entry calls
+
+int Context::call(const std::string &fn, int32_t entry, void *const *outs, const void *const *ins) {
+  const EntrySig &sig = entries[size_t(entry)];
+  for (size_t k = 0; k < sig.results.size(); k++)
+    if (!outs[k]) return usage(this, fmt::format("{}: the pointer for result {} (out{}) is NULL", fn, k, k));
+  std::vector<int64_t> in;
+  std::vector<ArrayObj *> inputs;
+  std::vector<ArrayObj *> by_param(sig.params.size(), nullptr);
+  auto find_input = [&](size_t k) { return by_param[k]; };
+  for (size_t k = 0; k < sig.params.size(); k++) {
+    const SlotType &t = sig.params[k];
+    if (t.rank == 0) {
+      uint64_t bits = 0;
+      std::memcpy(&bits, ins[k], size_t(prim_size(t.prim)));
+      if (t.prim == PrimType::Bool) bits = bits != 0;
+      in.push_back(int64_t(bits));
+      continue;
+    }
+    ArrayObj *a = find_array(*this, ins[k], t.prim, t.rank, fn, fmt::format("argument {} (in{})", k, k));
+    if (!a) return KERB_USAGE_ERROR;
+    if (a->poisoned)
+      return usage(this, fmt::format("{}: argument {} (in{}) is a result of a call that failed "
+                                     "(its values are garbage)",
+                                     fn, k, k));
+    inputs.push_back(a);
+    by_param[k] = a;
+    in.push_back(a->addr);
+    for (int64_t d : a->shape) in.push_back(d);
+  }
+  // The component arrays of an array of tuples must share its outer dims (Futhark
+  // counts inconsistent entry arguments as a program error).
+  for (const SharedDims &d : sig.shared) {
+    const ArrayObj *a = find_input(d.j), *b = find_input(d.i);
+    if (!std::equal(a->shape.begin(), a->shape.begin() + d.dims, b->shape.begin()))
+      return set_error(KERB_PROGRAM_ERROR,
+                       fmt::format("{}: arguments {} and {} (in{} and in{}) are components of one "
+                                   "array of tuples but differ in their outer size: {} and {}",
+                                   fn, d.i, d.j, d.i, d.j, shape_text(b->shape, d.dims),
+                                   shape_text(a->shape, d.dims)));
+  }
+  size_t nout = 0;
+  for (const SlotType &t : sig.results) nout += 1 + size_t(t.rank);
+  std::vector<int64_t> out(nout + 1);
+
+  exec->clear_error();
+  exec->begin_call();
+  uint64_t call_number = exec->current_call();
+  if (code->entries[entry](exec.get(), in.data(), out.data()) != 0) {
+    exec->finish_call();
+    return exec_status(fn);
+  }
+  // Results: an array's memory is a buffer this call allocated (taken off the call's
+  // list), the same buffer as an earlier result, or an input's buffer.
+  std::vector<std::unique_ptr<ArrayObj>> made;
+  std::vector<Buffer *> fresh;
+  bool lost = false;
+  size_t pos = 0;
+  for (const SlotType &t : sig.results) {
+    if (t.rank == 0) {
+      pos++;
+      continue;
+    }
+    auto a = std::make_unique<ArrayObj>();
+    a->prim = t.prim;
+    a->rank = t.rank;
+    a->addr = out[pos++];
+    a->shape.assign(out.begin() + long(pos), out.begin() + long(pos) + t.rank);
+    pos += size_t(t.rank);
+    a->produced_by = call_number;
+    if (a->elements() > 0) {
+      int64_t bytes = a->elements() * prim_size(t.prim);
+      auto holds = [&](const Allocation &m) { return a->addr >= m.addr && a->addr + bytes <= m.addr + m.bytes; };
+      for (Buffer *b : fresh)
+        if (!a->buffer && holds(b->alloc)) a->buffer = b;
+      for (ArrayObj *i : inputs)
+        if (!a->buffer && i->buffer && holds(i->buffer->alloc)) a->buffer = i->buffer;
+      if (a->buffer) {
+        a->buffer->refs++;
+      } else if (std::optional<Allocation> m = exec->take(a->addr); m && holds(*m)) {
+        a->buffer = new Buffer{*m, 1};
+        fresh.push_back(a->buffer);
+      } else {
+        if (m) exec->free_owned(*m);
+        lost = true;
+      }
+    } else {
+      a->addr = 0;
+    }
+    made.push_back(std::move(a));
+  }
+  exec->finish_call();
+  if (lost) {
+    for (auto &a : made) release_buffer(*this, a->buffer);
+    return set_error(KERB_ERROR, fmt::format("{}: internal error: a result's memory is not the "
+                                             "call's nor an argument's",
+                                             fn));
+  }
+  pos = 0;
+  size_t m = 0;
+  for (size_t k = 0; k < sig.results.size(); k++) {
+    const SlotType &t = sig.results[k];
+    if (t.rank == 0) {
+      uint64_t bits = uint64_t(out[pos++]);
+      if (t.prim == PrimType::Bool) bits = bits != 0;
+      std::memcpy(outs[k], &bits, size_t(prim_size(t.prim)));
+      continue;
+    }
+    pos += 1 + size_t(t.rank);
+    *static_cast<void **>(outs[k]) = as_handle<void>(register_array(*this, std::move(made[m++])));
+  }
+  return KERB_SUCCESS;
+}
+
+} // namespace
+
+ContextError take_context_error(kerb_context *h) {
+  Context *c = find_context(h, "take_context_error");
+  if (!c) return ContextError{KERB_USAGE_ERROR, std::nullopt, std::exchange(orphan_error, "")};
+  std::lock_guard<std::mutex> lock(c->error_mutex);
+  return std::exchange(c->last_error, ContextError{});
+}
+
+double time_on_device(kerb_context *h, const std::function<void()> &work) {
+  Context *c = started_context(h, "time_on_device");
+  if (!c) throw std::runtime_error(take_context_error(h).message);
+  return c->device->time_ms(work);
+}
+
+} // namespace kerb
+
+using namespace kerb;
+
+extern "C" {
+
+// ---- configuration
+
+kerb_context_config *kerb_context_config_new(void) {
+  try {
+    Registry &r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    uint64_t id = r.next++;
+    r.configs.emplace(id, std::make_unique<Config>());
+    return as_handle<kerb_context_config>(id);
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+void kerb_context_config_free(kerb_context_config *cfg) {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.configs.erase(handle_id(cfg));
+}
+
+int kerb_context_config_set_device(kerb_context_config *cfg, const char *device) {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = r.configs.find(handle_id(cfg));
+  if (it == r.configs.end())
+    return usage(nullptr, cfg ? "kerb_context_config_set_device: the configuration is not alive"
+                              : "kerb_context_config_set_device: the configuration is NULL");
+  std::string d = device ? device : "";
+  Config &c = *it->second;
+  if (d.empty()) {
+    c.device = DeviceChoice::Default;
+    return KERB_SUCCESS;
+  }
+  if (d == "cpu") {
+    c.device = DeviceChoice::Cpu;
+    return KERB_SUCCESS;
+  }
+  std::string num;
+  if (d == "cuda") num = "0";
+  else if (d.rfind("cuda:", 0) == 0) num = d.substr(5);
+  else if (d.rfind("#", 0) == 0) num = d.substr(1);
+  if (!num.empty() && num.size() < 6 && num.find_first_not_of("0123456789") == std::string::npos) {
+    c.device = DeviceChoice::Cuda;
+    c.ordinal = std::stoi(num);
+    return KERB_SUCCESS;
+  }
+  return usage(nullptr, fmt::format("kerb_context_config_set_device: unknown device '{}' (expected "
+                                    "cpu, cuda, cuda:N or #N)",
+                                    d));
+}
+
+int kerb_context_config_set_sync_checks(kerb_context_config *cfg, int flag) {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = r.configs.find(handle_id(cfg));
+  if (it == r.configs.end())
+    return usage(nullptr, cfg ? "kerb_context_config_set_sync_checks: the configuration is not alive"
+                              : "kerb_context_config_set_sync_checks: the configuration is NULL");
+  it->second->sync_checks = flag != 0;
+  return KERB_SUCCESS;
+}
+
+// ---- contexts
+
+kerb_context *kerb_rt_context_new(kerb_context_config *cfg, const kerb_program_desc *program) {
+  try {
+    auto c = std::make_unique<Context>();
+    Config config;
+    bool have_config = false;
+    Registry &r = registry();
+    {
+      std::lock_guard<std::mutex> lock(r.mutex);
+      auto it = r.configs.find(handle_id(cfg));
+      if (it != r.configs.end()) {
+        config = *it->second;
+        have_config = true;
+      }
+    }
+    if (!have_config)
+      c->start_error = cfg ? "kerb_context_new: the configuration is not alive"
+                           : "kerb_context_new: the configuration is NULL";
+    else {
+      try {
+        c->start(config, program);
+      } catch (const std::exception &e) {
+        c->start_error = e.what();
+        c->exec.reset();
+        c->device.reset();
+        c->cuda.reset();
+      }
+    }
+    if (!c->started()) c->set_error(KERB_ERROR, c->start_error);
+    std::lock_guard<std::mutex> lock(r.mutex);
+    c->id = r.next++;
+    uint64_t id = c->id;
+    r.contexts.emplace(id, std::move(c));
+    return as_handle<kerb_context>(id);
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+void kerb_context_free(kerb_context *ctx) {
+  Context *c = find_context(ctx, "kerb_context_free");
+  if (!c) return;
+  Registry &r = registry();
+  std::unique_ptr<Context> owned;
+  std::vector<std::unique_ptr<ArrayObj>> arrays;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    for (uint64_t id : c->arrays) {
+      auto it = r.arrays.find(id);
+      arrays.push_back(std::move(it->second));
+      r.arrays.erase(it);
+    }
+    auto it = r.contexts.find(c->id);
+    owned = std::move(it->second);
+    r.contexts.erase(it);
+  }
+  if (c->exec) {
+    for (auto &a : arrays) release_buffer(*c, a->buffer);
+    try {
+      c->device->synchronize();
+    } catch (...) {
+      // Freeing goes on regardless.
+    }
+  }
+}
+
+int kerb_context_sync(kerb_context *ctx) {
+  int status;
+  Context *c = started_context(ctx, "kerb_context_sync", &status);
+  if (!c) return status;
+  c->exec->clear_error();
+  try {
+    c->device->synchronize();
+  } catch (const std::exception &e) {
+    return c->set_error(KERB_ERROR, fmt::format("kerb_context_sync: {}", e.what()));
+  }
+  if (c->exec->sync_check(true) != 0) return c->exec_status("kerb_context_sync");
+  return KERB_SUCCESS;
+}
+
+char *kerb_context_get_error(kerb_context *ctx) {
+  std::string message;
+  Registry &r = registry();
+  Context *c = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.contexts.find(handle_id(ctx));
+    if (it != r.contexts.end()) c = it->second.get();
+  }
+  if (c) {
+    std::lock_guard<std::mutex> lock(c->error_mutex);
+    message = std::exchange(c->last_error, ContextError{}).message;
+  } else {
+    message = std::exchange(orphan_error, "");
+  }
+  if (message.empty()) return nullptr;
+  char *out = static_cast<char *>(std::malloc(message.size() + 1));
+  if (out) std::memcpy(out, message.c_str(), message.size() + 1);
+  return out;
+}
+
+int kerb_context_poll_error(kerb_context *ctx) {
+  int status;
+  Context *c = started_context(ctx, "kerb_context_poll_error", &status);
+  if (!c) return status;
+  std::optional<Failure> f = c->exec->poll();
+  if (!f) return KERB_SUCCESS;
+  return c->set_error(KERB_PROGRAM_ERROR, f->text(), f);
+}
+
+const char *kerb_context_get_device(kerb_context *ctx) {
+  Context *c = started_context(ctx, "kerb_context_get_device");
+  return c ? c->device_name.c_str() : nullptr;
+}
+
+char *kerb_context_report(kerb_context *ctx) {
+  Context *c = started_context(ctx, "kerb_context_report");
+  if (!c) return nullptr;
+  int64_t reserved = -1;
+  try {
+    reserved = c->device->reserved_bytes();
+  } catch (...) {
+    reserved = -1;
+  }
+  std::string device;
+  for (char ch : c->device_name) {
+    if (ch == '"' || ch == '\\') device += '\\';
+    device += ch;
+  }
+  std::string json = fmt::format(
+      "{{\"device\": \"{}\", \"entry_calls\": {}, \"live_arrays\": {}, \"bytes_in_use\": {}, "
+      "\"peak_bytes\": {}, \"allocations\": {}, \"pool_reserved_bytes\": {}}}",
+      device, c->exec->current_call(), c->arrays.size(), c->exec->bytes_in_use(),
+      c->exec->peak_bytes(), c->exec->allocations(), reserved);
+  char *out = static_cast<char *>(std::malloc(json.size() + 1));
+  if (out) std::memcpy(out, json.c_str(), json.size() + 1);
+  return out;
+}
+
+int kerb_context_clear_caches(kerb_context *ctx) {
+  int status;
+  Context *c = started_context(ctx, "kerb_context_clear_caches", &status);
+  if (!c) return status;
+  try {
+    c->device->trim();
+  } catch (const std::exception &e) {
+    return c->set_error(KERB_ERROR, fmt::format("kerb_context_clear_caches: {}", e.what()));
+  }
+  return KERB_SUCCESS;
+}
+
+// ---- what generated code calls
+
+int kerb_rt_entry(kerb_context *ctx, const kerb_program_desc *program, int32_t entry,
+                  void *const *outs, const void *const *ins) {
+  std::string fn = "kerb_entry";
+  if (program && entry >= 0 && uint32_t(entry) < program->num_entries)
+    fn += std::string("_") + program->entry_names[entry];
+  int status;
+  Context *c = started_context(ctx, fn, &status);
+  if (!c) return status;
+  if (c->program != program)
+    return usage(c, fmt::format("{}: the context was made for another program ({})", fn,
+                                c->program && c->program->name ? c->program->name : "?"));
+  if (entry < 0 || size_t(entry) >= c->entries.size())
+    return usage(c, fmt::format("{}: no entry number {}", fn, entry));
+  try {
+    return c->call(fn, entry, outs, ins);
+  } catch (const std::exception &e) {
+    return c->set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
+  }
+}
+
+void *kerb_rt_array_new(kerb_context *ctx, int32_t prim, int32_t rank, const void *data,
+                        const int64_t *dims) {
+  if (!valid_type(prim, rank)) {
+    usage(nullptr, fmt::format("kerb_new: no array type {} of rank {}", prim, rank));
+    return nullptr;
+  }
+  PrimType t = PrimType(prim);
+  std::string fn = array_fn("new", t, rank);
+  Context *c = started_context(ctx, fn);
+  if (!c) return nullptr;
+  auto a = std::make_unique<ArrayObj>();
+  a->prim = t;
+  a->rank = rank;
+  int64_t n = 1;
+  for (int d = 0; d < rank; d++) {
+    if (dims[d] < 0) {
+      usage(c, fmt::format("{}: dimension {} is negative ({})", fn, d, dims[d]));
+      return nullptr;
+    }
+    if (dims[d] > 0 && n > std::numeric_limits<int64_t>::max() / 8 / dims[d]) {
+      usage(c, fmt::format("{}: the array is too large", fn));
+      return nullptr;
+    }
+    n *= dims[d];
+    a->shape.push_back(dims[d]);
+  }
+  if (n > 0 && !data) {
+    usage(c, fmt::format("{}: data is NULL", fn));
+    return nullptr;
+  }
+  if (n > 0) {
+    int64_t bytes = n * prim_size(t);
+    c->exec->clear_error();
+    try {
+      a->buffer = new Buffer{c->exec->alloc_owned(bytes), 1};
+    } catch (const std::exception &e) {
+      c->set_error(dynamic_cast<const OutOfMemoryError *>(&e) ? KERB_OUT_OF_MEMORY : KERB_ERROR,
+                   fmt::format("{}: {}", fn, e.what()));
+      return nullptr;
+    }
+    a->addr = a->buffer->alloc.addr;
+    if (c->exec->write(a->addr, data, bytes) != 0) {
+      release_buffer(*c, a->buffer);
+      c->exec_status(fn);
+      return nullptr;
+    }
+  }
+  return as_handle<void>(register_array(*c, std::move(a)));
+}
+
+int kerb_rt_array_values(kerb_context *ctx, int32_t prim, int32_t rank, const void *array,
+                         void *data) {
+  if (!valid_type(prim, rank)) return usage(nullptr, "kerb_values: no such array type");
+  PrimType t = PrimType(prim);
+  std::string fn = array_fn("values", t, rank);
+  int status;
+  Context *c = started_context(ctx, fn, &status);
+  if (!c) return status;
+  ArrayObj *a = find_array(*c, array, t, rank, fn, "the array");
+  if (!a) return KERB_USAGE_ERROR;
+  if (a->poisoned)
+    return usage(c, fmt::format("{}: the array is a result of a call that failed (its values "
+                                "are garbage)",
+                                fn));
+  int64_t bytes = a->elements() * prim_size(t);
+  if (bytes > 0 && !data) return usage(c, fmt::format("{}: data is NULL", fn));
+  c->exec->clear_error();
+  if (c->exec->read(data, a->addr, bytes) != 0) return c->exec_status(fn);
+  return KERB_SUCCESS;
+}
+
+const int64_t *kerb_rt_array_shape(kerb_context *ctx, int32_t prim, int32_t rank,
+                                   const void *array) {
+  if (!valid_type(prim, rank)) {
+    usage(nullptr, "kerb_shape: no such array type");
+    return nullptr;
+  }
+  PrimType t = PrimType(prim);
+  std::string fn = array_fn("shape", t, rank);
+  Context *c = find_context(ctx, fn);
+  if (!c) return nullptr;
+  ArrayObj *a = find_array(*c, array, t, rank, fn, "the array");
+  return a ? a->shape.data() : nullptr;
+}
+
+int kerb_rt_array_free(kerb_context *ctx, int32_t prim, int32_t rank, void *array) {
+  if (!valid_type(prim, rank)) return usage(nullptr, "kerb_free: no such array type");
+  PrimType t = PrimType(prim);
+  std::string fn = array_fn("free", t, rank);
+  Context *c = find_context(ctx, fn);
+  if (!c) return KERB_USAGE_ERROR;
+  ArrayObj *a = find_array(*c, array, t, rank, fn, "the array");
+  if (!a) return KERB_USAGE_ERROR;
+  std::unique_ptr<ArrayObj> owned;
+  {
+    Registry &r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.arrays.find(handle_id(array));
+    owned = std::move(it->second);
+    r.arrays.erase(it);
+    c->arrays.erase(handle_id(array));
+  }
+  if (c->exec) {
+    c->exec->clear_error();
+    release_buffer(*c, owned->buffer);
+    if (!c->exec->error.empty()) return c->exec_status(fn);
+  }
+  return KERB_SUCCESS;
+}
+
+} // extern "C"

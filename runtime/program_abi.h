@@ -1,0 +1,76 @@
+// The contract between a compiled program and the runtime's C API (include/kerb/kerb.h):
+// the descriptor a compiled program hands to the runtime, and the functions that the
+// program's generated C API (kerb_context_new, kerb_entry_NAME, kerb_new_i32_1d, ...)
+// forward to.
+//
+// `kerb compile --library` emits a kerb_program_desc as constant data in the library's
+// object (codegen/library.cpp), with the PTX text, the kernels' names and launch kinds,
+// the serialised failure table, each entry's signature, and the compiled host code and
+// CPU kernels; `kerb run` builds one in memory from the JIT (codegen/compiled_program.cpp).
+// The layout is plain C with natural alignment; the code generator builds the same
+// struct in LLVM IR, and abi_version changes whenever it does.
+#pragma once
+
+#include <cstdint>
+
+extern "C" {
+
+struct kerb_context;
+struct kerb_context_config;
+
+#define KERB_PROGRAM_ABI_VERSION 1
+
+// An entry point's host code: `ctx` is the runtime's ExecContext, `in` and `out` its
+// flattened parameters and results as 8-byte slots (runtime/device_abi.h).
+typedef int32_t (*kerb_host_entry_fn)(void *ctx, const int64_t *in, int64_t *out);
+// A CPU kernel (runtime/device_abi.h's CpuKernelFn).
+typedef void (*kerb_cpu_kernel_fn)(int64_t begin, int64_t end, const int64_t *slots);
+
+// The code of one device.
+struct kerb_target_code {
+  const kerb_host_entry_fn *entries; // one per entry, in the descriptor's order
+  const kerb_cpu_kernel_fn *kernels; // the CPU device's kernels; null for CUDA
+};
+
+struct kerb_program_desc {
+  uint32_t abi_version; // KERB_PROGRAM_ABI_VERSION
+  uint32_t num_entries;
+  uint32_t num_kernels;
+  uint32_t reserved;
+  const char *name; // the source file, for messages
+  // Per entry: its name, and its signature "PARAMS->RESULTS[|SHARED]": PARAMS and
+  // RESULTS are comma-separated lists of flattened slots, each a primitive type and a
+  // rank ("i32_1d", "f64_0d"); SHARED lists "J=I:K" for the component arrays of an array
+  // of tuples: parameter J's first K dims must equal parameter I's.
+  const char *const *entry_names;
+  const char *const *entry_signatures;
+  // Per kernel: its name (in the PTX) and two words: KernelDesc::Kind and shared bytes
+  // per thread.
+  const char *const *kernel_names;
+  const uint32_t *kernel_info;
+  const char *ptx; // NUL-terminated PTX of every kernel; "" when there are none
+  const char *failure_table; // FailureTable::serialize()
+  uint64_t failure_table_size;
+  const struct kerb_target_code *cpu;  // null: not compiled for the CPU device
+  const struct kerb_target_code *cuda; // null: not compiled for the CUDA device
+};
+
+// What the generated C API calls. Array handles are checked (live, this context, this
+// type); misuse returns KERB_USAGE_ERROR (or null) with a message, never crashes.
+struct kerb_context *kerb_rt_context_new(struct kerb_context_config *cfg,
+                                         const struct kerb_program_desc *program);
+// Calls entry `entry` of `program`: outs[k] points to the k-th result's storage (a
+// scalar, or an array handle), ins[k] to the k-th parameter's value (a scalar) or is the
+// array handle itself.
+int kerb_rt_entry(struct kerb_context *ctx, const struct kerb_program_desc *program,
+                  int32_t entry, void *const *outs, const void *const *ins);
+// Arrays of primitive type `prim` (the runtime's PrimType numbering) and rank `rank`.
+void *kerb_rt_array_new(struct kerb_context *ctx, int32_t prim, int32_t rank,
+                        const void *data, const int64_t *dims);
+int kerb_rt_array_values(struct kerb_context *ctx, int32_t prim, int32_t rank,
+                         const void *array, void *data);
+const int64_t *kerb_rt_array_shape(struct kerb_context *ctx, int32_t prim, int32_t rank,
+                                   const void *array);
+int kerb_rt_array_free(struct kerb_context *ctx, int32_t prim, int32_t rank, void *array);
+
+} // extern "C"

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The C API of compiled libraries (registered with CTest): compiles api.fut with `kerb
+# compile --library`, builds c_api_test.c against it with `kerb config --cflags --libs`
+# and runs it on DEVICE (default cpu); then checks that the C++ side of two generated
+# headers compiles in one translation unit.
+# Usage: c_api_test.sh PATH/TO/kerb tests/library [DEVICE]
+set -euo pipefail
+
+kerb=$1
+dir=$2
+device=${3:-cpu}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cc=${CC:-cc}
+cxx=${CXX:-c++}
+
+"$kerb" compile --library "$dir/api.fut" -o "$tmp/api"
+# shellcheck disable=SC2046  # word splitting of the flags is intended
+"$cc" -std=c11 -Wall -Wextra -Werror -I"$tmp" "$dir/c_api_test.c" "$tmp/libapi.a" -o "$tmp/c_api_test" \
+  $("$kerb" config --cflags --libs)
+"$tmp/c_api_test" "$device"
+
+# Two programs' headers in one C++ file: shared array types are declared once.
+"$kerb" compile --library "$dir/../cli/gather.fut" -o "$tmp/gather"
+cat > "$tmp/both.cpp" <<'CPP'
+#include "api.h"
+#include "gather.h"
+int main() {
+  kerb::Context ctx("cpu");
+  kerb::Array<int32_t, 1> xs(ctx, std::vector<int32_t>{1, 2, 3}, {3});
+  auto [a, b] = kerb::api::twice(ctx, xs);
+  return a.values()[0] == 2 && b.shape()[0] == 3 ? 0 : 1;
+}
+CPP
+# shellcheck disable=SC2046
+"$cxx" -std=c++17 -Wall -Wextra -Werror -fsyntax-only -I"$tmp" "$tmp/both.cpp" $("$kerb" config --cflags)
+# shellcheck disable=SC2046
+"$cxx" -std=c++17 -Wall -Wextra -Werror -I"$tmp" "$tmp/both.cpp" "$tmp/libapi.a" -o "$tmp/both" \
+  $("$kerb" config --cflags --libs)
+"$tmp/both"
+echo "c_api_test.sh: ok"
