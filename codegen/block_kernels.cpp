@@ -60,11 +60,155 @@ ProgramGen::BlockKernel ProgramGen::block_kernel(const core::Stm &s, const char 
   return bk;
 }
 
-void ProgramGen::check_block_operands(const core::Stm &s, bool scan) {
+bool ProgramGen::block_operands(const core::Stm &s, bool scan) {
   for (int r : s.pat)
-    if (p_.var(r).type.rank != (scan ? 1 : 0)) unsupported(s.exp, "reductions with array operands");
+    if (p_.var(r).type.rank != (scan ? 1 : 0)) return false;
   for (int a : s.exp.arrays)
-    if (p_.var(a).type.rank != 1) unsupported(s.exp, "reductions over arrays of arrays");
+    if (p_.var(a).type.rank != 1) return false;
+  return true;
+}
+
+void ProgramGen::chunked_kernels(const core::Stm &s, bool scan) {
+  const core::Exp &e = s.exp;
+  FnGen &h = *host_;
+  IRBuilder<> &hb = h.builder();
+  Chunked c;
+  c.s = &s;
+  size_t k = s.pat.size();
+  c.acc_vars.assign(e.lambda->params.begin(), e.lambda->params.begin() + long(k));
+  c.n = h.ops().to_i64(h.prim_of(e.args[0]), h.scalar(e.args[0]));
+  c.threads = hb.CreateMul(hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, c.n}),
+                           hb.CreateCall(h.rt("kerb_rt_block_size"), {h.ctx}));
+  c.chunk = hb.CreateSDiv(hb.CreateAdd(c.n, hb.CreateSub(c.threads, h.i64(1))), c.threads);
+  // Per thread a partial result (reduce) or a prefix (scan: one more, the first the
+  // neutral element), shaped as the neutral element.
+  auto rows_like = [&](PrimType t, const Val &x, Value *count) {
+    std::vector<Value *> dims{count};
+    dims.insert(dims.end(), x.dims.begin(), x.dims.end());
+    return Val{nullptr, alloc(byte_size(t, dims)), dims, {}};
+  };
+  for (size_t j = 0; j < k; j++) {
+    PrimType t = p_.var(c.acc_vars[j]).type.prim;
+    Val x = h.val(e.args[j + 1]);
+    if (!x.scalar) x = contiguous(x, t);
+    c.ne.push_back(x);
+    c.parts.push_back(rows_like(t, x, hb.CreateAdd(c.threads, h.i64(1))));
+    // The results: the scan's rows, or the reduction's value (one row).
+    c.outs.push_back(rows_like(t, x, scan ? c.n : h.i64(1)));
+  }
+  if (!scan) {
+    chunked_phase(c, "reduce_chunks", c.threads, ChunkPhase::Partials);
+    chunked_phase(c, "reduce_chunk_results", h.i64(1), ChunkPhase::Combine);
+    for (size_t j = 0; j < k; j++) {
+      PrimType t = p_.var(s.pat[j]).type.prim;
+      if (c.ne[j].scalar) {
+        Type *et = h.ops().mem_type(t);
+        AllocaInst *buf = h.entry_alloca(et);
+        h.return_if_error(hb.CreateCall(h.rt("kerb_rt_read"),
+                                        {h.ctx, buf, c.outs[j].addr,
+                                         h.i64(int64_t(out_.host->getDataLayout().getTypeAllocSize(et)))}));
+        h.bind(s.pat[j], Val{h.ops().from_mem(t, hb.CreateLoad(et, buf)), nullptr, {}, {}});
+        continue;
+      }
+      Val r = c.outs[j];
+      r.dims.erase(r.dims.begin());
+      h.bind(s.pat[j], r);
+    }
+    return;
+  }
+  chunked_phase(c, "scan_chunks", c.threads, ChunkPhase::Partials);
+  chunked_phase(c, "scan_chunk_prefixes", h.i64(1), ChunkPhase::Prefixes);
+  chunked_phase(c, "scan_chunks_from_prefixes", c.threads, ChunkPhase::Scan);
+  for (size_t j = 0; j < k; j++) h.bind(s.pat[j], c.outs[j]);
+}
+
+void ProgramGen::chunked_phase(const Chunked &c, const char *name, Value *nthreads, ChunkPhase phase) {
+  const core::Stm &s = *c.s;
+  const core::Exp &e = s.exp;
+  const core::Lambda &op = *e.lambda;
+  FnGen &h = *host_;
+  size_t k = c.acc_vars.size();
+  SlotList sl;
+  size_t count_slot = add_raw(sl, nthreads);
+  size_t n_slot = add_raw(sl, c.n), chunk_slot = add_raw(sl, c.chunk);
+  size_t threads_slot = add_raw(sl, c.threads);
+  for (int v : lambda_free_vars(p_, op)) add_input(sl, v);
+  if (phase != ChunkPhase::Prefixes && phase != ChunkPhase::Combine)
+    for (int a : e.arrays) add_input(sl, a);
+  // Values the host made (not core variables): address or scalar, then dims.
+  auto add_val = [&](const Val &v, PrimType t) {
+    size_t first = add_raw(sl, v.scalar ? h.ops().to_slot(t, v.scalar) : v.addr);
+    for (Value *d : v.dims) add_raw(sl, d);
+    return first;
+  };
+  std::vector<size_t> ne_slots, part_slots, out_slots;
+  for (size_t j = 0; j < k; j++) {
+    PrimType t = p_.var(c.acc_vars[j]).type.prim;
+    ne_slots.push_back(add_val(c.ne[j], t));
+    part_slots.push_back(add_val(c.parts[j], t));
+    out_slots.push_back(add_val(c.outs[j], t));
+  }
+  ArenaSlots arena = add_arena(sl, nthreads, {{&op, false}}, e, c.acc_vars);
+  KernelFn kf = new_kernel(name, sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+  bind_kernel_args(kf, sl);
+  FnGen &g = *kf.g;
+  IRBuilder<> &b = g.builder();
+  Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
+  auto get_val = [&](size_t slot, const Val &like, PrimType t) {
+    if (like.scalar) return Val{g.ops().from_slot(t, kf.slot(slot)), nullptr, {}, {}};
+    Val v{nullptr, b.CreateIntToPtr(kf.slot(slot), gptr), {}, {}};
+    for (size_t d = 0; d < like.dims.size(); d++) v.dims.push_back(kf.slot(slot + 1 + d));
+    return v;
+  };
+  threads_kernel(kf, kf.slot(count_slot), [&](Value *gid) {
+    bind_arena(kf, arena, gid);
+    std::vector<Val> ne, parts, outs;
+    std::vector<PrimType> types;
+    for (size_t j = 0; j < k; j++) {
+      types.push_back(p_.var(c.acc_vars[j]).type.prim);
+      ne.push_back(get_val(ne_slots[j], c.ne[j], types[j]));
+      parts.push_back(get_val(part_slots[j], c.parts[j], types[j]));
+      outs.push_back(get_val(out_slots[j], c.outs[j], types[j]));
+    }
+    auto rows_of = [&](const std::vector<Val> &arrs, Value *i) {
+      std::vector<Val> r;
+      for (size_t j = 0; j < k; j++) r.push_back(g.row_of(types[j], arrs[j], i));
+      return r;
+    };
+    auto store_rows = [&](const std::vector<Val> &arrs, Value *i, const std::vector<Val> &vals) {
+      for (size_t j = 0; j < k; j++) g.store_row(types[j], vals[j], arrs[j], i);
+    };
+    // This thread's chunk of the input.
+    Value *kn = kf.slot(n_slot), *chunk = kf.slot(chunk_slot);
+    Value *lo = b.CreateMul(gid, chunk);
+    Value *hi = b.CreateAdd(lo, chunk);
+    hi = b.CreateSelect(b.CreateICmpSLT(hi, kn), hi, kn);
+    lo = b.CreateSelect(b.CreateICmpSLT(lo, hi), lo, hi);
+    auto input = [&](Value *i) { return g.rows_at(e.arrays, i); };
+    // Thread t's partial result is row t + 1 of `parts`; the prefixes phase turns the
+    // rows into exclusive prefixes in place (row 0: the neutral element).
+    Value *threads = kf.slot(threads_slot);
+    Value *one = g.i64(1);
+    switch (phase) {
+    case ChunkPhase::Partials:
+      store_rows(parts, b.CreateAdd(gid, one), g.fold_range(op, ne, lo, hi, input));
+      break;
+    case ChunkPhase::Combine:
+      store_rows(outs, g.i64(0),
+                 g.fold_range(op, ne, one, b.CreateAdd(threads, one), [&](Value *i) { return rows_of(parts, i); }));
+      break;
+    case ChunkPhase::Prefixes:
+      store_rows(parts, g.i64(0), ne);
+      g.fold_range(op, ne, one, b.CreateAdd(threads, one), [&](Value *i) { return rows_of(parts, i); },
+                   [&](Value *i, const std::vector<Val> &acc) { store_rows(parts, i, acc); });
+      break;
+    case ChunkPhase::Scan:
+      g.fold_range(op, rows_of(parts, gid), lo, hi, input,
+                   [&](Value *i, const std::vector<Val> &acc) { store_rows(outs, i, acc); });
+      break;
+    }
+  }, true);
+  emit_launch(int(out_.kernel_descs.size()) - 1, nthreads, sl);
 }
 
 std::vector<Value *> ProgramGen::alloc_per_result(const core::Stm &s, Value *n) {
@@ -76,7 +220,7 @@ std::vector<Value *> ProgramGen::alloc_per_result(const core::Stm &s, Value *n) 
 void ProgramGen::reduce_kernels(const core::Stm &s) {
   FnGen &h = *host_;
   IRBuilder<> &hb = h.builder();
-  check_block_operands(s, false);
+  if (!block_operands(s, false)) return chunked_kernels(s, false);
   Value *n = h.scalar(s.exp.args[0]);
   Value *nblocks = hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, n});
   std::vector<Value *> partials = alloc_per_result(s, nblocks);
@@ -101,7 +245,7 @@ void ProgramGen::reduce_kernels(const core::Stm &s) {
 void ProgramGen::scan_kernels(const core::Stm &s) {
   FnGen &h = *host_;
   IRBuilder<> &hb = h.builder();
-  check_block_operands(s, true);
+  if (!block_operands(s, true)) return chunked_kernels(s, true);
   Value *n = h.scalar(s.exp.args[0]);
   Value *nblocks = hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, n});
   std::vector<Value *> partials = alloc_per_result(s, nblocks);

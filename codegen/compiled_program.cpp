@@ -40,16 +40,6 @@ core::Program lower(const Program &program, const CompileOptions &opts) {
 
 int elem_size(PrimType t) { return t == PrimType::Bool ? 1 : prim_bits(t) / 8; }
 
-// Whether a value type holds an array of empty tuples (`[]()`), whose length the
-// flattened form cannot carry.
-bool has_unit_array(const ValueType &t) {
-  if (t.kind != ValueType::Tuple) return false;
-  if (t.rank > 0 && t.elems.empty()) return true;
-  for (const ValueType &e : t.elems)
-    if (has_unit_array(e)) return true;
-  return false;
-}
-
 // One primitive leaf of a value: a scalar or an array of primitives.
 struct Leaf {
   bool is_array = false;
@@ -57,15 +47,23 @@ struct Leaf {
   const ArrayData *array = nullptr;
 };
 
-void flatten(const Value &v, std::vector<Leaf> &out) {
+// `()` is one bool (false), as the lowering flattens it (an array of () keeps its
+// length); `units` keeps the bool arrays made for arrays of ().
+void flatten(const Value &v, std::vector<Leaf> &out, std::vector<Value> &units) {
   switch (v.kind) {
   case Value::Prim: out.push_back(Leaf{false, v.prim, nullptr}); return;
   case Value::Tuple:
-    for (const Value &e : v.elems) flatten(e, out);
+    if (v.elems.empty()) out.push_back(Leaf{false, PrimValue::boolean(false), nullptr});
+    for (const Value &e : v.elems) flatten(e, out, units);
     return;
   case Value::Array:
     if (v.array->elem.kind == ValueType::Tuple) {
-      for (const Value &c : v.array->components) flatten(c, out);
+      if (v.array->elem.elems.empty()) {
+        units.push_back(make_prim_array(PrimType::Bool, v.array->shape,
+                                        std::vector<Bits>(size_t(v.array->num_elements()))));
+        out.push_back(Leaf{true, {}, units.back().array.get()});
+      }
+      for (const Value &c : v.array->components) flatten(c, out, units);
       return;
     }
     out.push_back(Leaf{true, {}, v.array.get()});
@@ -123,6 +121,12 @@ PrimValue unpack_scalar(PrimType t, const uint8_t *src) {
 // Rebuilds a value of type `t` from flattened result leaves.
 Value unflatten(const ValueType &t, const std::vector<Value> &leaves, size_t &pos) {
   if (t.kind == ValueType::Prim) return leaves[pos++];
+  if (t.elems.empty()) {
+    // () and arrays of (): their bool component gives the shape.
+    const Value &unit = leaves[pos++];
+    if (t.rank == 0) return Value::tuple({});
+    return make_tuple_array(unit.shape(), {});
+  }
   if (t.rank == 0) {
     std::vector<Value> elems;
     for (const ValueType &e : t.elems) elems.push_back(unflatten(e, leaves, pos));
@@ -272,7 +276,8 @@ RunResult Compiled::failed() {
 void Compiled::upload(int32_t index, const std::vector<Value> &args, Arguments &in) {
   const core::Function &fn = core_.functions[size_t(index)];
   std::vector<Leaf> leaves;
-  for (const Value &a : args) flatten(a, leaves);
+  std::vector<Value> units;
+  for (const Value &a : args) flatten(a, leaves, units);
   if (leaves.size() != fn.params.size())
     throw std::invalid_argument(fmt::format("entry point '{}' expects {} values, got {}", fn.name,
                                             fn.params.size(), leaves.size()));
@@ -430,17 +435,6 @@ std::vector<kerb_host_entry_fn> jit_entries(Compiled &c) {
 
 core::Program lower_checked(const Program &program, const CompileOptions &opts) {
   core::Program core = lower(program, opts);
-  for (const core::Function &f : core.functions) {
-    std::vector<ValueType> types = f.param_types;
-    types.insert(types.end(), f.result_types.begin(), f.result_types.end());
-    for (const ValueType &t : types)
-      if (has_unit_array(t)) {
-        const FunDef *d = program.find(f.name);
-        error_at(d ? d->name_span : Span{program.file.get(), 0, 0},
-                 "the code generator does not support arrays of () as entry parameters or "
-                 "results yet");
-      }
-  }
   return core;
 }
 

@@ -72,6 +72,9 @@ struct ArenaNeed {
 ArenaNeed arena_need(const core::Program &p, const core::Body &body,
                      const std::map<int, size_t> &dests, FnGen *host,
                      const std::function<Value *(const core::SubExp &)> &size);
+// The bytes of `copies` fresh arrays of each variable's shape.
+ArenaNeed arena_need_arrays(const core::Program &p, const std::vector<int> &vars, int copies,
+                            FnGen *host, const std::function<Value *(const core::SubExp &)> &size);
 bool body_allocates(const core::Program &p, const core::Body &body);
 
 // Code generation of one function body (host code or a kernel), with its builder.
@@ -142,6 +145,10 @@ public:
   // The view of `src` selected by a Slice's or UpdateSlice's args (start, count, stride
   // for each leading dim), without the dims listed in `drop`.
   Val select_view(const Val &src, PrimType t, const core::Exp &e, const std::vector<int> &drop = {});
+
+  // Kernel: row i of array `arr` (a scalar, or a view), and storing `v` there.
+  Val row_of(PrimType t, const Val &arr, Value *i);
+  void store_row(PrimType t, const Val &v, const Val &arr, Value *i);
 
   // Kernel: load / store an element.
   // Kernels that never write memory they read (every kernel but hist's and scan's
@@ -264,6 +271,13 @@ public:
   // A Reduce inside a kernel: a sequential loop.
   void sequential_reduce(const core::Stm &s);
 
+  // Folds `op` over rows(i) for i in [lo, hi) from `init` (one value per accumulator
+  // parameter of `op`), giving back each element's memory; arrays in the accumulator
+  // are carried in buffers. `each(i, acc)` sees the accumulator after element i.
+  std::vector<Val> fold_range(const core::Lambda &op, const std::vector<Val> &init, Value *lo,
+                              Value *hi, const std::function<std::vector<Val>(Value *)> &rows,
+                              const std::function<void(Value *, const std::vector<Val> &)> &each = {});
+
   // ---- kernel memory (kernel_memory.cpp)
 
   // A kernel thread's scratch memory (its arena): arrays made inside a kernel take
@@ -281,6 +295,10 @@ public:
 
   // Array statements inside a kernel that need memory (fn_gen_kernel.cpp).
   void kernel_array_stm(const core::Stm &s);
+
+  // reduce_by_index in one thread, in index order: dsts[is[i]] op= vs[i] for the
+  // indices in range. `dsts`: the destinations (the statement's arrays[0..k-1], copied).
+  void hist_sequential(const core::Stm &s, const std::vector<Val> &dsts);
 
   // Kernel loops whose iterations make arrays: the array parameters live in two
   // buffers each, taken before the loop; each iteration's results are copied into the

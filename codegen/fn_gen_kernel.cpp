@@ -135,6 +135,18 @@ void FnGen::map_element(const core::Lambda &l, const std::vector<int> &arrays, V
   }
 }
 
+Val FnGen::row_of(PrimType t, const Val &arr, Value *i) {
+  Value *addr = element_addr(arr.addr, offset_of(arr, {i}), t);
+  if (arr.dims.size() == 1) return Val{load_elem(t, addr), nullptr, {}, {}};
+  return subarray(arr, addr, 1);
+}
+
+void FnGen::store_row(PrimType t, const Val &v, const Val &arr, Value *i) {
+  Value *addr = element_addr(arr.addr, offset_of(arr, {i}), t);
+  if (arr.dims.size() == 1) store_elem(t, v.scalar, addr);
+  else copy_elements(t, v, subarray(arr, addr, 1));
+}
+
 void FnGen::copy_elements(PrimType t, const Val &src, const Val &dst) {
   std::function<void(size_t, Value *, Value *)> go = [&](size_t d, Value *so, Value *doff) {
     if (d == src.dims.size()) {
@@ -190,28 +202,70 @@ bool FnGen::destination_stm(const core::Stm &s) {
 
 void FnGen::sequential_reduce(const core::Stm &s) {
   const core::Exp &e = s.exp;
-  size_t k = e.args.size() - 1;
-  std::vector<Val> acc;
-  for (size_t j = 0; j < k; j++) acc.push_back(val(e.args[j + 1]));
+  std::vector<Val> ne;
+  for (size_t j = 1; j < e.args.size(); j++) ne.push_back(val(e.args[j]));
+  std::vector<Val> out = fold_range(*e.lambda, ne, i64(0), ops_.to_i64(prim_of(e.args[0]), scalar(e.args[0])),
+                                    [&](Value *i) { return rows_at(e.arrays, i); });
+  for (size_t j = 0; j < s.pat.size(); j++) bind(s.pat[j], out[j]);
+}
+
+std::vector<Val> FnGen::fold_range(const core::Lambda &op, const std::vector<Val> &init, Value *lo,
+                                   Value *hi, const std::function<std::vector<Val>(Value *)> &rows,
+                                   const std::function<void(Value *, const std::vector<Val> &)> &each) {
+  std::vector<int> acc_vars(op.params.begin(), op.params.begin() + long(init.size()));
   // Array accumulators are carried in buffers (Note [Kernel memory]).
   bool arrays = false;
-  for (int r : s.pat) arrays = arrays || p_.var(r).type.rank != 0;
+  for (int v : acc_vars) arrays = arrays || p_.var(v).type.rank != 0;
   Carry carry;
-  if (arrays) carry = carry_begin(s.pat, acc);
-  Slots slots = make_slots(s.pat);
-  store_slots(slots, acc, s.pat);
-  counted_loop(scalar(e.args[0]), [&](Value *i) {
+  if (arrays) carry = carry_begin(acc_vars, init);
+  Slots slots = make_slots(acc_vars);
+  store_slots(slots, init, acc_vars);
+  counted_range(lo, hi, nullptr, [&](Value *i) {
     Value *mark = arrays ? nullptr : arena_mark();
-    std::vector<Val> args = load_slots(slots, s.pat);
-    std::vector<Val> rows = rows_at(e.arrays, i);
-    args.insert(args.end(), rows.begin(), rows.end());
-    std::vector<Val> r = apply(*e.lambda, args);
+    std::vector<Val> args = load_slots(slots, acc_vars);
+    std::vector<Val> xs = rows(i);
+    args.insert(args.end(), xs.begin(), xs.end());
+    std::vector<Val> r = apply(op, args);
     if (arrays) r = carry_next(carry, r);
-    store_slots(slots, r, s.pat);
+    if (each) each(i, r);
+    store_slots(slots, r, acc_vars);
     arena_release(mark);
   });
-  std::vector<Val> out = load_slots(slots, s.pat);
-  for (size_t j = 0; j < s.pat.size(); j++) bind(s.pat[j], out[j]);
+  return load_slots(slots, acc_vars);
+}
+
+void FnGen::hist_sequential(const core::Stm &s, const std::vector<Val> &dsts) {
+  const core::Exp &e = s.exp;
+  size_t k = s.pat.size();
+  int is = e.arrays[k];
+  std::vector<int> vs(e.arrays.begin() + long(k) + 1, e.arrays.end());
+  counted_loop(lookup(is).dims[0], [&](Value *i) {
+    Value *idx = rows_at({is}, i)[0].scalar;
+    BasicBlock *upd = BasicBlock::Create(c_, "hist.update", f_);
+    BasicBlock *skip = BasicBlock::Create(c_, "hist.skip", f_);
+    b_.CreateCondBr(b_.CreateICmpULT(idx, dsts[0].dims[0]), upd, skip);
+    b_.SetInsertPoint(upd);
+    Value *mark = arena_mark();
+    std::vector<Val> args;
+    std::vector<Value *> at;
+    for (size_t j = 0; j < k; j++) {
+      PrimType tj = p_.var(s.pat[j]).type.prim;
+      at.push_back(element_addr(dsts[j].addr, offset_of(dsts[j], {idx}), tj));
+      args.push_back(dsts[j].dims.size() == 1 ? Val{load_elem(tj, at[j]), nullptr, {}, {}}
+                                               : subarray(dsts[j], at[j], 1));
+    }
+    std::vector<Val> rows = rows_at(vs, i);
+    args.insert(args.end(), rows.begin(), rows.end());
+    std::vector<Val> r = apply(*e.lambda, args);
+    for (size_t j = 0; j < k; j++) {
+      PrimType tj = p_.var(s.pat[j]).type.prim;
+      if (dsts[j].dims.size() == 1) store_elem(tj, r[j].scalar, at[j]);
+      else copy_elements(tj, r[j], subarray(dsts[j], at[j], 1));
+    }
+    arena_release(mark);
+    b_.CreateBr(skip);
+    b_.SetInsertPoint(skip);
+  });
 }
 
 void FnGen::kernel_array_stm(const core::Stm &s) {
@@ -370,47 +424,16 @@ void FnGen::kernel_array_stm(const core::Stm &s) {
     return;
   }
   case core::ExpKind::Hist: {
-    // Sequential, in index order: dests[is[i]] = op(dests[is[i]], vs[i]).
-    size_t k = s.pat.size();
     std::vector<Val> dsts;
-    for (size_t j = 0; j < k; j++) {
+    for (size_t j = 0; j < s.pat.size(); j++) {
       PrimType tj = p_.var(s.pat[j]).type.prim;
       Val src = lookup(e.arrays[j]);
       Val dst = kernel_alloc(tj, src.dims);
       copy_elements(tj, src, dst);
       dsts.push_back(dst);
     }
-    const Val &is = lookup(e.arrays[k]);
-    PrimType it = p_.var(e.arrays[k]).type.prim;
-    std::vector<int> vs(e.arrays.begin() + long(k) + 1, e.arrays.end());
-    counted_loop(is.dims[0], [&](Value *i) {
-      Value *idx = ops_.to_i64(it, load_elem(it, element_addr(is.addr, offset_of(is, {i}), it)));
-      BasicBlock *upd = BasicBlock::Create(c_, "hist.update", f_);
-      BasicBlock *skip = BasicBlock::Create(c_, "hist.skip", f_);
-      b_.CreateCondBr(b_.CreateICmpULT(idx, dsts[0].dims[0]), upd, skip);
-      b_.SetInsertPoint(upd);
-      Value *mark = arena_mark();
-      std::vector<Val> args;
-      for (size_t j = 0; j < k; j++) {
-        PrimType tj = p_.var(s.pat[j]).type.prim;
-        Value *at = element_addr(dsts[j].addr, offset_of(dsts[j], {idx}), tj);
-        args.push_back(dsts[j].dims.size() == 1 ? Val{load_elem(tj, at), nullptr, {}, {}}
-                                                 : subarray(dsts[j], at, 1));
-      }
-      std::vector<Val> rows = rows_at(vs, i);
-      args.insert(args.end(), rows.begin(), rows.end());
-      std::vector<Val> r = apply(*e.lambda, args);
-      for (size_t j = 0; j < k; j++) {
-        PrimType tj = p_.var(s.pat[j]).type.prim;
-        Value *at = element_addr(dsts[j].addr, offset_of(dsts[j], {idx}), tj);
-        if (dsts[j].dims.size() == 1) store_elem(tj, r[j].scalar, at);
-        else copy_elements(tj, r[j], subarray(dsts[j], at, 1));
-      }
-      arena_release(mark);
-      b_.CreateBr(skip);
-      b_.SetInsertPoint(skip);
-    });
-    for (size_t j = 0; j < k; j++) bind(s.pat[j], dsts[j]);
+    hist_sequential(s, dsts);
+    for (size_t j = 0; j < s.pat.size(); j++) bind(s.pat[j], dsts[j]);
     return;
   }
   default: break;

@@ -42,6 +42,37 @@ public:
   NeedWalker(const core::Program &p, FnGen *host, const std::function<Value *(const core::SubExp &)> &size)
       : p_(p), host_(host), size_(size) {}
 
+  // The bytes of fresh arrays for the variables `vars` (times `copies`), padding
+  // included.
+  ArenaNeed arrays(const std::vector<int> &vars, int copies = 1) {
+    ArenaNeed n = none();
+    for (int v : vars) {
+      const core::VarInfo &info = p_.var(v);
+      if (info.type.rank == 0) continue;
+      n.any = true;
+      if (!host_ || n.dynamic) continue;
+      if (int(info.shape.size()) != info.type.rank) {
+        n.dynamic = true;
+        continue;
+      }
+      IRBuilder<> &ib = host_->builder();
+      uint64_t es = host_->module().getDataLayout().getTypeAllocSize(host_->ops().mem_type(info.type.prim));
+      Value *bytes = host_->i64(int64_t(es));
+      for (const core::SubExp &d : info.shape) {
+        Value *x = size_(d);
+        if (!x) {
+          n.dynamic = true;
+          break;
+        }
+        bytes = ib.CreateMul(bytes, x);
+      }
+      if (n.dynamic) continue;
+      bytes = ib.CreateAdd(bytes, host_->i64(FnGen::kArenaAlign));
+      n.bytes = ib.CreateAdd(n.bytes, ib.CreateMul(bytes, host_->i64(copies)));
+    }
+    return n;
+  }
+
   ArenaNeed body(const core::Body &b, const std::map<int, size_t> &dests) {
     ArenaNeed n = none();
     for (const core::Stm &s : b.stms) n = add(n, stm(b, s, dests));
@@ -70,37 +101,6 @@ private:
     if (host_ && !n.dynamic) {
       IRBuilder<> &ib = host_->builder();
       n.bytes = ib.CreateSelect(ib.CreateICmpUGT(a.bytes, b.bytes), a.bytes, b.bytes);
-    }
-    return n;
-  }
-
-  // The bytes of fresh arrays for the variables `vars` (times `copies`), padding
-  // included.
-  ArenaNeed arrays(const std::vector<int> &vars, int copies = 1) {
-    ArenaNeed n = none();
-    for (int v : vars) {
-      const core::VarInfo &info = p_.var(v);
-      if (info.type.rank == 0) continue;
-      n.any = true;
-      if (!host_ || n.dynamic) continue;
-      if (int(info.shape.size()) != info.type.rank) {
-        n.dynamic = true;
-        continue;
-      }
-      IRBuilder<> &ib = host_->builder();
-      uint64_t es = host_->module().getDataLayout().getTypeAllocSize(host_->ops().mem_type(info.type.prim));
-      Value *bytes = host_->i64(int64_t(es));
-      for (const core::SubExp &d : info.shape) {
-        Value *x = size_(d);
-        if (!x) {
-          n.dynamic = true;
-          break;
-        }
-        bytes = ib.CreateMul(bytes, x);
-      }
-      if (n.dynamic) continue;
-      bytes = ib.CreateAdd(bytes, host_->i64(FnGen::kArenaAlign));
-      n.bytes = ib.CreateAdd(n.bytes, ib.CreateMul(bytes, host_->i64(copies)));
     }
     return n;
   }
@@ -147,6 +147,11 @@ private:
 ArenaNeed arena_need(const core::Program &p, const core::Body &body, const std::map<int, size_t> &dests,
                      FnGen *host, const std::function<Value *(const core::SubExp &)> &size) {
   return NeedWalker(p, host, size).body(body, dests);
+}
+
+ArenaNeed arena_need_arrays(const core::Program &p, const std::vector<int> &vars, int copies,
+                            FnGen *host, const std::function<Value *(const core::SubExp &)> &size) {
+  return NeedWalker(p, host, size).arrays(vars, copies);
 }
 
 bool body_allocates(const core::Program &p, const core::Body &body) {
@@ -285,7 +290,7 @@ void collect_defs(const core::Body &b, std::map<int, const core::Stm *> &defs) {
 
 ProgramGen::ArenaSlots ProgramGen::add_arena(SlotList &sl, Value *threads,
                                              const std::vector<ArenaLambda> &lambdas,
-                                             const core::Exp &where) {
+                                             const core::Exp &where, const std::vector<int> &carried) {
   FnGen &h = *host_;
   IRBuilder<> &hb = h.builder();
   std::map<int, const core::Stm *> defs;
@@ -301,6 +306,7 @@ ProgramGen::ArenaSlots ProgramGen::add_arena(SlotList &sl, Value *threads,
     total.dynamic = total.dynamic || n.dynamic;
     if (!total.dynamic) total.bytes = hb.CreateAdd(total.bytes, n.bytes);
   };
+  add(arena_need_arrays(p_, carried, 2, &h, size));
   for (const ArenaLambda &l : lambdas)
     add(arena_need(p_, l.lambda->body, l.in_place ? FnGen::in_place_results(p_, *l.lambda)
                                                    : std::map<int, size_t>{},

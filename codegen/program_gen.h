@@ -122,8 +122,9 @@ private:
     size_t base_slot = 0, size_slot = 0;
   };
   // Also counts the lambdas of the fused maps in `sl`; `where` is for diagnostics.
+  // `carried`: variables whose arrays the kernel carries in two buffers (fold_range).
   ArenaSlots add_arena(SlotList &sl, Value *threads, const std::vector<ArenaLambda> &lambdas,
-                       const core::Exp &where);
+                       const core::Exp &where, const std::vector<int> &carried = {});
   // Gives the kernel's FnGen the arena of thread `thread` (kernel code).
   void bind_arena(KernelFn &k, const ArenaSlots &a, Value *thread);
   // A size's i64 value in host code: bound on the host, or scalar arithmetic on such
@@ -173,7 +174,24 @@ private:
                            const std::vector<Value *> &extra, bool scan_phase,
                            const std::vector<Value *> &partials = {}, Value *n_override = nullptr);
 
-  void check_block_operands(const core::Stm &s, bool scan);
+  // Whether the block kernels take the statement: scalar operands and results.
+  bool block_operands(const core::Stm &s, bool scan);
+
+  // reduce and scan whose operands include arrays (operators on rows): each of T
+  // threads folds a contiguous chunk of the input sequentially (arrays in its scratch
+  // memory); one thread combines the T partial results (reduce) or turns them into
+  // exclusive prefixes (scan), and for scan each thread folds its chunk again from its
+  // prefix, writing every row. The order is kept: the operator need only be
+  // associative.
+  void chunked_kernels(const core::Stm &s, bool scan);
+  enum class ChunkPhase { Partials, Combine, Prefixes, Scan };
+  struct Chunked {
+    const core::Stm *s = nullptr;
+    Value *n = nullptr, *threads = nullptr, *chunk = nullptr;
+    std::vector<int> acc_vars;           // the operator's accumulator parameters
+    std::vector<Val> ne, parts, outs;    // per component
+  };
+  void chunked_phase(const Chunked &c, const char *name, Value *nthreads, ChunkPhase phase);
 
   std::vector<Value *> alloc_per_result(const core::Stm &s, Value *n);
 

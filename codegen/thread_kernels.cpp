@@ -217,38 +217,25 @@ void ProgramGen::scatter_kernel(const core::Stm &s) {
 void ProgramGen::hist_kernel(const core::Stm &s) {
   const core::Exp &e = s.exp;
   FnGen &h = *host_;
-  IndexedWrite w = indexed_write(s, "reduce_by_index");
-  SlotList &sl = w.sl;
-  PrimType t = w.t;
+  size_t k = s.pat.size();
+  // The destinations: fresh copies, the statement's results.
+  for (size_t j = 0; j < k; j++)
+    h.bind(s.pat[j], fresh_copy(h.lookup(e.arrays[j]), p_.var(s.pat[j]).type.prim));
+  SlotList sl;
   size_t one_slot = add_raw(sl, h.i64(1));
-  size_t n_slot = w.n_slot, len_slot = w.len_slot, dest_slot = w.dest_slot;
-  size_t is_slot = w.is_slot, vs_slot = w.vs_slot;
-  std::set<int> free = lambda_free_vars(p_, *e.lambda);
-  for (int v : free) add_var(sl, v);
-  PrimType it = w.it;
-  KernelFn k = new_kernel("hist", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
-  bind_kernel_args(k, sl);
-  FnGen &g = *k.g;
-  IRBuilder<> &b = g.builder();
-  Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
-  threads_kernel(k, k.slot(one_slot), [&](Value *) {
-    g.counted_loop(k.slot(n_slot), [&](Value *i) {
-      Value *ip = b.CreateIntToPtr(k.slot(is_slot), gptr);
-      Value *idx = g.ops().to_i64(it, g.load_elem(it, g.element_addr(ip, i, it)));
-      BasicBlock *upd = BasicBlock::Create(b.getContext(), "hist.update", k.f);
-      BasicBlock *skip = BasicBlock::Create(b.getContext(), "hist.skip", k.f);
-      b.CreateCondBr(b.CreateICmpULT(idx, k.slot(len_slot)), upd, skip);
-      b.SetInsertPoint(upd);
-      Value *vp = b.CreateIntToPtr(k.slot(vs_slot), gptr);
-      Value *dp = g.element_addr(b.CreateIntToPtr(k.slot(dest_slot), gptr), idx, t);
-      std::vector<Val> args{Val{g.load_elem(t, dp), nullptr, {}, {}},
-                            Val{g.load_elem(t, g.element_addr(vp, i, t)), nullptr, {}, {}}};
-      std::vector<Val> r = g.apply(*e.lambda, args);
-      g.store_elem(t, r[0].scalar, dp);
-      b.CreateBr(skip);
-      b.SetInsertPoint(skip);
-    });
-  });
+  for (int v : lambda_free_vars(p_, *e.lambda)) add_input(sl, v);
+  for (size_t j = k; j < e.arrays.size(); j++) add_input(sl, e.arrays[j]);
+  for (size_t j = 0; j < k; j++) add_var(sl, s.pat[j]);
+  ArenaSlots arena = add_arena(sl, h.i64(1), {{e.lambda.get(), false}}, e);
+  KernelFn kf = new_kernel("hist", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+  bind_kernel_args(kf, sl);
+  FnGen &g = *kf.g;
+  threads_kernel(kf, kf.slot(one_slot), [&](Value *gid) {
+    bind_arena(kf, arena, gid);
+    std::vector<Val> dsts;
+    for (size_t j = 0; j < k; j++) dsts.push_back(g.lookup(s.pat[j]));
+    g.hist_sequential(s, dsts);
+  }, sl.prelude || needs_prelude(e.lambda->body));
   emit_launch(int(out_.kernel_descs.size()) - 1, h.i64(1), sl);
 }
 

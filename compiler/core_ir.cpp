@@ -204,7 +204,7 @@ private:
       return;
     case ExpKind::Scatter: line(depth, head + "scatter (" + vars(e.arrays) + ")"); return;
     case ExpKind::Hist:
-      line(depth, head + "hist " + sub(e.args[0]) + " (" + vars(e.arrays) + ") " +
+      line(depth, head + "hist (" + subs(e.args) + ") (" + vars(e.arrays) + ") " +
                       lambda_head(*e.lambda));
       nested(e.lambda->body, depth, "}");
       return;

@@ -105,9 +105,10 @@ enum class ExpKind : uint8_t {
   Scatter,   // arrays[0] dest, arrays[1] indices (i64, 1-D), arrays[2] values: a new
              // array, dest with dest[is[i]] = vs[i] where is[i] is in range (others are
              // ignored, as in Futhark); an array of tuples scatters each component
-  Hist,      // reduce_by_index: arrays[0] dest, arrays[1] indices (i64), arrays[2]
-             // values; lambda (2 params) the operator; args[0] the neutral element;
-             // out-of-range indices are ignored
+  Hist,      // reduce_by_index of k components: arrays[0..k-1] the destinations,
+             // arrays[k] the indices (i64), arrays[k+1..2k] the values; lambda (2k
+             // params: a destination row, a value row) the operator; args the k neutral
+             // elements; out-of-range indices are ignored
 };
 
 struct Exp {

@@ -36,6 +36,8 @@ void flatten_type(const Type &t, int outer, std::vector<CType> &out) {
   switch (t.kind) {
   case Type::Prim: out.push_back(CType{t.prim, outer}); return;
   case Type::Tuple:
+    // `()` is one bool component (false), so that an array of () keeps its length.
+    if (t.elems.empty()) out.push_back(CType{PrimType::Bool, outer});
     for (const Type &e : t.elems) flatten_type(e, outer, out);
     return;
   case Type::Array: flatten_type(t.element(), outer + t.rank(), out); return;
@@ -745,8 +747,7 @@ private:
       }
       return;
     }
-    // An array of () has no components (and no size to check).
-    if (!t.is_array() || count(t) == 0 || off >= v.size()) return;
+    if (!t.is_array() || off >= v.size()) return;
     Val shape = shape_of(v[off]);
     for (size_t d = 0; d < t.dims.size() && d < shape.size(); d++) {
       const Dim &dim = t.dims[d];
@@ -808,8 +809,6 @@ private:
   // ---- expressions
 
   Val lower(const Expr &e) {
-    // An array of () has no components to carry its length.
-    if (e.type.is_array() && count(e.type) == 0) unsupported(e.span, "arrays of ()");
     switch (e.kind) {
     case ExprKind::IntLit:
       return {SubExp::of_const(convert_prim(PrimValue::unsigned_int(PrimType::U64, e.int_value), e.type.prim))};
@@ -817,6 +816,7 @@ private:
     case ExprKind::BoolLit: return {SubExp::of_const(PrimValue::boolean(e.bool_value))};
     case ExprKind::Var: return lower_var(e);
     case ExprKind::Tuple: {
+      if (e.args.empty()) return {SubExp::of_const(PrimValue::boolean(false))};
       Val out;
       for (const ExprPtr &a : e.args) {
         Val c = lower(*a);
@@ -1395,8 +1395,6 @@ private:
       Fn f = args.fn(0);
       Val ne = args.value(1);
       Val xs = args.value(2);
-      for (const SubExp &c : xs)
-        if (type_of(c).rank != 1) unsupported(span, std::string(name) + " over arrays of arrays");
       SubExp w = same_widths({xs}, name, span);
       core::Exp x = exp(b == ArrayBuiltin::Scan ? ExpKind::Scan : ExpKind::Reduce, {w}, span);
       x.args.insert(x.args.end(), ne.begin(), ne.end());
@@ -1404,18 +1402,24 @@ private:
       x.lambda = std::make_unique<core::Lambda>();
       Val acc, el;
       for (const SubExp &n : ne) {
-        int v = p_.new_var("acc", type_of(n));
+        int v = p_.new_var("acc", type_of(n), shape_of(n));
         x.lambda->params.push_back(v);
         acc.push_back(SubExp::of_var(v));
       }
       el = row_params(xs, x.lambda->params);
-      auto body = lower_body([&] { return apply_fn(f, {acc, el}, span); });
+      auto body = lower_body([&] { return operator_result(apply_fn(f, {acc, el}, span), ne, span); });
       x.lambda->body = std::move(*body);
       std::vector<CType> types;
       std::vector<Val> shapes;
       for (const SubExp &n : ne) {
-        types.push_back(CType{type_of(n).prim, b == ArrayBuiltin::Scan ? 1 : 0});
-        shapes.push_back(b == ArrayBuiltin::Scan ? Val{w} : Val{});
+        CType t = type_of(n);
+        Val sh = shape_of(n);
+        if (b == ArrayBuiltin::Scan) {
+          t.rank++;
+          sh.insert(sh.begin(), w);
+        }
+        types.push_back(t);
+        shapes.push_back(sh);
       }
       return emit(std::move(x), types, shapes, name);
     }
@@ -1660,30 +1664,51 @@ private:
         SubExp k = to_i64(args.value(2)[0]);
         count_check(k, span);
         for (const SubExp &c : ne) {
-          if (type_of(c).rank != 0) unsupported(span, "hist of arrays");
-          dest.push_back(emit1(exp(ExpKind::Replicate, {k, c}, span), CType{type_of(c).prim, 1}, {k}, "rep"));
+          Val sh = shape_of(c);
+          sh.insert(sh.begin(), k);
+          dest.push_back(emit1(exp(ExpKind::Replicate, {k, c}, span),
+                               CType{type_of(c).prim, type_of(c).rank + 1}, sh, "rep"));
         }
       }
       Val is = args.value(3);
       Val vs = args.value(4);
-      if (dest.size() != 1 || type_of(dest[0]).rank != 1)
-        unsupported(span, std::string(name) + " of tuples or arrays");
       same_widths({is, vs}, name, span);
-      core::Exp x = exp(ExpKind::Hist, {ne[0]}, span);
-      x.arrays = {dest[0].var, to_i64_array(is[0], span).var, vs[0].var};
+      core::Exp x = exp(ExpKind::Hist, ne, span);
+      for (const SubExp &c : dest) x.arrays.push_back(c.var);
+      x.arrays.push_back(to_i64_array(is[0], span).var);
+      for (const SubExp &c : vs) x.arrays.push_back(c.var);
       x.lambda = std::make_unique<core::Lambda>();
-      int pa = p_.new_var("acc", CType{type_of(dest[0]).prim, 0});
-      int pb = p_.new_var("v", CType{type_of(dest[0]).prim, 0});
-      x.lambda->params = {pa, pb};
-      auto body = lower_body([&] { return apply_fn(f, {{SubExp::of_var(pa)}, {SubExp::of_var(pb)}}, span); });
+      Val acc = row_params(dest, x.lambda->params);
+      Val el = row_params(vs, x.lambda->params);
+      auto body = lower_body([&] { return operator_result(apply_fn(f, {acc, el}, span), acc, span); });
       x.lambda->body = std::move(*body);
-      return {emit1(std::move(x), type_of(dest[0]), shape_of(dest[0]), "hist")};
+      std::vector<CType> types;
+      std::vector<Val> shapes;
+      for (const SubExp &c : dest) {
+        types.push_back(type_of(c));
+        shapes.push_back(shape_of(c));
+      }
+      return emit(std::move(x), types, shapes, "hist");
     }
     case ArrayBuiltin::Filter: case ArrayBuiltin::Partition:
       return filter(args, b == ArrayBuiltin::Partition, span);
     default: break;
     }
     unsupported(span, std::string("'") + name + "'");
+  }
+
+  // The result of an operator (of reduce, scan, reduce_by_index): its arrays must have
+  // the shapes of `like` (the neutral element's), which the compiled code relies on.
+  Val operator_result(const Val &r, const Val &like, const Span &span) {
+    for (size_t k = 0; k < r.size() && k < like.size(); k++) {
+      Val a = shape_of(r[k]), b = shape_of(like[k]);
+      if (a.empty() || same_shape(a, b)) continue;
+      SubExp ok = SubExp::of_const(PrimValue::boolean(a.size() == b.size()));
+      for (size_t d = 0; d < a.size() && d < b.size(); d++) ok = land(ok, eq(a[d], b[d]));
+      emit_check(FailureKind::Size, span,
+                 escape_template_text("shape of element differs from shape of first element"), ok);
+    }
+    return r;
   }
 
   // e :> t: each size of t that is known here must equal the value's (the

@@ -537,7 +537,7 @@ private:
       }
       if (e.kind == K::Reduce) return acc;
       std::vector<CVal> result;
-      for (size_t k = 0; k < acc.size(); k++) result.push_back(stack(acc[k].type, {}, scanned[k]));
+      for (size_t k = 0; k < acc.size(); k++) result.push_back(stack(acc[k].type, acc[k].shape, scanned[k]));
       return result;
     }
     case K::Assert: {
@@ -559,6 +559,8 @@ void flatten_value(const Value &v, std::vector<CVal> &out) {
   switch (v.kind) {
   case Value::Prim: out.push_back(CVal::of(v.prim)); return;
   case Value::Tuple:
+    // () is one bool, as the lowering flattens it.
+    if (v.elems.empty()) out.push_back(CVal::of(PrimValue::boolean(false)));
     for (const Value &e : v.elems) flatten_value(e, out);
     return;
   case Value::Array:
@@ -566,6 +568,9 @@ void flatten_value(const Value &v, std::vector<CVal> &out) {
       out.push_back(CVal{v.array->elem.prim, v.array->shape, v.array->data});
       return;
     }
+    if (v.array->elem.elems.empty())
+      out.push_back(CVal{PrimType::Bool, v.array->shape,
+                         std::vector<Bits>(size_t(v.array->num_elements()))});
     for (const Value &c : v.array->components) flatten_value(c, out);
     return;
   }
