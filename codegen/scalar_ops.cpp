@@ -62,7 +62,12 @@ Value *ScalarOps::intrinsic(Intrinsic::ID id, Type *t, std::vector<Value *> args
 }
 
 Value *ScalarOps::math_call(const char *name, PrimType t, std::vector<Value *> args) {
-  KERB_ASSERT(is_float(t) && t != PrimType::F16, "math function on a non-float type");
+  if (t == PrimType::F16) {
+    // As the interpreter (prim_ops.cpp): computed in single precision, then rounded.
+    for (Value *&a : args) a = b_.CreateFPExt(a, b_.getFloatTy());
+    return b_.CreateFPTrunc(math_call(name, PrimType::F32, std::move(args)), reg_type(t));
+  }
+  KERB_ASSERT(is_float(t), "math function on a non-float type");
   std::string fn = name;
   bool single = t == PrimType::F32;
   if (lib_ == MathLib::Libdevice) fn = "__nv_" + fn + (single ? "f" : "");

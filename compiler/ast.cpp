@@ -6,6 +6,27 @@ namespace kerb {
 
 ExprPtr make_expr(ExprKind k, Span s) { return std::make_unique<Expr>(k, s); }
 
+namespace {
+// Moves e's children into `out`, leaving e without any.
+void take_children(Expr &e, std::vector<ExprPtr> &out) {
+  for (ExprPtr &a : e.args)
+    if (a) out.push_back(std::move(a));
+  for (IndexPart &p : e.indices)
+    for (ExprPtr *q : {&p.index, &p.start, &p.end, &p.stride})
+      if (*q) out.push_back(std::move(*q));
+}
+} // namespace
+
+Expr::~Expr() {
+  std::vector<ExprPtr> pending;
+  take_children(*this, pending);
+  while (!pending.empty()) {
+    ExprPtr e = std::move(pending.back());
+    pending.pop_back();
+    take_children(*e, pending);
+  } // e is destroyed here, childless
+}
+
 const char *binop_text(BinOp op) {
   switch (op) {
   case BinOp::Add: return "+";

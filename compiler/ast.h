@@ -136,6 +136,11 @@ struct Expr {
   PrimBuiltin prim_builtin;
 
   Expr(ExprKind k, Span s) : kind(k), span(s) {}
+  // Destroys the children iteratively: a long operator chain is a deep tree, and a
+  // recursive destructor would overflow the stack on it.
+  ~Expr();
+  Expr(const Expr &) = delete;
+  Expr &operator=(const Expr &) = delete;
 };
 
 ExprPtr make_expr(ExprKind k, Span s);

@@ -17,6 +17,8 @@
 //   the array out of its slot first, so that a loop `loop a = ... do a with [i] = v`
 //   updates one buffer instead of copying it every iteration.
 // - A failure throws Failed, caught in interpret().
+// - possible_failures() runs the program in a mode that goes on after failures in the
+//   elements of a map or filter; see Note [Which failures may be reported].
 #include "compiler/interpreter.h"
 
 #include "compiler/interp_arrays.h"
@@ -603,11 +605,34 @@ std::vector<int64_t> shape_of(const Value &v) {
 // ---------------------------------------------------------------------------------
 // The evaluator
 
+// Note [Which failures may be reported]
+// On a device, the elements of a map run in parallel threads. When several of them
+// fail, any one may win the failure slot, and a kernel that fuses several maps may
+// even report a failure of a later map in one thread before an earlier map's failure
+// in another. So a device's failure need not be the interpreter's (the first in
+// sequential order); it must be a failure that really happens: a check that fails on
+// values computed from the input, not on values that a failed thread left behind.
+//
+// possible_failures() enumerates those. It runs the program with every element of a
+// map (and every predicate call of a filter) isolated: an element that fails is
+// recorded and replaced by a filler value of the same shape, and the run goes on, so
+// the failures of the other elements, and of later code, are seen too. A failure
+// outside any element (host code, a reduction's operator) ends the run. Later
+// failures may depend on the filler values, which no device computes; so the program
+// runs twice, with two different fillers (zeros, and a distinctive non-zero pattern),
+// and only failures seen in both runs (same kind, message and location) count.
 class Interpreter {
 public:
   Interpreter(const Program &program, const CheckOptions &checks)
       : program_(program), checks_(checks) {
     for (const auto &def : program.defs) StealAnalysis(steal_ok_).function(*def);
+  }
+
+  // Turns on the mode of possible_failures(): failures of map elements are appended
+  // to `seen`, and the elements are filled with `filler` (0 or 1).
+  void enumerate_failures(std::vector<RunFailure> *seen, int filler) {
+    seen_ = seen;
+    filler_ = filler;
   }
 
   Value run_entry(const FunDef &f, std::vector<Value> args) {
@@ -1516,10 +1541,76 @@ private:
     }
     RowBuilder out(n);
     std::vector<Value> argv(xs.size());
+    if (seen_) return map_isolated(f, xs, apply, span);
     for (int64_t i = 0; i < n; i++) {
       for (size_t k = 0; k < xs.size(); k++) argv[k] = row(*xs[k], i);
       out.push(call(f, argv.data(), argv.size(), span));
     }
+    return out.finish([&] { return empty_result(apply, f, xs); }, span);
+  }
+
+  // ---- isolated elements (see Note [Which failures may be reported])
+
+  // Calls f on args; on a failure records it, restores the environment and returns
+  // nothing.
+  std::optional<Value> call_isolated(const Callable &f, Value *args, size_t n, const Span &span) {
+    size_t base = env_.size(), saved_base = frame_base_;
+    try {
+      return call(f, args, n, span);
+    } catch (const Failed &failed) {
+      pop_to(base);
+      frame_base_ = saved_base;
+      seen_->push_back(failed.failure);
+      if (!first_failure_) first_failure_ = failed.failure;
+      return std::nullopt;
+    }
+  }
+
+  // A value shaped like `model` whose primitives are all the filler value.
+  Value filler_like(const Value &model) const {
+    switch (model.kind) {
+    case Value::Prim: return Value(filler_prim(model.prim.type));
+    case Value::Tuple: {
+      std::vector<Value> elems;
+      for (const Value &e : model.elems) elems.push_back(filler_like(e));
+      return Value::tuple(std::move(elems));
+    }
+    case Value::Array: break;
+    }
+    const ArrayData &a = *model.array;
+    if (a.elem.kind == ValueType::Tuple) {
+      std::vector<Value> comps;
+      for (const Value &c : a.components) comps.push_back(filler_like(c));
+      return make_tuple_array(a.shape, std::move(comps));
+    }
+    std::vector<Bits> data(a.data.size(), filler_prim(a.elem.prim).bits);
+    return make_prim_array(a.elem.prim, a.shape, std::move(data));
+  }
+
+  PrimValue filler_prim(PrimType t) const {
+    if (filler_ == 0) return PrimValue::from_int(t, 0);
+    if (t == PrimType::Bool) return PrimValue::boolean(true);
+    if (is_float(t)) return PrimValue::floating(t, -7.25);
+    return PrimValue::unsigned_int(t, 0x5a5a5a5a5a5a5a5aULL);
+  }
+
+  Value map_isolated(const Callable &f, const std::vector<const Value *> &xs, const Expr *apply,
+                     const Span &span) {
+    int64_t n = xs[0]->length();
+    std::vector<std::optional<Value>> rows(static_cast<size_t>(n));
+    std::vector<Value> argv(xs.size());
+    const Value *model = nullptr;
+    bool any_failed = false;
+    for (int64_t i = 0; i < n; i++) {
+      for (size_t k = 0; k < xs.size(); k++) argv[k] = row(*xs[k], i);
+      rows[size_t(i)] = call_isolated(f, argv.data(), argv.size(), span);
+      if (rows[size_t(i)] && !model) model = &*rows[size_t(i)];
+      any_failed = any_failed || !rows[size_t(i)];
+    }
+    // With no element to copy the shape from, the map as a whole fails.
+    if (any_failed && !model) throw Failed{*first_failure_};
+    RowBuilder out(n);
+    for (std::optional<Value> &r : rows) out.push(r ? std::move(*r) : filler_like(*model));
     return out.finish([&] { return empty_result(apply, f, xs); }, span);
   }
 
@@ -1562,7 +1653,15 @@ private:
     std::vector<int64_t> kept;
     int64_t n = xs.length();
     for (int64_t i = 0; i < n; i++) {
-      if (call1(p, row(xs, i), span).prim.as_bool()) kept.push_back(i);
+      bool keep;
+      if (seen_) {
+        Value x = row(xs, i);
+        std::optional<Value> r = call_isolated(p, &x, 1, span);
+        keep = r ? r->prim.as_bool() : filler_ != 0;
+      } else {
+        keep = call1(p, row(xs, i), span).prim.as_bool();
+      }
+      if (keep) kept.push_back(i);
       else if (rejected) rejected->push_back(i);
     }
     return kept;
@@ -1865,6 +1964,11 @@ private:
   size_t frame_base_ = 0;
   std::unordered_set<const Expr *> steal_ok_;
   std::unordered_map<const FunDef *, Value> constants_;
+  // possible_failures(): where failures of isolated elements go, the filler variant,
+  // and the first failure recorded (rethrown when a map has no element left).
+  std::vector<RunFailure> *seen_ = nullptr;
+  int filler_ = 0;
+  std::optional<RunFailure> first_failure_;
   const Program &program_;
   CheckOptions checks_;
   int unsafe_depth_ = 0; // > 0 inside #[unsafe]
@@ -1877,8 +1981,11 @@ std::string param_name(const Pattern &p, size_t index) {
 
 } // namespace
 
-RunResult interpret(const Program &program, const std::string &entry,
-                    const std::vector<Value> &args, const CheckOptions &checks) {
+namespace {
+
+// Throws std::invalid_argument unless `args` fit entry point `entry`.
+void check_entry_call(const Program &program, const std::string &entry,
+                      const std::vector<Value> &args) {
   const FunDef *f = program.find(entry);
   if (!f) throw std::invalid_argument("no entry point '" + entry + "'");
   if (args.size() != f->params.size())
@@ -1893,6 +2000,14 @@ RunResult interpret(const Program &program, const std::string &entry,
                                               param_name(f->params[i], i), entry, want.str(),
                                               have.str()));
   }
+}
+
+} // namespace
+
+RunResult interpret(const Program &program, const std::string &entry,
+                    const std::vector<Value> &args, const CheckOptions &checks) {
+  check_entry_call(program, entry, args);
+  const FunDef *f = program.find(entry);
   Interpreter interp(program, checks);
   RunResult result;
   try {
@@ -1905,6 +2020,32 @@ RunResult interpret(const Program &program, const std::string &entry,
     result.failure = std::move(failed.failure);
   }
   return result;
+}
+
+std::vector<RunFailure> possible_failures(const Program &program, const std::string &entry,
+                                         const std::vector<Value> &args, const CheckOptions &checks) {
+  check_entry_call(program, entry, args);
+  const FunDef *f = program.find(entry);
+  std::vector<RunFailure> runs[2];
+  for (int filler = 0; filler < 2; filler++) {
+    Interpreter interp(program, checks);
+    interp.enumerate_failures(&runs[filler], filler);
+    try {
+      interp.run_entry(*f, args);
+    } catch (Failed &failed) {
+      runs[filler].push_back(std::move(failed.failure));
+    }
+  }
+  auto same = [](const RunFailure &a, const RunFailure &b) {
+    return a.kind == b.kind && a.message == b.message && a.location == b.location;
+  };
+  std::vector<RunFailure> out;
+  for (const RunFailure &a : runs[0]) {
+    bool in_both = std::any_of(runs[1].begin(), runs[1].end(), [&](const RunFailure &b) { return same(a, b); });
+    bool known = std::any_of(out.begin(), out.end(), [&](const RunFailure &b) { return same(a, b); });
+    if (in_both && !known) out.push_back(a);
+  }
+  return out;
 }
 
 } // namespace kerb

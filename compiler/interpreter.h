@@ -34,4 +34,13 @@ struct RunResult {
 RunResult interpret(const Program &program, const std::string &entry,
                     const std::vector<Value> &args, const CheckOptions &checks = {});
 
+// The failures that a parallel executor may legitimately report for this call: every
+// failure of an element of a map or filter that happens on values computed from the
+// input (the elements' threads race for the failure slot), and the first failure
+// outside such elements. Empty when the call succeeds. interpret()'s failure is always
+// among them. See Note [Which failures may be reported] in interpreter.cpp.
+std::vector<RunFailure> possible_failures(const Program &program, const std::string &entry,
+                                          const std::vector<Value> &args,
+                                          const CheckOptions &checks = {});
+
 } // namespace kerb

@@ -20,6 +20,7 @@ struct Command {
 extern const Command kCheckCommand;
 extern const Command kRunCommand;
 extern const Command kTestCommand;
+extern const Command kDifftestCommand;
 extern const Command kCompileCommand;
 extern const Command kConfigCommand;
 extern const Command kBenchCommand; // not yet available

@@ -103,8 +103,8 @@ int run_main(int argc, char **argv) {
 
 const std::vector<const Command *> &all_commands() {
   static const std::vector<const Command *> commands = {&kCheckCommand, &kRunCommand, &kTestCommand,
-                                                        &kCompileCommand, &kConfigCommand,
-                                                        &kBenchCommand};
+                                                        &kDifftestCommand, &kCompileCommand,
+                                                        &kConfigCommand, &kBenchCommand};
   return commands;
 }
 

@@ -38,7 +38,10 @@ struct PyLit {
   int64_t num = 0;
   bool boolean = false;
   std::vector<PyLit> items;                        // Tuple (and list)
-  std::vector<std::pair<std::string, PyLit>> dict; // Dict: string keys only
+  // Dict: string keys only, keys[k] maps to values[k]. (Two vectors: a std::pair of
+  // PyLit inside PyLit would need the type complete; clang rejects it.)
+  std::vector<std::string> keys;
+  std::vector<PyLit> values;
 };
 
 struct PyParser {
@@ -99,7 +102,8 @@ struct PyParser {
       PyLit key = parse(depth + 1);
       if (key.kind != PyLit::Str) fail("dictionary keys must be strings");
       if (!eat(':')) fail("expected ':' after a dictionary key");
-      lit.dict.emplace_back(key.str, parse(depth + 1));
+      lit.keys.push_back(key.str);
+      lit.values.push_back(parse(depth + 1));
       if (eat('}')) return lit;
       if (!eat(',')) fail("expected ',' or '}' in the dictionary");
     }
@@ -296,7 +300,9 @@ Value read_npy(const std::string &bytes, const std::string &name) {
   parser.skip_space();
   if (parser.pos != header.size()) parser.fail("unexpected text after the dictionary");
   const PyLit *descr = nullptr, *fortran = nullptr, *shape = nullptr;
-  for (const auto &[key, value] : dict.dict) {
+  for (size_t k = 0; k < dict.keys.size(); k++) {
+    const std::string &key = dict.keys[k];
+    const PyLit &value = dict.values[k];
     if (key == "descr") descr = &value;
     if (key == "fortran_order") fortran = &value;
     if (key == "shape") shape = &value;

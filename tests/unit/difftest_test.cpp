@@ -1,0 +1,169 @@
+// Unit tests for the pieces of `kerb difftest` (issue 7): the failure oracle
+// (possible_failures in compiler/interpreter), the tolerant comparison of values
+// (runtime/value_compare), the program generator (deterministic, well-typed, inputs of
+// the declared sizes) and the shrinker (smaller variants, arrays of one size shrink
+// together).
+#include "compiler/interpreter.h"
+#include "compiler/parser.h"
+#include "compiler/type_check.h"
+#include "difftest/program_gen.h"
+#include "difftest/shrink.h"
+#include "runtime/value_compare.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+
+using namespace kerb;
+
+namespace {
+
+struct Checked {
+  std::shared_ptr<const SourceFile> file;
+  std::unique_ptr<Program> program;
+};
+
+Checked check(const std::string &src) {
+  Checked c;
+  c.file = std::make_shared<SourceFile>("test.fut", src);
+  c.program = std::make_unique<Program>(parse_program(c.file));
+  type_check(*c.program);
+  return c;
+}
+
+Value i64s(std::vector<int64_t> xs) {
+  std::vector<Bits> data;
+  for (int64_t x : xs) data.push_back(PrimValue::signed_int(PrimType::I64, x).bits);
+  int64_t n = int64_t(xs.size());
+  return make_prim_array(PrimType::I64, {n}, std::move(data));
+}
+
+Value f32v(float x) { return Value(PrimValue::floating(PrimType::F32, double(x))); }
+
+std::vector<std::string> messages(const std::vector<RunFailure> &fs) {
+  std::vector<std::string> out;
+  for (const RunFailure &f : fs) out.push_back(f.message);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("possible_failures lists every failing element of a map", "[difftest]") {
+  Checked c = check("entry main (xs: []i64) (is: []i64) : []i64 = map (\\i -> xs[i]) is\n");
+  std::vector<Value> args{i64s({1, 2, 3}), i64s({0, 5, 1, 7})};
+  RunResult strict = interpret(*c.program, "main", args);
+  REQUIRE_FALSE(strict.ok);
+  std::vector<RunFailure> all = possible_failures(*c.program, "main", args);
+  CHECK(messages(all) == std::vector<std::string>{"Index [5] out of bounds for array of shape [3].",
+                                                  "Index [7] out of bounds for array of shape [3]."});
+  CHECK(std::any_of(all.begin(), all.end(), [&](const RunFailure &f) {
+    return f.message == strict.failure.message && f.location == strict.failure.location;
+  }));
+}
+
+TEST_CASE("possible_failures sees failures of a later map, not those caused by fillers", "[difftest]") {
+  // Element 1 of the first map fails; a fused kernel could report the second map's
+  // failure for element 0 first. The second map's element 1 divides by the filler that
+  // replaced the failed element: that failure depends on the filler and is left out.
+  Checked c = check("entry main (xs: []i64) (is: []i64) : []i64 =\n"
+                    "  let ys = map (\\i -> xs[i]) is\n"
+                    "  in map2 (\\y i -> assert (i != 0) (100 / y)) ys is\n");
+  std::vector<Value> args{i64s({4, 0, 2}), i64s({0, 9})};
+  RunResult strict = interpret(*c.program, "main", args);
+  REQUIRE_FALSE(strict.ok);
+  CHECK(strict.failure.message == "Index [9] out of bounds for array of shape [3].");
+  std::vector<RunFailure> all = possible_failures(*c.program, "main", args);
+  CHECK(messages(all) == std::vector<std::string>{"Assertion is false: i != 0",
+                                                  "Index [9] out of bounds for array of shape [3]."});
+}
+
+TEST_CASE("possible_failures stops at a failure outside any map", "[difftest]") {
+  Checked c = check("entry main (xs: []i64) : i64 =\n"
+                    "  let a = xs[5]\n"
+                    "  let b = map (\\x -> 10 / x) xs\n"
+                    "  in a + b[0]\n");
+  std::vector<Value> args{i64s({0, 0})};
+  std::vector<RunFailure> all = possible_failures(*c.program, "main", args);
+  CHECK(messages(all) == std::vector<std::string>{"Index [5] out of bounds for array of shape [2]."});
+  CHECK(possible_failures(*c.program, "main", {i64s({1, 2, 3, 4, 5, 6})}).empty());
+}
+
+TEST_CASE("possible_failures isolates filter predicates", "[difftest]") {
+  Checked c = check("entry main (xs: []i64) : []i64 = filter (\\x -> 12 / x > 2) xs\n");
+  std::vector<RunFailure> all = possible_failures(*c.program, "main", {i64s({1, 0, 2, 0})});
+  CHECK(messages(all) == std::vector<std::string>{"division by zero"});
+}
+
+TEST_CASE("compare_values: integers exact, floats within ULPs, NaN equals NaN", "[difftest]") {
+  FloatTolerance exact{};
+  CHECK(compare_values(i64s({1, 2}), i64s({1, 2}), exact).equal);
+  Comparison c = compare_values(i64s({1, 2}), i64s({1, 3}), exact);
+  CHECK_FALSE(c.equal);
+  CHECK(c.why == "at [1]: 3i64, expected 2i64");
+  CHECK_FALSE(compare_values(i64s({1, 2}), i64s({1, 2, 3}), exact).equal);
+
+  float one = 1.0f, next = std::nextafter(1.0f, 2.0f);
+  CHECK_FALSE(compare_values(f32v(one), f32v(next), exact).equal);
+  Comparison close = compare_values(f32v(one), f32v(next), FloatTolerance{1, 0});
+  CHECK(close.equal);
+  CHECK(close.worst_ulps == 1);
+  CHECK(compare_values(f32v(one), f32v(1.0001f), FloatTolerance{0, 1e-3}).equal);
+  CHECK(compare_values(f32v(std::nanf("")), f32v(-std::nanf("1")), exact).equal);
+  CHECK_FALSE(compare_values(f32v(std::nanf("")), f32v(1), FloatTolerance{1e9, 1}).equal);
+  CHECK(compare_values(f32v(0.0f), f32v(-0.0f), exact).equal);
+  float inf = std::numeric_limits<float>::infinity();
+  CHECK(ulp_distance(PrimValue::floating(PrimType::F32, double(std::numeric_limits<float>::max())),
+                     PrimValue::floating(PrimType::F32, double(inf))) == 1);
+  CHECK(ulp_distance(PrimValue::floating(PrimType::F64, -1e-300), PrimValue::floating(PrimType::F64, 1e-300)) > 1e17);
+}
+
+TEST_CASE("the program generator is deterministic and makes well-typed programs", "[difftest]") {
+  difftest::GenOptions opts;
+  for (uint64_t seed = 1; seed <= 150; seed++) {
+    difftest::GProgram p = difftest::generate_program(seed, opts);
+    INFO("seed " << seed << ":\n" << p.source());
+    CHECK(p.source() == difftest::generate_program(seed, opts).source());
+    REQUIRE_NOTHROW(check(p.source()));
+    std::mt19937_64 rng(seed);
+    difftest::GenInput in = difftest::generate_input(p, rng, {0, 3, 7});
+    REQUIRE(in.args.size() == p.params.size());
+    for (size_t i = 0; i < in.args.size(); i++) {
+      CHECK(in.args[i].type() == p.params[i].type.value_type());
+      if (in.args[i].kind != Value::Array) continue;
+      const std::vector<int> &dims = p.params[i].type.dims;
+      for (size_t d = 0; d < dims.size(); d++)
+        CHECK(in.args[i].shape()[d] == (dims[d] == difftest::kSizeN ? in.n : in.m));
+    }
+  }
+}
+
+TEST_CASE("shrinking gives smaller variants and keeps sizes consistent", "[difftest]") {
+  difftest::GProgram p = difftest::generate_program(7, difftest::GenOptions{});
+  std::mt19937_64 rng(1);
+  difftest::Case c{p, difftest::generate_input(p, rng, {16})};
+  std::vector<difftest::Case> program_variants = difftest::shrink_program(c);
+  CHECK_FALSE(program_variants.empty());
+  int well_typed = 0;
+  for (const difftest::Case &v : program_variants) {
+    try {
+      check(v.program.source());
+      well_typed++;
+    } catch (const CompileError &) {
+    }
+  }
+  CHECK(well_typed > 0);
+  for (const difftest::Case &v : difftest::shrink_input(c)) {
+    REQUIRE(v.input.args.size() == v.program.params.size());
+    for (size_t i = 0; i < v.input.args.size(); i++) {
+      if (v.input.args[i].kind != Value::Array) continue;
+      const std::vector<int> &dims = v.program.params[i].type.dims;
+      for (size_t d = 0; d < dims.size(); d++)
+        CHECK(v.input.args[i].shape()[d] == (dims[d] == difftest::kSizeN ? v.input.n : v.input.m));
+    }
+    CHECK(difftest::case_size(v) <= difftest::case_size(c));
+  }
+}
