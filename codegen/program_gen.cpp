@@ -3,6 +3,8 @@
 // which statements become kernels.
 #include "codegen/program_gen.h"
 
+#include "codegen/llvm_target.h"
+
 #include <fmt/format.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
@@ -24,6 +26,10 @@ GeneratedProgram ProgramGen::run() {
   if (target_ == Target::Cuda) {
     out_.kernel_context = std::make_unique<LLVMContext>();
     out_.kernels = std::make_unique<Module>("kerb_kernels", *out_.kernel_context);
+    // NVPTX's data layout from the start, so that loads and stores the builder makes get
+    // their natural alignment (LLVM's default layout aligns i64 to 4 bytes, and the back
+    // end then splits every i64 load into two 32-bit ones).
+    out_.kernels->setDataLayout(make_nvptx_target_machine("sm_80")->createDataLayout());
   }
   declare_runtime(*out_.host);
   for (const core::Function &f : p_.functions) host_function(f);
