@@ -54,4 +54,14 @@ std::string unknown_option(const std::string &cmd, const std::string &arg) {
   return fmt::format("unknown option '{}' for 'kerb {}'", arg, cmd);
 }
 
+double parse_nonnegative_number(const std::string &opt, const std::string &v) {
+  try {
+    size_t used = 0;
+    double x = std::stod(v, &used);
+    if (used == v.size() && x >= 0) return x;
+  } catch (const std::exception &) {
+  }
+  throw UsageError(fmt::format("{} needs a non-negative number, not '{}'", opt, v));
+}
+
 } // namespace kerb::driver

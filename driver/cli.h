@@ -42,6 +42,10 @@ bool looks_like_option(const std::string &arg);
 bool match_option(const std::vector<std::string> &args, size_t &i,
                   std::initializer_list<std::string_view> names, std::string &value);
 
+// Parses the value of option `opt` as a non-negative number (--ulps 4, --rtol 1e-6).
+// Throws UsageError otherwise.
+double parse_nonnegative_number(const std::string &opt, const std::string &v);
+
 // The executors a program can run on: the reference interpreter, compiled code on the
 // CPU device, compiled code on the GPU.
 enum class Device { Interp, Cpu, Cuda };

@@ -99,16 +99,6 @@ int64_t parse_count(const std::string &opt, const std::string &v, int64_t min) {
   throw UsageError(fmt::format("{} needs a whole number of at least {}, not '{}'", opt, min, v));
 }
 
-double parse_number(const std::string &opt, const std::string &v) {
-  try {
-    size_t used = 0;
-    double x = std::stod(v, &used);
-    if (used == v.size() && x >= 0) return x;
-  } catch (const std::exception &) {
-  }
-  throw UsageError(fmt::format("{} needs a non-negative number, not '{}'", opt, v));
-}
-
 std::vector<std::string> split_list(const std::string &v) {
   std::vector<std::string> out;
   std::stringstream ss(v);
@@ -125,10 +115,10 @@ Options parse_options(const std::vector<std::string> &args) {
     if (match_option(args, i, {"--seed"}, v)) o.seed = uint64_t(parse_count("--seed", v, 0));
     else if (match_option(args, i, {"--count"}, v)) o.count = parse_count("--count", v, 0);
     else if (match_option(args, i, {"--inputs"}, v)) o.inputs = parse_count("--inputs", v, 1);
-    else if (match_option(args, i, {"--time"}, v)) o.time_limit = parse_number("--time", v);
-    else if (match_option(args, i, {"--timeout"}, v)) o.timeout = parse_number("--timeout", v);
-    else if (match_option(args, i, {"--ulps"}, v)) o.tolerance.ulps = parse_number("--ulps", v);
-    else if (match_option(args, i, {"--rtol"}, v)) o.tolerance.rtol = parse_number("--rtol", v);
+    else if (match_option(args, i, {"--time"}, v)) o.time_limit = parse_nonnegative_number("--time", v);
+    else if (match_option(args, i, {"--timeout"}, v)) o.timeout = parse_nonnegative_number("--timeout", v);
+    else if (match_option(args, i, {"--ulps"}, v)) o.tolerance.ulps = parse_nonnegative_number("--ulps", v);
+    else if (match_option(args, i, {"--rtol"}, v)) o.tolerance.rtol = parse_nonnegative_number("--rtol", v);
     else if (match_option(args, i, {"--out"}, v)) o.out_dir = v;
     else if (match_option(args, i, {"--max-reproducers"}, v))
       o.max_reproducers = parse_count("--max-reproducers", v, 0);

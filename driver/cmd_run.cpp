@@ -1,10 +1,14 @@
-// `kerb run PROG [-e ENTRY] [--device D] [--input FILE]... [--npy-out PREFIX]`: runs
-// one entry point on values read from stdin or files and prints its results.
+// `kerb run PROG [-e ENTRY] [--device D] [--input FILE]... [--npy-out PREFIX]
+// [--save-golden FILE | --compare-golden FILE [--ulps N] [--rtol X]]`: runs one entry
+// point on values read from stdin or files and prints its results, or records them in
+// a golden file, or compares them with one (driver/golden_file.h).
 #include "driver/check_flags.h"
 #include "driver/cli.h"
 #include "driver/commands.h"
 #include "driver/entry_io.h"
 #include "driver/frontend.h"
+#include "driver/golden_file.h"
+#include "driver/build_info.h"
 
 #include "compiler/interpreter.h"
 #include "driver/executor.h"
@@ -14,7 +18,9 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <unistd.h>
 
@@ -40,12 +46,27 @@ Options:
                       ('-' is stdin); a FILE ending in .npy holds exactly one value
   --npy-out PREFIX    write the results to PREFIX0.npy, PREFIX1.npy, ... instead of
                       printing them (arrays of primitives and scalars only)
+  --save-golden FILE  also write the results to FILE, a golden file (text, in
+                      Futhark's value syntax, exact), with the program, entry,
+                      input, device and kerb version that produced them
+  --compare-golden FILE
+                      compare the results with golden file FILE instead of printing
+                      them: integers and bools exactly, floats within --ulps/--rtol
+                      (NaN equals NaN, -0.0 equals 0.0); prints one line "golden: ..."
+                      with the number of differences, the first, and the worst float
+                      difference with its place (result K at [I, J]); exits with 1 on
+                      a difference. Another input or entry is an error (2); another
+                      program text, device or kerb version only a note
+  --ulps N            float tolerance for --compare-golden, in units in the last
+                      place of the result's type (default 0)
+  --rtol X            or a relative tolerance: |a - b| <= X * max(|a|, |b|) (default 0)
   -h, --help          show this help
 
 )" KERB_CHECK_FLAGS_HELP KERB_SYNC_CHECKS_HELP R"(
 The check report goes to stderr, before the program runs. A failed check prints "Error: MESSAGE" and "at FILE:LINE:COL-COL" on stderr.
-Exit status: 0 success; 1 a failed check or a compile error; 2 a usage error or bad
-input (wrong number of values, a value of the wrong type, an unreadable file).
+Exit status: 0 success; 1 a failed check, a compile error or results that differ
+from the golden file; 2 a usage error or bad input (wrong number of values, a value
+of the wrong type, an unreadable file, a missing or malformed golden file).
 )";
 
 std::string read_stdin() {
@@ -54,8 +75,27 @@ std::string read_stdin() {
   return ss.str();
 }
 
+// What a golden file records about this run.
+GoldenIdentity run_identity(const std::string &prog, const FunDef &entry, const std::string &device,
+                            const std::vector<Value> &flat_arguments) {
+  GoldenIdentity id;
+  id.kerb = fmt::format("{} (commit {})", kVersion, build_commit());
+  id.device = device;
+  id.program = prog;
+  std::ifstream in(prog, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  id.program_hash = content_hash(text.str());
+  id.entry = entry.name;
+  id.input_values = int64_t(flat_arguments.size());
+  id.input_hash = values_hash(flat_arguments);
+  return id;
+}
+
 int run_run(const std::vector<std::string> &args) {
-  std::string prog, entry_name = "main", device = "interp", npy_prefix;
+  std::string prog, entry_name = "main", device = "interp", npy_prefix, save_golden_path, compare_golden_path;
+  FloatTolerance tolerance;
+  bool tolerance_given = false;
   std::vector<std::string> inputs;
   bool options_done = false;
   CheckFlags checks;
@@ -79,6 +119,26 @@ int run_run(const std::vector<std::string> &args) {
         inputs.push_back(value);
         continue;
       }
+      if (match_option(args, i, {"--save-golden"}, value)) {
+        if (value.empty()) throw UsageError("--save-golden needs a file name");
+        save_golden_path = value;
+        continue;
+      }
+      if (match_option(args, i, {"--compare-golden"}, value)) {
+        if (value.empty()) throw UsageError("--compare-golden needs a file name");
+        compare_golden_path = value;
+        continue;
+      }
+      if (match_option(args, i, {"--ulps"}, value)) {
+        tolerance.ulps = parse_nonnegative_number("--ulps", value);
+        tolerance_given = true;
+        continue;
+      }
+      if (match_option(args, i, {"--rtol"}, value)) {
+        tolerance.rtol = parse_nonnegative_number("--rtol", value);
+        tolerance_given = true;
+        continue;
+      }
       if (match_option(args, i, {"--npy-out"}, value)) {
         if (value.empty()) throw UsageError("--npy-out needs a non-empty prefix");
         npy_prefix = value;
@@ -92,6 +152,14 @@ int run_run(const std::vector<std::string> &args) {
   }
   if (prog.empty()) throw UsageError("'kerb run' needs a program (kerb run PROG)");
   Device dev = parse_device(device);
+  if (!save_golden_path.empty() && !compare_golden_path.empty())
+    throw UsageError("--save-golden and --compare-golden cannot be used together");
+  if (tolerance_given && compare_golden_path.empty()) throw UsageError("--ulps and --rtol need --compare-golden");
+  if (!compare_golden_path.empty() && !npy_prefix.empty())
+    throw UsageError("--npy-out and --compare-golden cannot be used together");
+  // A missing or malformed golden file is reported before the program runs.
+  std::optional<GoldenFile> golden;
+  if (!compare_golden_path.empty()) golden = read_golden_file(compare_golden_path);
 
   FrontendResult fr = run_frontend(prog);
   if (!fr.program) return report_frontend_failure(fr);
@@ -139,6 +207,16 @@ int run_run(const std::vector<std::string> &args) {
   }
 
   std::vector<Value> results = flatten_values(result.results);
+  if (!save_golden_path.empty() || golden) {
+    GoldenIdentity id = run_identity(prog, *entry, device, flat);
+    if (golden) {
+      GoldenComparison c = compare_golden(*golden, id, results, tolerance);
+      std::string report = golden_report(c, compare_golden_path);
+      std::fwrite(report.data(), 1, report.size(), stdout);
+      return c.equal ? kExitOk : kExitFailure;
+    }
+    write_golden_file(save_golden_path, GoldenFile{id, results});
+  }
   if (!npy_prefix.empty()) {
     for (size_t k = 0; k < results.size(); ++k) {
       std::string path = fmt::format("{}{}.npy", npy_prefix, k);

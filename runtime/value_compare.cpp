@@ -52,45 +52,67 @@ std::string shape_text(const std::vector<int64_t> &shape) {
   return s;
 }
 
+// Where an element is: the path of tuple components down to it and, in an array, its
+// index. Built into text only when a message needs it.
+struct Place {
+  const std::string &path;               // "component 1" or "" (no trailing separator)
+  const std::vector<int64_t> *shape;     // null for a scalar
+  size_t flat = 0;
+
+  std::string text() const {
+    if (!shape) return path;
+    return fmt::format("{}{}at {}", path, path.empty() ? "" : ", ", index_text(*shape, flat));
+  }
+  std::string prefix() const {
+    std::string t = text();
+    return t.empty() ? t : t + ": ";
+  }
+};
+
 class Comparer {
 public:
   Comparer(const FloatTolerance &tol, Comparison &out) : tol_(tol), out_(out) {}
 
-  void values(const Value &e, const Value &a, const std::string &where) {
-    if (!out_.equal) return;
+  void values(const Value &e, const Value &a, const std::string &path) {
     ValueType et = e.type(), at = a.type();
-    if (et != at) return differ(fmt::format("{}a value of type {}, expected {}", where, at.str(), et.str()));
+    Place here{path, nullptr};
+    if (et != at)
+      return differ(fmt::format("{}a value of type {}, expected {}", here.prefix(), at.str(), et.str()));
     switch (e.kind) {
-    case Value::Prim: return prims(e.prim, a.prim, where);
+    case Value::Prim: return prims(e.prim, a.prim, here);
     case Value::Tuple:
-      for (size_t i = 0; i < e.elems.size(); i++)
-        values(e.elems[i], a.elems[i], fmt::format("{}component {}: ", where, i));
+      for (size_t i = 0; i < e.elems.size(); i++) values(e.elems[i], a.elems[i], component(path, i));
       return;
     case Value::Array: break;
     }
     const ArrayData &x = *e.array, &y = *a.array;
     if (x.shape != y.shape)
-      return differ(fmt::format("{}shape {}, expected {}", where, shape_text(y.shape), shape_text(x.shape)));
+      return differ(fmt::format("{}shape {}, expected {}", here.prefix(), shape_text(y.shape), shape_text(x.shape)));
     if (x.elem.kind == ValueType::Tuple) {
       for (size_t i = 0; i < x.components.size(); i++)
-        values(x.components[i], y.components[i], fmt::format("{}component {}: ", where, i));
+        values(x.components[i], y.components[i], component(path, i));
       return;
     }
-    for (size_t k = 0; k < x.data.size() && out_.equal; k++)
-      prims(PrimValue{x.elem.prim, x.data[k]}, PrimValue{y.elem.prim, y.data[k]},
-            fmt::format("{}at {}: ", where, index_text(x.shape, k)));
+    for (size_t k = 0; k < x.data.size(); k++)
+      prims(PrimValue{x.elem.prim, x.data[k]}, PrimValue{y.elem.prim, y.data[k]}, Place{path, &x.shape, k});
   }
 
 private:
+  static std::string component(const std::string &path, size_t i) {
+    return fmt::format("{}{}component {}", path, path.empty() ? "" : ", ", i);
+  }
+
   void differ(std::string why) {
+    out_.differences++;
+    if (!out_.equal) return;
     out_.equal = false;
     out_.why = std::move(why);
   }
 
-  void prims(const PrimValue &e, const PrimValue &a, const std::string &where) {
+  void prims(const PrimValue &e, const PrimValue &a, const Place &where) {
     if (!is_float(e.type)) {
       if (e == a) return;
-      return differ(fmt::format("{}{}, expected {}", where, format_value(Value(a)), format_value(Value(e))));
+      return differ(fmt::format("{}{}, expected {}", where.prefix(), format_value(Value(a)), format_value(Value(e))));
     }
     double x = e.as_f64(), y = a.as_f64();
     if (std::isnan(x) && std::isnan(y)) return;
@@ -100,11 +122,15 @@ private:
       double scale = std::max(std::fabs(x), std::fabs(y));
       rel = std::isfinite(scale) ? std::fabs(x - y) / scale : std::numeric_limits<double>::infinity();
     }
-    if (std::isfinite(ulps)) out_.worst_ulps = std::max(out_.worst_ulps, ulps);
+    if (std::isfinite(ulps) && ulps > out_.worst_ulps) {
+      out_.worst_ulps = ulps;
+      out_.worst_where = where.text();
+      out_.worst_values = fmt::format("{}, expected {}", format_value(Value(a)), format_value(Value(e)));
+    }
     if (std::isfinite(rel)) out_.worst_rel = std::max(out_.worst_rel, rel);
     if (ulps <= tol_.ulps || rel <= tol_.rtol) return;
-    differ(fmt::format("{}{}, expected {} ({} ulps, relative difference {:.3g})", where, format_value(Value(a)),
-                       format_value(Value(e)), ulps, rel));
+    differ(fmt::format("{}{}, expected {} ({} ulps, relative difference {:.3g})", where.prefix(),
+                       format_value(Value(a)), format_value(Value(e)), ulps, rel));
   }
 
   const FloatTolerance &tol_;
@@ -116,7 +142,12 @@ private:
 double ulp_distance(const PrimValue &a, const PrimValue &b) {
   bool na = std::isnan(a.as_f64()), nb = std::isnan(b.as_f64());
   if (na || nb) return na && nb ? 0 : std::numeric_limits<double>::infinity();
-  return std::fabs(double(ordered(a)) - double(ordered(b)));
+  // In integers: an f64's ordered bits need 63 bits, more than a double holds exactly
+  // (as doubles, 9.0 and the next f64 were 0 ULPs apart). The true difference is below
+  // 2^64, so unsigned arithmetic, which wraps, gets it exactly.
+  int64_t x = ordered(a), y = ordered(b);
+  uint64_t d = x >= y ? uint64_t(x) - uint64_t(y) : uint64_t(y) - uint64_t(x);
+  return double(d);
 }
 
 Comparison compare_values(const Value &expected, const Value &actual, const FloatTolerance &tol) {

@@ -23,11 +23,17 @@ struct FloatTolerance {
 struct Comparison {
   bool equal = true;
   std::string why;         // the first disagreement: where, the two values, how far apart
+  int64_t differences = 0; // how many elements (or mismatched types/shapes) disagree
   double worst_ulps = 0;   // largest ULP distance between finite floats seen
   double worst_rel = 0;    // largest relative difference between finite floats seen
+  // Where the largest ULP distance was seen ("at [3, 1]", "component 1, at [0]"; ""
+  // for a scalar) and the two values there; empty when every float was equal.
+  std::string worst_where, worst_values;
 };
 
-// Compares `actual` with `expected` (types and shapes must match exactly).
+// Compares `actual` with `expected` (types and shapes must match exactly). It looks at
+// every element, so that `differences` and the worst difference cover them all; `why`
+// stays the first disagreement.
 Comparison compare_values(const Value &expected, const Value &actual, const FloatTolerance &tol);
 
 // The distance between two floats of one type in ULPs (0 for -0.0 and +0.0);

@@ -28,7 +28,7 @@ if ! [[ $total =~ ^[0-9]+$ ]] || ((total < ${#targets[@]})); then
 fi
 
 for cc in clang-14 clang++-14; do
-  command -v "$cc" >/dev/null || { echo "fuzz: error: $cc not found (scripts/setup.sh installs it)" >&2; exit 2; }
+  command -v "$cc" >/dev/null || { echo "fuzz: error: $cc not found (scripts/setup.sh --fuzz --no-build installs it)" >&2; exit 2; }
 done
 
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKERB_FUZZ=ON \

@@ -4,12 +4,25 @@
 # toolkit at /usr/local/cuda if there is one (it is found, never installed), then
 # configures and builds Kerb into build/. Safe to run again: it redoes only what is
 # needed. KERB_JOBS sets the build's parallelism (default: all cores).
+#
+#   scripts/setup.sh [--fuzz] [--no-build]
+#
+# --fuzz also installs clang-14 and libFuzzer (libclang-rt-14-dev) for scripts/fuzz.sh;
+# --no-build only installs packages.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 packages=(build-essential cmake ninja-build llvm-19-dev libzstd-dev libedit-dev
           libfmt-dev catch2 python3)
+build=1
+for arg in "$@"; do
+  case $arg in
+    --fuzz) packages+=(clang-14 libclang-rt-14-dev) ;;
+    --no-build) build=0 ;;
+    *) echo "setup: error: unknown option '$arg' (scripts/setup.sh [--fuzz] [--no-build])" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do
@@ -41,6 +54,7 @@ else
   echo "setup: no CUDA toolkit at /usr/local/cuda (not needed by this build)"
 fi
 
+if ((build == 0)); then exit 0; fi
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKERB_WERROR=ON
 cmake --build build -j "${KERB_JOBS:-$(nproc)}"
 echo "setup: built build/kerb"

@@ -275,5 +275,115 @@ checks=$((checks + 1))
 python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["copy_bandwidth"]; assert c["GB_per_s"] > 0 and c["runs"] == 10' \
   "$tmp/copy.json" || { echo "FAIL: bench --copy-bandwidth report"; failures=$((failures + 1)); }
 
+# Golden files: kerb run --save-golden / --compare-golden (docs/TESTING.md).
+gf=$dir/golden.fut
+sg=$tmp/scale.golden
+in='[1, 2.5, -3] 2'
+run 0 "$in" run "$gf" -e scale --save-golden "$sg";  is out $'[2.0f32, 5.0f32, -6.0f32]\n3i64\ntrue'
+checks=$((checks + 1))
+if ! grep -qx -- '-- kerb golden file 1' "$sg" || ! grep -qx -- '-- entry: scale' "$sg" ||
+   ! grep -qx -- '-- device: interp' "$sg" || ! grep -qx -- '-- results: 3' "$sg" ||
+   ! grep -qE -- '^-- input: 2 values fnv1a64:[0-9a-f]{16}$' "$sg" ||
+   ! grep -qE -- "^-- program: $gf fnv1a64:[0-9a-f]{16}\$" "$sg" || ! grep -qx 'true' "$sg"; then
+  echo "FAIL: --save-golden wrote:"; cat "$sg"; failures=$((failures + 1))
+fi
+run 0 "$in" run "$gf" -e scale --compare-golden "$sg"
+is out "golden: the results match '$sg' (every float equal)"
+# The same results on the CPU device, and the same input from files (text and .npy).
+run 0 "$in" run "$gf" -e scale --compare-golden "$sg" --device cpu
+has out 'golden: note: the golden file was made on the interp device, this run is on cpu'
+has out "golden: the results match '$sg'"
+printf '[1f32, 2.5f32, -3f32]' >"$tmp/g_xs.in"
+run 0 '[1f32, 2.5f32, -3f32]' run "$gf" -e scale --input - --input <(echo 2f32) --npy-out "$tmp/gx"
+run 0 '' run "$gf" -e scale --input "$tmp/g_xs.in" --input <(echo 2) --compare-golden "$sg"
+has out 'results match'
+# A tampered float: 1 ULP off fails exactly, passes with --ulps 1 or --rtol, and the
+# worst difference is placed.
+sed 's/5\.0f32/5.0000005f32/' "$sg" >"$tmp/ulp.golden"
+run 1 "$in" run "$gf" -e scale --compare-golden "$tmp/ulp.golden"
+has out "golden: the results differ from '$tmp/ulp.golden': 1 difference; the first: result 0 at [1]: 5.0f32, expected 5.0000005f32 (1 ulps"
+has out 'worst float difference 1 ulps (relative 9.54e-08) in result 0 at [1]: 5.0f32, expected 5.0000005f32'
+run 0 "$in" run "$gf" -e scale --compare-golden "$tmp/ulp.golden" --ulps 1
+has out 'results match'; has out 'worst float difference 1 ulps'
+run 0 "$in" run "$gf" -e scale --compare-golden "$tmp/ulp.golden" --rtol 1e-7;  has out 'results match'
+run 1 "$in" run "$gf" -e scale --compare-golden "$tmp/ulp.golden" --rtol 1e-8;  has out 'results differ'
+# Integers and bools are exact; every difference is counted.
+sed 's/^3i64$/4i64/; s/^true$/false/; s/-6\.0f32/-6.5f32/' "$sg" >"$tmp/int.golden"
+run 1 "$in" run "$gf" -e scale --compare-golden "$tmp/int.golden"
+has out '3 differences; the first: result 0 at [2]: -6.0f32, expected -6.5f32'
+run 1 "$in" run "$gf" -e scale --compare-golden "$tmp/int.golden" --ulps 1e9
+has out '2 differences; the first: result 1: 3i64, expected 4i64'
+has out 'worst float difference 1048576 ulps (relative 0.0769) in result 0 at [2]'
+run 1 "$in" run "$gf" -e scale --compare-golden "$tmp/int.golden" --rtol 1
+has out '2 differences; the first: result 1: 3i64, expected 4i64'
+# Another shape, type or number of results.
+sed 's/, -6\.0f32\]/]/' "$sg" >"$tmp/shape.golden"
+run 1 "$in" run "$gf" -e scale --compare-golden "$tmp/shape.golden"
+has out "the first: result 0 has shape [3], the golden file's [2]"
+sed 's/^3i64$/3i32/' "$sg" >"$tmp/type.golden"
+run 1 "$in" run "$gf" -e scale --compare-golden "$tmp/type.golden"
+has out "the first: result 1 is of type i64, the golden file's of type i32"
+sed '$d; s/^-- results: 3$/-- results: 2/' "$sg" >"$tmp/count.golden"
+run 1 "$in" run "$gf" -e scale --compare-golden "$tmp/count.golden"
+has out 'the first: the run has 3 results, the golden file 2'
+# A matrix: the place has both indices; NaN equals NaN.
+so=$tmp/outer.golden
+run 0 '[1.5, 2, 3]' run "$gf" -e outer --save-golden "$so" --device cpu
+sed 's/\[4\.5f64, 6\.0f64, 9\.0f64\]/[4.5f64, 6.0f64, 9.000000000000002f64]/' "$so" >"$tmp/outer2.golden"
+run 1 '[1.5, 2, 3]' run "$gf" -e outer --compare-golden "$tmp/outer2.golden"
+has out 'result 0 at [2, 2]: 9.0f64, expected 9.000000000000002f64 (1 ulps'
+run 0 '0 0' run "$gf" -e ratio --save-golden "$tmp/nan.golden";  is out 'f32.nan'
+run 0 '0 0' run "$gf" -e ratio --compare-golden "$tmp/nan.golden" --device cpu; has out 'results match'
+sed 's/^f32\.nan$/1.0f32/' "$tmp/nan.golden" >"$tmp/nan2.golden"
+run 1 '0 0' run "$gf" -e ratio --compare-golden "$tmp/nan2.golden" --ulps 1e9 --rtol 1
+has out 'the first: result 0: f32.nan, expected 1.0f32'
+# Another input or entry point is an error; another program text a note.
+run 2 '[1, 2.5, -3] 3' run "$gf" -e scale --compare-golden "$sg"
+has err 'kerb: error: the golden file was made from another input (2 values fnv1a64:'
+run 2 '0 0' run "$gf" -e ratio --compare-golden "$sg"
+has err "kerb: error: the golden file holds results of entry 'scale', not of 'ratio'"
+{ echo '-- an edited comment'; cat "$gf"; } >"$tmp/edited.fut"
+run 0 "$in" run "$tmp/edited.fut" -e scale --compare-golden "$sg"
+has out "golden: note: the program's text differs from the one the golden file was made from"
+has out 'results match'
+# Missing and malformed golden files, with their places; nothing runs.
+run 2 "$in" run "$gf" -e scale --compare-golden "$tmp/none.golden"
+has err "kerb: error: cannot read golden file '$tmp/none.golden': No such file or directory"
+run 2 "$in" run "$gf" -e scale --compare-golden "$gf"
+has err "kerb: error: $gf:1: not a kerb golden file (it must start with '-- kerb golden file 1')"
+sed 's/^-- kerb golden file 1$/-- kerb golden file 7/' "$sg" >"$tmp/bad.golden"
+run 2 "$in" run "$gf" -e scale --compare-golden "$tmp/bad.golden"
+has err "$tmp/bad.golden:1: golden file format '7' is not supported"
+sed 's/^-- program: .*/-- program: somewhere/' "$sg" >"$tmp/bad.golden"
+run 2 "$in" run "$gf" -e scale --compare-golden "$tmp/bad.golden"
+has err "$tmp/bad.golden:4: expected '-- program: PATH fnv1a64:HASH'"
+sed '/^-- device:/d' "$sg" >"$tmp/bad.golden"
+run 2 "$in" run "$gf" -e scale --compare-golden "$tmp/bad.golden"
+has err "$tmp/bad.golden:6: the header has no '-- device:' line before '-- results:'"
+sed 's/^-- entry: scale$/-- entry: scale\n-- color: blue/' "$sg" >"$tmp/bad.golden"
+run 2 "$in" run "$gf" -e scale --compare-golden "$tmp/bad.golden"
+has err "$tmp/bad.golden:6: unknown header line '-- color: blue'"
+sed 's/^3i64$/3i64 ]/' "$sg" >"$tmp/bad.golden"
+run 2 "$in" run "$gf" -e scale --compare-golden "$tmp/bad.golden"
+has err "kerb: error: malformed golden file: $tmp/bad.golden:9:6:"
+sed '$d' "$sg" >"$tmp/bad.golden"
+run 2 "$in" run "$gf" -e scale --compare-golden "$tmp/bad.golden"
+has err "$tmp/bad.golden: the header announces 3 results, the file has 2"
+{ cat "$sg"; echo 7; } >"$tmp/bad.golden"
+run 2 "$in" run "$gf" -e scale --compare-golden "$tmp/bad.golden"
+has err "$tmp/bad.golden: more values than the 3 results the header announces"
+: >"$tmp/bad.golden"
+run 2 "$in" run "$gf" -e scale --compare-golden "$tmp/bad.golden"
+has err "$tmp/bad.golden:1: empty file"
+# A failed check saves nothing; options that do not go together.
+run 1 '[1, 2] 5' run "$gf" -e pick --save-golden "$tmp/fail.golden"; has err 'Error: Index [5]'
+checks=$((checks + 1))
+[ ! -e "$tmp/fail.golden" ] || { echo "FAIL: a failed run wrote a golden file"; failures=$((failures + 1)); }
+run 2 "$in" run "$gf" -e scale --save-golden "$tmp/no/dir/x.golden"; has err "cannot write golden file '$tmp/no/dir/x.golden'"
+run 2 "$in" run "$gf" -e scale --ulps 2;   has err '--ulps and --rtol need --compare-golden'
+run 2 "$in" run "$gf" -e scale --compare-golden "$sg" --ulps abc;  has err "--ulps needs a non-negative number, not 'abc'"
+run 2 "$in" run "$gf" -e scale --compare-golden "$sg" --save-golden "$sg"; has err 'cannot be used together'
+run 0 '' run --help;  has out '--compare-golden FILE'; has out '--ulps N'
+
 echo "$checks checks, $failures failed"
 [ "$failures" -eq 0 ]

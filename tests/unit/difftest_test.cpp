@@ -119,6 +119,41 @@ TEST_CASE("compare_values: integers exact, floats within ULPs, NaN equals NaN", 
   CHECK(ulp_distance(PrimValue::floating(PrimType::F32, double(std::numeric_limits<float>::max())),
                      PrimValue::floating(PrimType::F32, double(inf))) == 1);
   CHECK(ulp_distance(PrimValue::floating(PrimType::F64, -1e-300), PrimValue::floating(PrimType::F64, 1e-300)) > 1e17);
+  // f64 neighbours far from 0 are 1 ULP apart (once 0: the distance went through doubles).
+  for (double x : {9.0, 1.0, -3.5e300, 1e-300}) {
+    CHECK(ulp_distance(PrimValue::floating(PrimType::F64, x), PrimValue::floating(PrimType::F64, std::nextafter(x, 0.0))) == 1);
+    CHECK_FALSE(compare_values(Value(PrimValue::floating(PrimType::F64, x)),
+                               Value(PrimValue::floating(PrimType::F64, std::nextafter(x, 0.0))), exact).equal);
+  }
+  CHECK(ulp_distance(PrimValue::floating(PrimType::F64, -std::numeric_limits<double>::infinity()),
+                     PrimValue::floating(PrimType::F64, std::numeric_limits<double>::infinity())) ==
+        double(2 * 0x7ff0000000000000ull));
+}
+
+TEST_CASE("compare_values counts every difference and places the worst float one", "[difftest]") {
+  auto f64s = [](std::vector<int64_t> shape, std::vector<double> xs) {
+    std::vector<Bits> data;
+    for (double x : xs) data.push_back(PrimValue::floating(PrimType::F64, x).bits);
+    return make_prim_array(PrimType::F64, std::move(shape), std::move(data));
+  };
+  double a = 1.0, a2 = std::nextafter(std::nextafter(a, 2.0), 2.0), b = 4.0, b1 = std::nextafter(b, 8.0);
+  Comparison c = compare_values(f64s({2, 2}, {a, b, 0, 3}), f64s({2, 2}, {b1, b1, 0, a2}), FloatTolerance{});
+  CHECK_FALSE(c.equal);
+  CHECK(c.differences == 3);
+  CHECK(c.why.rfind("at [0, 0]: ", 0) == 0); // the first difference, not the worst
+  CHECK(c.worst_where == "at [0, 0]");       // 4.000...1 vs 1: the most ULPs apart
+  CHECK(c.worst_values == "4.000000000000001f64, expected 1.0f64");
+
+  Comparison close = compare_values(f64s({2, 2}, {a, b, 0, 3}), f64s({2, 2}, {a2, b1, 0, 3}), FloatTolerance{2, 0});
+  CHECK(close.equal);
+  CHECK(close.differences == 0);
+  CHECK(close.worst_ulps == 2);
+  CHECK(close.worst_where == "at [0, 0]");
+
+  Value pair = Value::tuple({i64s({1, 2}), f64s({1}, {a})});
+  Comparison t = compare_values(pair, Value::tuple({i64s({1, 2}), f64s({1}, {a2})}), FloatTolerance{});
+  CHECK(t.why == "component 1, at [0]: 1.0000000000000004f64, expected 1.0f64 (2 ulps, relative difference 4.44e-16)");
+  CHECK(t.worst_where == "component 1, at [0]");
 }
 
 TEST_CASE("the program generator is deterministic and makes well-typed programs", "[difftest]") {
