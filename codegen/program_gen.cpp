@@ -26,10 +26,12 @@ GeneratedProgram ProgramGen::run() {
   if (target_ == Target::Cuda) {
     out_.kernel_context = std::make_unique<LLVMContext>();
     out_.kernels = std::make_unique<Module>("kerb_kernels", *out_.kernel_context);
-    // NVPTX's data layout from the start, so that loads and stores the builder makes get
-    // their natural alignment (LLVM's default layout aligns i64 to 4 bytes, and the back
-    // end then splits every i64 load into two 32-bit ones).
-    out_.kernels->setDataLayout(make_nvptx_target_machine("sm_80")->createDataLayout());
+    // NVPTX's data layout before any IR is built: loads and stores take their alignment
+    // from it, and LLVM's default layout gives i64 and f64 an alignment of 4, which NVPTX
+    // splits into two 32-bit accesses (the layout is the same for every sm_*).
+    std::unique_ptr<TargetMachine> tm = make_nvptx_target_machine("sm_80");
+    out_.kernels->setTargetTriple(tm->getTargetTriple().str());
+    out_.kernels->setDataLayout(tm->createDataLayout());
   }
   declare_runtime(*out_.host);
   for (const core::Function &f : p_.functions) host_function(f);
