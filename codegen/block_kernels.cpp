@@ -367,7 +367,13 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   }
   // Prelude (see threads_kernel), uniform over the block so that no thread is left
   // waiting at a barrier: thread 0 reads the failure slot for the block.
+  // Skipped when the host passes the slot as certainly clear: the same for every block,
+  // so the barrier inside is reached by all threads or by none.
+  BasicBlock *go = BasicBlock::Create(c, "prelude.run", f);
   if (prelude && may_fail()) {
+    BasicBlock *look = BasicBlock::Create(c, "prelude.look", f);
+    b.CreateCondBr(certainly_clear(b, k), go, look);
+    b.SetInsertPoint(look);
     Value *code;
     if (gpu()) {
       auto *flag = new GlobalVariable(kernel_module(), b.getInt32Ty(), false,
@@ -378,18 +384,19 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
       BasicBlock *sync = BasicBlock::Create(c, "prelude.sync", f);
       b.CreateCondBr(b.CreateICmpEQ(tid, b.getInt64(0)), t0, sync);
       b.SetInsertPoint(t0);
-      b.CreateStore(b.CreateLoad(b.getInt32Ty(), g.failure_slot, true), flag);
+      b.CreateStore(b.CreateLoad(b.getInt32Ty(), g.failure_slot(), true), flag);
       b.CreateBr(sync);
       b.SetInsertPoint(sync);
       b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_barrier0));
       code = b.CreateLoad(b.getInt32Ty(), flag, true);
     } else {
-      code = b.CreateLoad(b.getInt32Ty(), g.failure_slot, true);
+      code = b.CreateLoad(b.getInt32Ty(), g.failure_slot(), true);
     }
-    BasicBlock *go = BasicBlock::Create(c, "prelude.run", f);
     b.CreateCondBr(b.CreateICmpEQ(code, b.getInt32(uint32_t(-1))), go, k.exit);
-    b.SetInsertPoint(go);
+  } else {
+    b.CreateBr(go);
   }
+  b.SetInsertPoint(go);
   AllocaInst *failed = g.entry_alloca(b.getInt1Ty());
   b.CreateStore(b.getFalse(), failed);
   auto on_fail_to = [&](BasicBlock *&target) {

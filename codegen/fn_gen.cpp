@@ -158,6 +158,11 @@ void FnGen::check(Value *ok, int site, const std::vector<Value *> &args) {
   b_.SetInsertPoint(good);
 }
 
+Value *FnGen::failure_slot() {
+  Value *addr = b_.CreateAnd(failure_word, i64(~kSlotCertainlyClear));
+  return b_.CreateIntToPtr(addr, PointerType::get(c_, gpu_ ? 1 : 0));
+}
+
 void FnGen::emit_failure(int site, const std::vector<Value *> &args) {
   if (mode_ == Host) {
     Value *buf = b_.CreateAlloca(b_.getInt64Ty(), i64(int64_t(std::max<size_t>(args.size(), 1))));
@@ -170,7 +175,8 @@ void FnGen::emit_failure(int site, const std::vector<Value *> &args) {
     return;
   }
   // Kernel: the first failing thread claims the slot and writes the arguments.
-  Value *code_ptr = failure_slot;
+  Value *slot_ptr = failure_slot();
+  Value *code_ptr = slot_ptr;
   Value *old = b_.CreateAtomicCmpXchg(code_ptr, b_.getInt32(uint32_t(-1)),
                                       b_.getInt32(uint32_t(site)), MaybeAlign(4),
                                       AtomicOrdering::Monotonic, AtomicOrdering::Monotonic);
@@ -181,19 +187,19 @@ void FnGen::emit_failure(int site, const std::vector<Value *> &args) {
   b_.SetInsertPoint(write);
   size_t nargs = std::min(args.size(), size_t(kFailureMaxArgs));
   for (size_t i = 0; i < nargs; i++) {
-    Value *slot = b_.CreateGEP(b_.getInt8Ty(), failure_slot, i64(int64_t(8 + 8 * i)));
+    Value *slot = b_.CreateGEP(b_.getInt8Ty(), slot_ptr, i64(int64_t(8 + 8 * i)));
     b_.CreateStore(args[i], slot);
   }
   // Mapped mode: the payload again in the slot's mirror in host memory, then a fence
   // for the whole system, then the code, so that the host sees the code only after the
   // payload (runtime/device_abi.h).
-  Value *mirror_field = b_.CreateGEP(b_.getInt8Ty(), failure_slot,
+  Value *mirror_field = b_.CreateGEP(b_.getInt8Ty(), slot_ptr,
                                      i64(int64_t(offsetof(FailureSlot, mirror))));
   Value *mirror_addr = b_.CreateLoad(b_.getInt64Ty(), mirror_field);
   BasicBlock *mirror_bb = BasicBlock::Create(c_, "fail.mirror", f_);
   b_.CreateCondBr(b_.CreateICmpNE(mirror_addr, i64(0)), mirror_bb, after);
   b_.SetInsertPoint(mirror_bb);
-  Value *mirror = b_.CreateIntToPtr(mirror_addr, failure_slot->getType());
+  Value *mirror = b_.CreateIntToPtr(mirror_addr, slot_ptr->getType());
   for (size_t i = 0; i < nargs; i++)
     b_.CreateStore(args[i], b_.CreateGEP(b_.getInt8Ty(), mirror, i64(int64_t(8 + 8 * i))), true);
   StoreInst *code_store;

@@ -96,7 +96,13 @@ public:
   // next barrier).
   std::function<void(Value *status)> on_fail;
   Value *ctx = nullptr;          // host: the context pointer
-  Value *failure_slot = nullptr; // kernel: pointer to the FailureSlot
+  // Kernel: the failure slot's word as passed (slot 0: the FailureSlot's address, bit 0
+  // set when the host knows it is clear; runtime/device_abi.h).
+  Value *failure_word = nullptr;
+  // The FailureSlot's address, computed here from failure_word: at each use, so that
+  // only the kernel parameter (which the GPU reloads for free) stays live, not a
+  // masked 64-bit address that would hold two registers across the whole kernel.
+  Value *failure_slot();
   // Host: called for statements that become kernels.
   std::function<bool(const core::Stm &)> launch_hook;
 

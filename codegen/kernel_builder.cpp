@@ -64,7 +64,23 @@ void ProgramGen::emit_launch(int kernel, Value *total, SlotList &sl) {
     b.CreateStore(sl.host_values[i], b.CreateGEP(b.getInt64Ty(), buf, g.i64(int64_t(i + 1))));
   g.return_if_error(b.CreateCall(g.rt("kerb_rt_launch"),
                                  {g.ctx, b.getInt32(uint32_t(kernel)), total, buf,
-                                  b.getInt32(uint32_t(n))}));
+                                  b.getInt32(uint32_t(n)),
+                                  b.getInt32(kernel_may_fail(kernel) ? kLaunchMayFail : 0)}));
+}
+
+bool ProgramGen::kernel_may_fail(int kernel) {
+  // A kernel records a failure only through the compare-and-swap of emit_failure.
+  Function *f = kernel_module().getFunction(out_.kernel_names[size_t(kernel)]);
+  KERB_ASSERT(f, "kernel function not found");
+  for (const BasicBlock &bb : *f)
+    for (const Instruction &i : bb)
+      if (isa<AtomicCmpXchgInst>(i)) return true;
+  return false;
+}
+
+Value *ProgramGen::certainly_clear(IRBuilder<> &b, KernelFn &k) {
+  return b.CreateICmpNE(b.CreateAnd(k.slot(0), b.getInt64(uint64_t(kSlotCertainlyClear))),
+                        b.getInt64(0));
 }
 
 ProgramGen::KernelFn ProgramGen::new_kernel(const std::string &name, size_t num_slots,
@@ -109,8 +125,7 @@ ProgramGen::KernelFn ProgramGen::new_kernel(const std::string &name, size_t num_
       (void)g;
     };
   }
-  Type *gptr = PointerType::get(c, gpu() ? 1 : 0);
-  k.g->failure_slot = b.CreateIntToPtr(k.slot(0), gptr);
+  k.g->failure_word = k.slot(0);
   return k;
 }
 
@@ -164,9 +179,14 @@ void ProgramGen::threads_kernel(KernelFn &k, Value *n,
   // others only compute values that the host discards when it sees the failure, and
   // their every memory access is in bounds whatever the data (see needs_prelude). A
   // program none of whose checks can fail needs none (may_fail).
+  // The look is skipped when the host passes the slot as certainly clear (a uniform
+  // branch on a kernel parameter). See docs/CHECKS.md, "The prelude".
   if (prelude && may_fail()) {
-    Value *code = b.CreateLoad(b.getInt32Ty(), g.failure_slot);
+    BasicBlock *look = BasicBlock::Create(c, "prelude.look", f);
     BasicBlock *run = BasicBlock::Create(c, "run", f);
+    b.CreateCondBr(certainly_clear(b, k), run, look);
+    b.SetInsertPoint(look);
+    Value *code = b.CreateLoad(b.getInt32Ty(), g.failure_slot());
     b.CreateCondBr(b.CreateICmpEQ(code, b.getInt32(uint32_t(-1))), run, k.exit);
     b.SetInsertPoint(run);
   }

@@ -250,6 +250,13 @@ private:
   // disabled or eliminated), no kernel has a prelude: nothing ever sets the failure
   // slot, and the PTX does not read it (docs/CODEGEN.md, "Failures").
   bool may_fail() const { return !p_.failures.records.empty(); }
+  // Whether kernel `kernel` (generated already) has a check that may record a failure:
+  // the launch tells the runtime (kLaunchMayFail), which looks at the slot only after
+  // such kernels.
+  bool kernel_may_fail(int kernel);
+  // In a kernel: whether the host passed the failure slot as certainly clear (bit 0 of
+  // slot 0; runtime/device_abi.h).
+  llvm::Value *certainly_clear(llvm::IRBuilder<> &b, KernelFn &k);
 
   // Whether a reduction operator is commutative: a lambda whose body is one
   // commutative operator (+ * & | ^ && || == != min max) on its two parameters.

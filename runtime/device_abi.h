@@ -28,6 +28,11 @@ constexpr int kFailureMaxArgs = 16;
 // A failure code that is no check site: a kernel thread needed more scratch memory
 // than the host gave it (a compiler bug; see codegen/kernel_memory.cpp).
 constexpr int32_t kFailureScratch = -2;
+// kerb_rt_launch's flags: the kernel has a check that may record a failure.
+constexpr int32_t kLaunchMayFail = 1;
+// Bit 0 of slots[0] at a launch: the failure slot is certainly clear.
+constexpr int64_t kSlotCertainlyClear = 1;
+
 struct FailureSlot {
   int32_t code;
   int32_t pad;
@@ -65,9 +70,14 @@ int64_t kerb_rt_failure_slot(void *ctx);
 // Threads per block for Blocks kernels, and how many blocks to use for n elements.
 int64_t kerb_rt_block_size(void *ctx);
 int64_t kerb_rt_num_blocks(void *ctx, int64_t n);
-// Launches kernel `kernel` over `total` threads or blocks (see KernelDesc).
+// Launches kernel `kernel` over `total` threads or blocks (see KernelDesc). slots[0] is
+// the failure slot's address; `flags` says what the kernel does with it
+// (kLaunchMayFail). When no kernel that may fail has been launched since the last look
+// found the slot clear, the runtime passes slots[0] with bit 0 set ("certainly clear"):
+// the kernel then skips its prelude. Generated code masks the bit off before using the
+// address (it is at least 8-byte aligned). See docs/CHECKS.md, "The prelude".
 int32_t kerb_rt_launch(void *ctx, int32_t kernel, int64_t total, const int64_t *slots,
-                       int32_t num_slots);
+                       int32_t num_slots, int32_t flags);
 // Copies between host and device memory. A read is a sync point: it looks at the
 // failure slot (if a checked kernel ran since the last look) and fails if it is set.
 int32_t kerb_rt_read(void *ctx, void *host_dst, int64_t dev_src, int64_t bytes);

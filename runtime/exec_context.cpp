@@ -127,11 +127,28 @@ void ExecContext::end_call() {
 
 // ---- the device
 
-int32_t ExecContext::launch(int kernel, int64_t total, const int64_t *slots, int num_slots) {
+int32_t ExecContext::launch(int kernel, int64_t total, const int64_t *slots, int num_slots,
+                            bool may_fail) {
   if (total <= 0) return 0;
   try {
-    device_.launch(kernel, total, slots, num_slots);
-    kernel_ran_ = true;
+    if (!kernel_ran_ && num_slots > 0) {
+      // Certainly clear: nothing that may fail ran since the last look found the slot
+      // clear (or reset it), so the kernel can skip its prelude.
+      int64_t local[64];
+      std::vector<int64_t> heap;
+      int64_t *copy = local;
+      if (num_slots > 64) {
+        heap.resize(size_t(num_slots));
+        copy = heap.data();
+      }
+      std::memcpy(copy, slots, sizeof(int64_t) * size_t(num_slots));
+      copy[0] |= kSlotCertainlyClear;
+      device_.launch(kernel, total, copy, num_slots);
+    } else {
+      device_.launch(kernel, total, slots, num_slots);
+    }
+    // Only kernels that may fail make the next sync point look at the slot.
+    kernel_ran_ = kernel_ran_ || may_fail;
     return sync_checks ? sync_check() : 0;
   } catch (const std::exception &e) {
     return device_error(e);
@@ -277,8 +294,8 @@ int64_t kerb_rt_failure_slot(void *ctx) { return context(ctx).failure_slot(); }
 int64_t kerb_rt_block_size(void *ctx) { return context(ctx).device().block_size(); }
 int64_t kerb_rt_num_blocks(void *ctx, int64_t n) { return context(ctx).device().num_blocks(n); }
 int32_t kerb_rt_launch(void *ctx, int32_t kernel, int64_t total, const int64_t *slots,
-                       int32_t num_slots) {
-  return context(ctx).launch(kernel, total, slots, num_slots);
+                       int32_t num_slots, int32_t flags) {
+  return context(ctx).launch(kernel, total, slots, num_slots, (flags & kLaunchMayFail) != 0);
 }
 int32_t kerb_rt_read(void *ctx, void *host_dst, int64_t dev_src, int64_t bytes) {
   return context(ctx).read(host_dst, dev_src, bytes);

@@ -4,7 +4,7 @@
 //
 // The failure protocol's host side (DESIGN.md): the failure slot is looked at only at
 // sync points (a read of device memory into the host, an explicit sync), and only if a
-// kernel ran since the last look. The look costs nothing extra: failing threads mirror
+// kernel that may fail (has a check) ran since the last look. The look costs nothing extra: failing threads mirror
 // the payload into host memory (FailureSlot::mirror), so after the wait that a sync
 // point makes anyway the host reads host memory, not the device. A failure found there
 // is formatted from the failure table, the slot is reset, and the call fails with the
@@ -137,7 +137,11 @@ public:
 
   // ---- the device (each returns 0, or 1 with `error` set)
   int64_t failure_slot() const { return slot_; }
-  int32_t launch(int kernel, int64_t total, const int64_t *slots, int num_slots);
+  // may_fail: the kernel has a check that may record a failure (kLaunchMayFail); only
+  // such kernels make a sync point look at the slot. When none ran since the last
+  // clean look, the slot is certainly clear and slots[0] goes with bit 0 set.
+  int32_t launch(int kernel, int64_t total, const int64_t *slots, int num_slots,
+                 bool may_fail = true);
   // A sync point: reads device memory, then fails if a check failed before.
   int32_t read(void *dst, int64_t src, int64_t bytes);
   int32_t write(int64_t dst, const void *src, int64_t bytes);
@@ -156,7 +160,7 @@ public:
 
   // ---- the failure protocol
   // A sync point: waits for the device (unless `synchronized`: the caller just did) and
-  // looks for a failure if a kernel ran since the last look. Returns 1 with `failure`
+  // looks for a failure if a kernel that may fail ran since the last look. Returns 1 with `failure`
   // set if one was recorded (and resets the slot), 1 with `error` on a device error.
   int32_t sync_check(bool synchronized = false);
   // Non-blocking: a failure recorded by a kernel that has not been looked at yet, read
@@ -174,7 +178,7 @@ private:
   int64_t slot_ = 0;
   FailureSlot *mirror_ = nullptr; // host view of the mirror; null: none
   int64_t mirror_device_ = 0;
-  bool kernel_ran_ = false;
+  bool kernel_ran_ = false; // a kernel that may fail ran since the last look
   uint64_t calls_ = 0, clean_through_ = 0;
   bool in_call_ = false;
   std::pair<uint64_t, uint64_t> window_{0, 0};

@@ -83,6 +83,9 @@ entry main (xs: []i32) (is: []i64) : (i32, []i32) =
   in (reduce (\x y -> loop acc = x for _j < 1 do acc + y) 0 a, map (\i -> #[unsafe] xs[i]) is)
 P
 count "$tmp/slot.ptx" '_param_0\]' 3
+# Each of those preludes first tests the "certainly clear" bit of the slot word (bit 0
+# of parameter 0, set by the host when nothing that may fail ran since a clean look).
+count "$tmp/slot.ptx" 'and\.b64[[:space:]]+%rd[0-9]+, %rd[0-9]+, 1;' 3
 
 # Kernels reading arrays they never write use the read-only path.
 emit readonly ptx <<'P'

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <vector>
 
 using namespace kerb;
 
@@ -19,11 +20,12 @@ FailureTable one_site_table() {
 }
 
 // A kernel that fails at site 0 with arguments (7, 3) in thread 2, as generated code
-// does: a CAS on the slot, the arguments, then the mirror's arguments, a fence, its code.
+// does: a CAS on the slot (its address without the "certainly clear" bit), the
+// arguments, then the mirror's arguments, a fence, its code.
 void failing_kernel(int64_t begin, int64_t end, const int64_t *slots) {
   for (int64_t i = begin; i < end; i++) {
     if (i != 2) continue;
-    auto *slot = reinterpret_cast<FailureSlot *>(uintptr_t(slots[0]));
+    auto *slot = reinterpret_cast<FailureSlot *>(uintptr_t(slots[0] & ~kSlotCertainlyClear));
     int32_t expected = -1;
     if (!std::atomic_ref<int32_t>(slot->code).compare_exchange_strong(expected, 0)) continue;
     slot->args[0] = 7;
@@ -40,10 +42,17 @@ void failing_kernel(int64_t begin, int64_t end, const int64_t *slots) {
 
 void quiet_kernel(int64_t, int64_t, const int64_t *) {}
 
+// Records whether each launch passed the slot as certainly clear.
+std::vector<bool> clear_bits;
+void recording_kernel(int64_t begin, int64_t, const int64_t *slots) {
+  if (begin == 0) clear_bits.push_back((slots[0] & kSlotCertainlyClear) != 0);
+}
+
 struct Fixture {
   FailureTable table = one_site_table();
   std::unique_ptr<Device> device =
-      make_cpu_device({failing_kernel, quiet_kernel}, {KernelDesc{}, KernelDesc{}});
+      make_cpu_device({failing_kernel, quiet_kernel, recording_kernel},
+                      {KernelDesc{}, KernelDesc{}, KernelDesc{}});
   ExecContext ctx{*device, table};
 };
 
@@ -124,5 +133,33 @@ TEST_CASE("sync checks report a failure at the launch", "[runtime]") {
   CHECK(ctx.launch(0, 8, slots, 1) == 1);
   REQUIRE(ctx.failure);
   CHECK(ctx.failure_window() == std::pair<uint64_t, uint64_t>{1, 1});
+  ctx.finish_call();
+}
+
+TEST_CASE("the slot is certainly clear until a kernel that may fail runs", "[runtime]") {
+  Fixture f;
+  ExecContext &ctx = f.ctx;
+  clear_bits.clear();
+  int64_t slots[] = {ctx.failure_slot()};
+  ctx.begin_call();
+  REQUIRE(ctx.launch(2, 1, slots, 1, /*may_fail=*/false) == 0); // clear: nothing ran
+  REQUIRE(ctx.launch(2, 1, slots, 1, /*may_fail=*/false) == 0); // still: it cannot fail
+  REQUIRE(ctx.launch(1, 8, slots, 1, /*may_fail=*/true) == 0);  // may fail (does not)
+  REQUIRE(ctx.launch(2, 1, slots, 1, /*may_fail=*/false) == 0); // not certain any more
+  REQUIRE(ctx.sync_check() == 0);                               // a clean look
+  REQUIRE(ctx.launch(2, 1, slots, 1, /*may_fail=*/false) == 0); // clear again
+  REQUIRE(ctx.launch(0, 8, slots, 1, /*may_fail=*/true) == 0);  // fails
+  REQUIRE(ctx.launch(2, 1, slots, 1, /*may_fail=*/false) == 0); // not clear
+  CHECK(ctx.sync_check() == 1);                                 // found and reset
+  REQUIRE(ctx.launch(2, 1, slots, 1, /*may_fail=*/false) == 0); // clear after the reset
+  ctx.finish_call();
+  CHECK(clear_bits == std::vector<bool>{true, true, false, true, false, true});
+  // The caller's slots are not changed.
+  CHECK((slots[0] & kSlotCertainlyClear) == 0);
+  // Only kernels that may fail make a sync point look: after kernels that cannot, the
+  // call is clean without a look.
+  ctx.begin_call();
+  REQUIRE(ctx.launch(2, 1, slots, 1, /*may_fail=*/false) == 0);
+  CHECK(ctx.sync_check() == 0);
   ctx.finish_call();
 }
