@@ -143,7 +143,7 @@ bool ProgramGen::lanes_map(const core::Stm &s, const SlotList &sl, const ArenaSl
   for (int v : s.pat)
     if (p_.var(v).type.rank != 1) return false;
   for (const auto &[v, lazy] : sl.lazies)
-    if (lazy.stm->exp.kind != core::ExpKind::Map || !elementwise(lazy.stm->exp.lambda->body))
+    if (lazy.stm->exp.kind == core::ExpKind::Map && !elementwise(lazy.stm->exp.lambda->body))
       return false;
   return true;
 }

@@ -148,6 +148,15 @@ entry main (is: []i64) (vs: []i32) : []i32 = reduce_by_index (replicate 8 0i32) 
 P
 count "$tmp/hist_last.ptx" 'atom' 0
 
+# An iota read only whole is not made: the map computes its elements from the index
+# (one kernel, four elements per thread, no 8-byte index array read).
+emit tabulate ptx <<'P'
+entry main (n: i64) (m: i64) : []f32 = map (\k -> f32.i64 (k / m) + f32.i64 (k % m)) (iota (n * m))
+P
+count "$tmp/tabulate.ptx" '^\.visible \.entry' 1
+count "$tmp/tabulate.ptx" 'ld\.global\.nc' 0
+count "$tmp/tabulate.ptx" 'st\.global\.v4\.f32' 1
+
 # A reduction's two block kernels each have a barrier after the chunk pass and one in
 # the tree; the IR shows an index's check site.
 emit sum ptx <<'P'
