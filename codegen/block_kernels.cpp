@@ -384,7 +384,7 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   }
   // Prelude (see threads_kernel), uniform over the block so that no thread is left
   // waiting at a barrier: thread 0 reads the failure slot for the block.
-  if (prelude) {
+  if (prelude && may_fail()) {
     Value *code;
     if (gpu()) {
       auto *flag = new GlobalVariable(kernel_module(), b.getInt32Ty(), false,

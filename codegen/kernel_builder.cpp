@@ -162,8 +162,9 @@ void ProgramGen::threads_kernel(KernelFn &k, Value *n,
   // Prelude: nothing to do after a failure. Only kernels that could misbehave on the
   // garbage a failed kernel may have left (loops, unchecked indexing) have one: the
   // others only compute values that the host discards when it sees the failure, and
-  // their every memory access is in bounds whatever the data (see needs_prelude).
-  if (prelude) {
+  // their every memory access is in bounds whatever the data (see needs_prelude). A
+  // program none of whose checks can fail needs none (may_fail).
+  if (prelude && may_fail()) {
     Value *code = b.CreateLoad(b.getInt32Ty(), g.failure_slot);
     BasicBlock *run = BasicBlock::Create(c, "run", f);
     b.CreateCondBr(b.CreateICmpEQ(code, b.getInt32(uint32_t(-1))), run, k.exit);

@@ -3,6 +3,8 @@
 // which statements become kernels.
 #include "codegen/program_gen.h"
 
+#include "codegen/llvm_target.h"
+
 #include <fmt/format.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
@@ -24,6 +26,12 @@ GeneratedProgram ProgramGen::run() {
   if (target_ == Target::Cuda) {
     out_.kernel_context = std::make_unique<LLVMContext>();
     out_.kernels = std::make_unique<Module>("kerb_kernels", *out_.kernel_context);
+    // NVPTX's data layout before any IR is built: loads and stores take their alignment
+    // from it, and LLVM's default layout gives i64 and f64 an alignment of 4, which NVPTX
+    // splits into two 32-bit accesses (the layout is the same for every sm_*).
+    std::unique_ptr<TargetMachine> tm = make_nvptx_target_machine("sm_80");
+    out_.kernels->setTargetTriple(tm->getTargetTriple().str());
+    out_.kernels->setDataLayout(tm->createDataLayout());
   }
   declare_runtime(*out_.host);
   for (const core::Function &f : p_.functions) host_function(f);

@@ -229,6 +229,10 @@ private:
   // touch memory out of bounds: loops (their bounds may come from data), and indexing
   // or updates without a check (#[unsafe], --unsafe).
   static bool needs_prelude(const core::Body &b);
+  // Whether any check of the program can fail. When none can (--unsafe, or every site
+  // disabled or eliminated), no kernel has a prelude: nothing ever sets the failure
+  // slot, and the PTX does not read it (docs/CODEGEN.md, "Failures").
+  bool may_fail() const { return !p_.failures.records.empty(); }
 
   // Whether a reduction operator is commutative: a lambda whose body is one
   // commutative operator (+ * & | ^ && || == != min max) on its two parameters.

@@ -53,12 +53,43 @@ emit unchecked ptx --unsafe <<'P'
 entry main (xs: []i32) (is: []i64) : []i32 = map (\i -> xs[i] / 2) is
 P
 count "$tmp/unchecked.ptx" 'atom' 0
+# --unsafe PTX has no reference to the failure slot at all (every kernel's parameter 0):
+# no compare-and-swap, no fence for the mapped mirror, and no prelude loading it, also
+# in kernels that would have one when checks are on (a loop, a block kernel whose
+# operator loops, an unchecked index).
+emit noslot ptx --unsafe <<'P'
+entry main (xs: []i32) (is: []i64) : (i32, []i32) =
+  let a = map (\i -> loop acc = xs[i] for j < i do acc + xs[j]) is
+  in (reduce (\x y -> loop acc = x for _j < 1 do acc + y) 0 a, map (\i -> #[unsafe] xs[i]) is)
+P
+count "$tmp/noslot.ptx" '^\.visible \.entry' 3
+count "$tmp/noslot.ptx" 'atom|membar|fence' 0
+count "$tmp/noslot.ptx" '_param_0\]' 0
+# The same program with checks: kernels do read the slot (the preludes, the CAS).
+emit slot ptx <<'P'
+entry main (xs: []i32) (is: []i64) : (i32, []i32) =
+  let a = map (\i -> loop acc = xs[i] for j < i do acc + xs[j]) is
+  in (reduce (\x y -> loop acc = x for _j < 1 do acc + y) 0 a, map (\i -> #[unsafe] xs[i]) is)
+P
+count "$tmp/slot.ptx" '_param_0\]' 3
 
 # Kernels reading arrays they never write use the read-only path.
 emit readonly ptx <<'P'
 entry main (xs: []f32) : []f32 = map (\x -> x * 2) xs
 P
 count "$tmp/readonly.ptx" 'ld\.global\.nc\.f32' 1
+
+# 64-bit elements are read and written whole (the kernel module has NVPTX's data
+# layout from the start; LLVM's default one aligns i64 and f64 to 4 bytes, which NVPTX
+# splits into two 32-bit accesses), and so are the failure slot's arguments.
+emit wide ptx <<'P'
+entry main (xs: []f64) (is: []i64) : []f64 = map (\i -> xs[i] * 2) is
+P
+count "$tmp/wide.ptx" 'ld\.global\.nc\.u64' 1
+count "$tmp/wide.ptx" 'ld\.global\.nc\.f64' 1
+count "$tmp/wide.ptx" 'st\.global\.f64' 1
+count "$tmp/wide.ptx" 'st\.global\.u64' 2
+count "$tmp/wide.ptx" '(ld|st)[.a-z]*\.(u|b|s)32 ' 1   # only the code into the mirror
 
 # A reduction's two block kernels each have a barrier after the chunk pass and one in
 # the tree; the IR shows an index's check site.
