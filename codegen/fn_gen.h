@@ -260,6 +260,16 @@ public:
   void map_element(const core::Lambda &l, const std::vector<int> &arrays, Value *i,
                    const std::vector<Val> &dests);
 
+  // Element i of a map whose results are all scalars: the lambda applied to row i;
+  // returns the results (nothing stored).
+  std::vector<Value *> map_scalars(const core::Lambda &l, const std::vector<int> &arrays, Value *i);
+
+  // Several elements per thread (see ProgramGen::map_kernel): while `lane` >= 0, rows_at
+  // takes the element of each array in `lane_values` from there (lane `lane` of a
+  // vector load made beforehand) instead of loading it.
+  int lane = -1;
+  std::map<int, std::vector<Value *>> lane_values;
+
   // Copies every element of array view `src` to view `dst` (same shape).
   void copy_elements(PrimType t, const Val &src, const Val &dst);
 

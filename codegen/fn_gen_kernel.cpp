@@ -103,6 +103,13 @@ std::vector<Val> FnGen::rows_at(const std::vector<int> &arrays, Value *i) {
       out.push_back(r[lz->second.result]);
       continue;
     }
+    if (lane >= 0) {
+      auto lv = lane_values.find(a);
+      if (lv != lane_values.end()) {
+        out.push_back(Val{lv->second[size_t(lane)], nullptr, {}, {}});
+        continue;
+      }
+    }
     const Val &arr = lookup(a);
     PrimType t = p_.var(a).type.prim;
     Value *addr = element_addr(arr.addr, offset_of(arr, {i}), t);
@@ -166,6 +173,17 @@ void FnGen::map_element(const core::Lambda &l, const std::vector<int> &arrays, V
     Val dst = subarray(dests[j], element_addr(dests[j].addr, offset_of(dests[j], {i}), t), 1);
     copy_elements(t, res[j], dst);
   }
+}
+
+std::vector<Value *> FnGen::map_scalars(const core::Lambda &l, const std::vector<int> &arrays,
+                                        Value *i) {
+  std::vector<Val> res = apply(l, rows_at(arrays, i));
+  std::vector<Value *> out;
+  for (const Val &r : res) {
+    KERB_ASSERT(r.scalar, "map_scalars on a lambda with array results");
+    out.push_back(r.scalar);
+  }
+  return out;
 }
 
 Val FnGen::row_of(PrimType t, const Val &arr, Value *i) {

@@ -146,7 +146,24 @@ private:
   // Outputs of a map-like kernel: allocated in host code, [n] ++ row dims.
   void alloc_outputs(const core::Stm &s, Value *n, SlotList &sl);
 
+  // A map runs one thread per element, or kMapLanes consecutive elements per thread
+  // when its lambda is straight-line code on scalars (lanes_map): then a thread whose
+  // elements are all in range, with every contiguous array it reads or writes aligned
+  // for it, loads each such array's elements with one vector load, applies the lambda
+  // to each element, and stores each result array's elements with one vector store;
+  // other threads (the tail, unaligned views) run their elements one by one.
   void map_kernel(const core::Stm &s);
+  static constexpr int64_t kMapLanes = 4;
+  bool lanes_map(const core::Stm &s, const SlotList &sl, const ArenaSlots &arena);
+  // Whether a body is straight-line scalar code (branches allowed): no loops, no
+  // SOACs, no arrays made.
+  static bool elementwise(const core::Body &b);
+  // kMapLanes elements of type t at addr (aligned to `align` bytes), read-only, as one
+  // vector (on the GPU through ld.global.nc).
+  Value *load_lanes(FnGen &g, Value *addr, PrimType t, uint64_t align);
+  // One thread of a lanes map: elements [gid * kMapLanes, +kMapLanes) of [0, n).
+  void lanes_thread(KernelFn &k, const core::Stm &s, const std::vector<Val> &dests, Value *n,
+                    Value *gid);
 
   void iota_kernel(const core::Stm &s);
 

@@ -91,18 +91,173 @@ void ProgramGen::map_kernel(const core::Stm &s) {
   alloc_outputs(s, n, sl);
   ArenaSlots arena = add_arena(sl, h.ops().to_i64(h.prim_of(e.args[0]), n), {{e.lambda.get(), true}}, e);
 
+  bool lanes = lanes_map(s, sl, arena);
   KernelFn k = new_kernel("map", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
   bind_kernel_args(k, sl);
   FnGen &g = *k.g;
   g.invariant_loads = true;
   Value *kn = k.slot(n_slot);
+  bool prelude = sl.prelude || needs_prelude(e.lambda->body);
+  auto dests = [&] {
+    std::vector<Val> d;
+    for (size_t j = 0; j < s.pat.size(); j++) d.push_back(g.lookup(sl.args[first_out + j].var));
+    return d;
+  };
+  if (lanes) {
+    // ceil(n / kMapLanes) threads (n >= 0).
+    auto threads = [](IRBuilder<> &b, Value *count) {
+      return b.CreateUDiv(b.CreateAdd(count, b.getInt64(uint64_t(kMapLanes - 1))),
+                          b.getInt64(uint64_t(kMapLanes)));
+    };
+    threads_kernel(k, threads(g.builder(), kn),
+                   [&](Value *gid) { lanes_thread(k, s, dests(), kn, gid); }, prelude);
+    emit_launch(int(out_.kernel_descs.size()) - 1, threads(h.builder(), n), sl);
+    return;
+  }
   threads_kernel(k, kn, [&](Value *gid) {
     bind_arena(k, arena, gid);
-    std::vector<Val> dests;
-    for (size_t j = 0; j < s.pat.size(); j++) dests.push_back(g.lookup(sl.args[first_out + j].var));
-    g.map_element(*e.lambda, e.arrays, gid, dests);
-  }, sl.prelude || needs_prelude(e.lambda->body));
+    g.map_element(*e.lambda, e.arrays, gid, dests());
+  }, prelude);
   emit_launch(int(out_.kernel_descs.size()) - 1, n, sl);
+}
+
+bool ProgramGen::elementwise(const core::Body &body) {
+  for (const core::Stm &st : body.stms) {
+    switch (st.exp.kind) {
+    case core::ExpKind::SubExp: case core::ExpKind::BinOp: case core::ExpKind::UnOp:
+    case core::ExpKind::Convert: case core::ExpKind::PrimFn: case core::ExpKind::Index:
+    case core::ExpKind::Assert: case core::ExpKind::Slice: case core::ExpKind::Rearrange:
+      break;
+    case core::ExpKind::If:
+      for (const auto &b : st.exp.bodies)
+        if (b && !elementwise(*b)) return false;
+      break;
+    default: return false;
+    }
+  }
+  return true;
+}
+
+bool ProgramGen::lanes_map(const core::Stm &s, const SlotList &sl, const ArenaSlots &arena) {
+  if (arena.used || !elementwise(s.exp.lambda->body)) return false;
+  for (int v : s.pat)
+    if (p_.var(v).type.rank != 1) return false;
+  for (const auto &[v, lazy] : sl.lazies)
+    if (lazy.stm->exp.kind != core::ExpKind::Map || !elementwise(lazy.stm->exp.lambda->body))
+      return false;
+  return true;
+}
+
+Value *ProgramGen::load_lanes(FnGen &g, Value *addr, PrimType t, uint64_t align) {
+  IRBuilder<> &b = g.builder();
+  LLVMContext &c = b.getContext();
+  Type *et = g.ops().mem_type(t);
+  Type *vt = FixedVectorType::get(et, unsigned(kMapLanes));
+  if (!gpu()) {
+    LoadInst *l = b.CreateAlignedLoad(vt, addr, Align(align));
+    l->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(c, {}));
+    return l;
+  }
+  // The read-only path through llvm.nvvm.ldg.global.i: an invariant vector load
+  // followed by extracts is split into scalar loads by LLVM 19's VectorCombine, which
+  // drops the invariant mark; the back end then joins them into a plain ld.global.v4.
+  // The intrinsic is left alone. It reads integer words: one i32 or i64 for vectors of
+  // 4 or 8 bytes, else 16 bytes at a time (<4 x i32>, or <2 x i64> for 8-byte
+  // elements, so that no element is split across words).
+  uint64_t size = kernel_module().getDataLayout().getTypeAllocSize(et);
+  uint64_t bytes = uint64_t(kMapLanes) * size;
+  auto ldg = [&](Type *rt, Value *p) {
+    Function *f = Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_ldg_global_i,
+                                            {rt, p->getType()});
+    return b.CreateCall(f, {p, b.getInt32(uint32_t(align))});
+  };
+  Value *words;
+  if (bytes <= 8) {
+    words = ldg(b.getIntNTy(unsigned(bytes * 8)), addr);
+  } else {
+    Type *wt = size == 8 ? FixedVectorType::get(b.getInt64Ty(), 2) : FixedVectorType::get(b.getInt32Ty(), 4);
+    std::vector<Value *> parts;
+    for (uint64_t off = 0; off < bytes; off += 16)
+      parts.push_back(ldg(wt, b.CreateConstGEP1_64(b.getInt8Ty(), addr, off)));
+    KERB_ASSERT(parts.size() <= 2, "vector lanes wider than 32 bytes");
+    words = parts[0];
+    if (parts.size() == 2) words = b.CreateShuffleVector(parts[0], parts[1], ArrayRef<int>{0, 1, 2, 3});
+  }
+  return b.CreateBitCast(words, vt);
+}
+
+void ProgramGen::lanes_thread(KernelFn &k, const core::Stm &s, const std::vector<Val> &dests,
+                              Value *n, Value *gid) {
+  const core::Exp &e = s.exp;
+  FnGen &g = *k.g;
+  IRBuilder<> &b = g.builder();
+  LLVMContext &c = b.getContext();
+  const DataLayout &dl = k.f->getParent()->getDataLayout();
+  Value *first = b.CreateMul(gid, g.i64(kMapLanes));
+  // The arrays read element by element (the map's and those of the maps fused into it)
+  // that are one-dimensional and contiguous: these are read with vector loads.
+  std::vector<int> leaves;
+  std::function<void(const std::vector<int> &)> collect = [&](const std::vector<int> &arrays) {
+    for (int a : arrays) {
+      auto lz = g.lazy_.find(a);
+      if (lz != g.lazy_.end()) {
+        if (lz->second.stm->exp.kind == core::ExpKind::Map) collect(lz->second.stm->exp.arrays);
+        continue;
+      }
+      if (p_.var(a).type.rank == 1 && g.lookup(a).contiguous() &&
+          std::find(leaves.begin(), leaves.end(), a) == leaves.end())
+        leaves.push_back(a);
+    }
+  };
+  collect(e.arrays);
+  // A vector of kMapLanes elements is aligned to its size, at most 16 bytes (wider
+  // vectors are split into 16-byte accesses). Allocations are 256-byte aligned; views
+  // (slices) may not be: the test is the same for every thread.
+  auto vec_align = [&](PrimType t) {
+    return std::min<uint64_t>(16, uint64_t(kMapLanes) * dl.getTypeAllocSize(g.ops().mem_type(t)));
+  };
+  Value *aligned = b.getTrue();
+  auto need_aligned = [&](Value *addr, PrimType t) {
+    Value *low = b.CreateAnd(b.CreatePtrToInt(addr, b.getInt64Ty()), g.i64(int64_t(vec_align(t) - 1)));
+    aligned = b.CreateAnd(aligned, b.CreateICmpEQ(low, g.i64(0)));
+  };
+  for (int a : leaves) need_aligned(g.lookup(a).addr, p_.var(a).type.prim);
+  for (size_t j = 0; j < s.pat.size(); j++) need_aligned(dests[j].addr, p_.var(s.pat[j]).type.prim);
+  Value *full = b.CreateICmpSLE(b.CreateAdd(first, g.i64(kMapLanes)), n);
+  BasicBlock *vec = BasicBlock::Create(c, "lanes.vector", k.f);
+  BasicBlock *one = BasicBlock::Create(c, "lanes.each", k.f);
+  BasicBlock *done = BasicBlock::Create(c, "lanes.done", k.f);
+  b.CreateCondBr(b.CreateAnd(full, aligned), vec, one);
+
+  b.SetInsertPoint(vec);
+  g.lane_values.clear();
+  for (int a : leaves) {
+    PrimType t = p_.var(a).type.prim;
+    Value *l = load_lanes(g, g.element_addr(g.lookup(a).addr, first, t), t, vec_align(t));
+    std::vector<Value *> &lv = g.lane_values[a];
+    for (int64_t j = 0; j < kMapLanes; j++)
+      lv.push_back(g.ops().from_mem(t, b.CreateExtractElement(l, uint64_t(j))));
+  }
+  std::vector<std::vector<Value *>> res; // [lane][result]
+  for (int64_t j = 0; j < kMapLanes; j++) {
+    g.lane = int(j);
+    res.push_back(g.map_scalars(*e.lambda, e.arrays, b.CreateAdd(first, g.i64(j))));
+  }
+  g.lane = -1;
+  g.lane_values.clear();
+  for (size_t r = 0; r < s.pat.size(); r++) {
+    PrimType t = p_.var(s.pat[r]).type.prim;
+    Value *v = PoisonValue::get(FixedVectorType::get(g.ops().mem_type(t), unsigned(kMapLanes)));
+    for (int64_t j = 0; j < kMapLanes; j++)
+      v = b.CreateInsertElement(v, g.ops().to_mem(t, res[size_t(j)][r]), uint64_t(j));
+    b.CreateAlignedStore(v, g.element_addr(dests[r].addr, first, t), Align(vec_align(t)));
+  }
+  b.CreateBr(done);
+
+  b.SetInsertPoint(one);
+  Value *last = b.CreateAdd(first, g.i64(kMapLanes));
+  Value *hi = b.CreateSelect(b.CreateICmpSLT(last, n), last, n);
+  g.counted_range(first, hi, done, [&](Value *i) { g.map_element(*e.lambda, e.arrays, i, dests); });
 }
 
 void ProgramGen::iota_kernel(const core::Stm &s) {

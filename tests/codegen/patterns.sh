@@ -29,6 +29,17 @@ count() {
   fi
 }
 
+# at_least FILE PATTERN N: the extended regex occurs on N lines or more.
+at_least() {
+  checks=$((checks + 1))
+  local got
+  got=$(grep -cE "$2" "$1")
+  if [ "$got" -lt "$3" ]; then
+    echo "FAIL: $(basename "$1"): '$2' on $got lines, expected at least $3"
+    failures=$((failures + 1))
+  fi
+}
+
 # A chain of maps into a reduction is fused: one block kernel (and its second pass).
 emit chain llvm <<'P'
 entry main (xs: []f32) : f32 = reduce (+) 0 (map (* 2) (map (+ 1) (map f32.abs xs)))
@@ -47,7 +58,7 @@ count "$tmp/gather.llvm" '^define void @kerb_kernel_[0-9]+_map\(i64 %0, i64 %1, 
 emit checked ptx <<'P'
 entry main (xs: []i32) (is: []i64) : []i32 = map (\i -> xs[i] / 2) is
 P
-count "$tmp/checked.ptx" 'atom\.(global\.)?cas' 1
+at_least "$tmp/checked.ptx" 'atom\.(global\.)?cas' 1
 count "$tmp/checked.ptx" '^\.visible \.entry kerb_kernel_0_map' 1
 emit unchecked ptx --unsafe <<'P'
 entry main (xs: []i32) (is: []i64) : []i32 = map (\i -> xs[i] / 2) is
@@ -85,11 +96,39 @@ count "$tmp/readonly.ptx" 'ld\.global\.nc\.f32' 1
 emit wide ptx <<'P'
 entry main (xs: []f64) (is: []i64) : []f64 = map (\i -> xs[i] * 2) is
 P
+# The map runs four elements per thread (see lanes below): the index vector is two
+# v2.u64 loads, the lambda is there five times (four lanes and the tail loop), each
+# with its failure path.
+count "$tmp/wide.ptx" 'ld\.global\.nc\.v2\.u64' 2
 count "$tmp/wide.ptx" 'ld\.global\.nc\.u64' 1
-count "$tmp/wide.ptx" 'ld\.global\.nc\.f64' 1
+count "$tmp/wide.ptx" 'ld\.global\.nc\.f64' 5
+count "$tmp/wide.ptx" 'st\.global\.v2\.f64' 2
 count "$tmp/wide.ptx" 'st\.global\.f64' 1
-count "$tmp/wide.ptx" 'st\.global\.u64' 2
-count "$tmp/wide.ptx" '(ld|st)[.a-z]*\.(u|b|s)32 ' 1   # only the code into the mirror
+count "$tmp/wide.ptx" 'st\.global\.u64' 10
+count "$tmp/wide.ptx" '(ld|st)[.a-z]*\.(u|b|s)32 ' 5   # only the code into the mirror
+
+# Maps of scalars run four elements per thread: one 16-byte read-only vector load and
+# one vector store per thread on the aligned path, element by element in the tail.
+emit lanes ptx <<'P'
+entry main (xs: []f32) : []f32 = map (\x -> x * 2 + 1) xs
+P
+count "$tmp/lanes.ptx" 'ld\.global\.nc\.v4\.u32' 1
+count "$tmp/lanes.ptx" 'st\.global\.v4\.f32' 1
+count "$tmp/lanes.ptx" 'ld\.global\.nc\.f32' 1
+# Eight-byte elements: two 16-byte loads of two elements each; loads of i64 are never
+# split into 32-bit halves (the kernel module has NVPTX's data layout from the start).
+emit lanes64 ptx <<'P'
+entry main (a: []f32) (idx: []i64) : []f32 = map (\i -> a[i]) idx
+P
+count "$tmp/lanes64.ptx" 'ld\.global\.nc\.v2\.u64' 2
+count "$tmp/lanes64.ptx" 'ld\.global\.nc\.u64' 1
+count "$tmp/lanes64.ptx" 'ld\.global\.nc\.u32' 0
+count "$tmp/lanes64.ptx" 'st\.global\.v4\.f32' 1
+# A lambda with a loop keeps one element per thread.
+emit nolanes ptx <<'P'
+entry main (xs: []f32) : []f32 = map (\x -> loop y = x for _i < 3 do y * 2) xs
+P
+count "$tmp/nolanes.ptx" '\.v4\.' 0
 
 # A reduction's two block kernels each have a barrier after the chunk pass and one in
 # the tree; the IR shows an index's check site.
