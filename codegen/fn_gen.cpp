@@ -212,6 +212,17 @@ void FnGen::emit_failure(int site, const std::vector<Value *> &args) {
   on_fail(nullptr);
 }
 
+void FnGen::check_nan(Value *r, const std::vector<Value *> &operands, int site) {
+  // Only float results carry a NaN check (the other sites of these operations are
+  // integer division and power checks, made before the operation).
+  if (!r->getType()->isFloatingPointTy()) return;
+  // ok: the result is not NaN, or an operand already was (prim_ops' produced_nan).
+  Value *ok = b_.CreateFCmpORD(r, r);
+  for (Value *x : operands)
+    if (x && x->getType()->isFloatingPointTy()) ok = b_.CreateOr(ok, b_.CreateFCmpUNO(x, x));
+  check(ok, site, {});
+}
+
 std::vector<Value *> FnGen::index_failure_args(const std::vector<Value *> &idx,
                                                const std::vector<Value *> &dims) {
   std::vector<Value *> args = idx;
@@ -255,7 +266,9 @@ void FnGen::stm(const core::Stm &s) {
       check(b_.CreateICmpNE(b, ConstantInt::get(b->getType(), 0)), e.site, {});
     if (e.site >= 0 && e.binop == BinOp::Pow && is_signed_int(t))
       check(b_.CreateICmpSGE(b, ConstantInt::get(b->getType(), 0)), e.site, {});
-    bind1(Val{ops_.binop(e.binop, t, a, b), nullptr, {}, {}});
+    Value *r = ops_.binop(e.binop, t, a, b);
+    if (e.site >= 0) check_nan(r, {a, b}, e.site);
+    bind1(Val{r, nullptr, {}, {}});
     return;
   }
   case core::ExpKind::UnOp:
@@ -271,7 +284,9 @@ void FnGen::stm(const core::Stm &s) {
     }
     Value *x = scalar(e.args[0]);
     Value *y = e.args.size() > 1 ? scalar(e.args[1]) : nullptr;
-    bind1(Val{ops_.prim_fn(e.prim_fn, x, y), nullptr, {}, {}});
+    Value *r = ops_.prim_fn(e.prim_fn, x, y);
+    if (e.site >= 0) check_nan(r, {x, y}, e.site);
+    bind1(Val{r, nullptr, {}, {}});
     return;
   }
   case core::ExpKind::If: return if_stm(s);

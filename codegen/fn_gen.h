@@ -163,6 +163,9 @@ public:
 
   // Emits `if (!ok) fail(site, args)`; continues on the ok path.
   void check(Value *ok, int site, const std::vector<Value *> &args);
+  // The opt-in nan check of a float operation's result r: fails when r is NaN and no
+  // float operand (null ones are skipped) was.
+  void check_nan(Value *r, const std::vector<Value *> &operands, int site);
 
   void emit_failure(int site, const std::vector<Value *> &args);
 
