@@ -74,8 +74,11 @@ bool FnGen::uses_only_whole(const core::Exp &e, const std::set<int> &vars) {
   for (const core::SubExp &a : e.args)
     if (a.is_var() && vars.count(a.var)) return false;
   bool whole = e.kind == core::ExpKind::Map || e.kind == core::ExpKind::Reduce;
-  for (int a : e.arrays)
-    if (vars.count(a) && !whole) return false;
+  // reduce_by_index reads its indices and values element by element (not its
+  // destinations, which it copies).
+  size_t first_whole = e.kind == core::ExpKind::Hist ? e.arrays.size() / 2 : 0;
+  for (size_t j = 0; j < e.arrays.size(); j++)
+    if (vars.count(e.arrays[j]) && !whole && !(first_whole > 0 && j >= first_whole)) return false;
   auto body_ok = [&](const core::Body &b) {
     for (const core::Stm &t : b.stms)
       if (!uses_only_whole(t.exp, vars)) return false;
@@ -291,12 +294,16 @@ void FnGen::hist_sequential(const core::Stm &s, const std::vector<Val> &dsts) {
   int is = e.arrays[k];
   std::vector<int> vs(e.arrays.begin() + long(k) + 1, e.arrays.end());
   counted_loop(lookup(is).dims[0], [&](Value *i) {
+    // The values first: every value is computed (and checked), as in the interpreter,
+    // also where its index is out of range.
+    Value *mark = arena_mark();
+    std::vector<Val> rows = rows_at(vs, i);
     Value *idx = rows_at({is}, i)[0].scalar;
     BasicBlock *upd = BasicBlock::Create(c_, "hist.update", f_);
     BasicBlock *skip = BasicBlock::Create(c_, "hist.skip", f_);
+    BasicBlock *next = BasicBlock::Create(c_, "hist.next", f_);
     b_.CreateCondBr(b_.CreateICmpULT(idx, dsts[0].dims[0]), upd, skip);
     b_.SetInsertPoint(upd);
-    Value *mark = arena_mark();
     std::vector<Val> args;
     std::vector<Value *> at;
     for (size_t j = 0; j < k; j++) {
@@ -305,7 +312,6 @@ void FnGen::hist_sequential(const core::Stm &s, const std::vector<Val> &dsts) {
       args.push_back(dsts[j].dims.size() == 1 ? Val{load_elem(tj, at[j]), nullptr, {}, {}}
                                                : subarray(dsts[j], at[j], 1));
     }
-    std::vector<Val> rows = rows_at(vs, i);
     args.insert(args.end(), rows.begin(), rows.end());
     std::vector<Val> r = apply(*e.lambda, args);
     for (size_t j = 0; j < k; j++) {
@@ -313,9 +319,11 @@ void FnGen::hist_sequential(const core::Stm &s, const std::vector<Val> &dsts) {
       if (dsts[j].dims.size() == 1) store_elem(tj, r[j].scalar, at[j]);
       else copy_elements(tj, r[j], subarray(dsts[j], at[j], 1));
     }
-    arena_release(mark);
-    b_.CreateBr(skip);
+    b_.CreateBr(next);
     b_.SetInsertPoint(skip);
+    b_.CreateBr(next);
+    b_.SetInsertPoint(next);
+    arena_release(mark);
   });
 }
 

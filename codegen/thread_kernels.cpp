@@ -369,7 +369,102 @@ void ProgramGen::scatter_kernel(const core::Stm &s) {
   emit_launch(int(out_.kernel_descs.size()) - 1, w.is.dims[0], sl);
 }
 
+std::optional<ProgramGen::HistUpdate> ProgramGen::hist_update(const core::Stm &s) {
+  const core::Exp &e = s.exp;
+  if (s.pat.size() != 1 || p_.var(s.pat[0]).type.rank != 1 || !commutative(*e.lambda))
+    return std::nullopt;
+  PrimType t = p_.var(s.pat[0]).type.prim;
+  switch (t) {
+  case PrimType::I32: case PrimType::I64: case PrimType::U32: case PrimType::U64:
+  case PrimType::F32: case PrimType::F64: break;
+  default: return std::nullopt; // no atomics narrower than 32 bits
+  }
+  const core::Exp &op = e.lambda->body.stms[0].exp;
+  HistUpdate u;
+  u.cas = true;
+  bool fl = is_float(t), sg = is_signed_int(t);
+  if (op.kind == core::ExpKind::BinOp) {
+    switch (op.binop) {
+    case BinOp::Add: u.rmw = fl ? AtomicRMWInst::FAdd : AtomicRMWInst::Add; break;
+    case BinOp::BitAnd: u.rmw = AtomicRMWInst::And; break;
+    case BinOp::BitOr: u.rmw = AtomicRMWInst::Or; break;
+    case BinOp::BitXor: u.rmw = AtomicRMWInst::Xor; break;
+    default: break;
+    }
+  } else if (op.kind == core::ExpKind::PrimFn && !fl) {
+    // Float min and max go through the operator (its NaN rules) in a CAS loop.
+    if (op.prim_fn.fn == PrimFn::Min) u.rmw = sg ? AtomicRMWInst::Min : AtomicRMWInst::UMin;
+    if (op.prim_fn.fn == PrimFn::Max) u.rmw = sg ? AtomicRMWInst::Max : AtomicRMWInst::UMax;
+  }
+  u.cas = u.rmw == AtomicRMWInst::BAD_BINOP;
+  return u;
+}
+
+void ProgramGen::atomic_hist(const core::Stm &s, HistUpdate how) {
+  const core::Exp &e = s.exp;
+  FnGen &h = *host_;
+  int dest = s.pat[0], is = e.arrays[1];
+  PrimType t = p_.var(dest).type.prim;
+  h.bind(dest, fresh_copy(h.lookup(e.arrays[0]), t));
+  Value *n = h.lookup(is).dims[0];
+  SlotList sl;
+  size_t n_slot = add_raw(sl, n);
+  add_input(sl, is);
+  add_input(sl, e.arrays[2]);
+  add_var(sl, dest);
+  ArenaSlots arena = add_arena(sl, n, {}, e);
+  KernelFn kf = new_kernel("hist", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+  bind_kernel_args(kf, sl);
+  FnGen &g = *kf.g;
+  g.invariant_loads = true; // the indices and values; the bins are reached by atomics only
+  IRBuilder<> &b = g.builder();
+  LLVMContext &c = b.getContext();
+  threads_kernel(kf, kf.slot(n_slot), [&](Value *gid) {
+    bind_arena(kf, arena, gid);
+    // The value first: every value is computed (and checked), as in the interpreter,
+    // also where its index is out of range.
+    Value *v = g.rows_at({e.arrays[2]}, gid)[0].scalar;
+    Value *idx = g.rows_at({is}, gid)[0].scalar;
+    const Val &dst = g.lookup(dest);
+    BasicBlock *upd = BasicBlock::Create(c, "hist.update", kf.f);
+    BasicBlock *skip = BasicBlock::Create(c, "hist.skip", kf.f);
+    b.CreateCondBr(b.CreateICmpULT(idx, dst.dims[0]), upd, skip);
+    b.SetInsertPoint(upd);
+    Value *addr = g.element_addr(dst.addr, idx, t);
+    Type *et = g.ops().mem_type(t);
+    Align al(kernel_module().getDataLayout().getTypeAllocSize(et));
+    if (!how.cas) {
+      b.CreateAtomicRMW(how.rmw, addr, v, MaybeAlign(al), AtomicOrdering::Monotonic);
+      b.CreateBr(skip);
+      b.SetInsertPoint(skip);
+      return;
+    }
+    // old := bin; until CAS(bin, old, old op v) succeeds: old := what the bin held.
+    IntegerType *it = b.getIntNTy(unsigned(al.value() * 8));
+    LoadInst *first = b.CreateAlignedLoad(it, addr, al);
+    first->setAtomic(AtomicOrdering::Monotonic);
+    BasicBlock *pre = b.GetInsertBlock();
+    BasicBlock *loop = BasicBlock::Create(c, "hist.cas", kf.f);
+    b.CreateBr(loop);
+    b.SetInsertPoint(loop);
+    PHINode *old = b.CreatePHI(it, 2);
+    old->addIncoming(first, pre);
+    Value *cur = b.CreateBitCast(old, et);
+    Value *next = g.apply(*e.lambda, {Val{cur, nullptr, {}, {}}, Val{v, nullptr, {}, {}}})[0].scalar;
+    AtomicCmpXchgInst *x = b.CreateAtomicCmpXchg(addr, old, b.CreateBitCast(next, it), MaybeAlign(al),
+                                                 AtomicOrdering::Monotonic, AtomicOrdering::Monotonic);
+    old->addIncoming(b.CreateExtractValue(x, 0), b.GetInsertBlock());
+    b.CreateCondBr(b.CreateExtractValue(x, 1), skip, loop);
+    b.SetInsertPoint(skip);
+  }, sl.prelude);
+  emit_launch(int(out_.kernel_descs.size()) - 1, n, sl);
+}
+
 void ProgramGen::hist_kernel(const core::Stm &s) {
+  if (std::optional<HistUpdate> how = hist_update(s)) {
+    atomic_hist(s, *how);
+    return;
+  }
   const core::Exp &e = s.exp;
   FnGen &h = *host_;
   size_t k = s.pat.size();
