@@ -24,17 +24,50 @@ bool FnGen::consumed_whole(const core::Program &p, const core::Body &body, const
     for (int v : s.pat)
       if (p.var(v).type.rank != 1) return false;
   std::set<int> vars(s.pat.begin(), s.pat.end());
-  bool after = false;
+  bool after = false, used = false;
   for (const core::Stm &t : body.stms) {
     if (&t == &s) {
       after = true;
       continue;
     }
-    if (after && !uses_only_whole(t.exp, vars)) return false;
+    if (!after) continue;
+    if (!uses_only_whole(t.exp, vars)) return false;
+    used = used || mentions(t.exp, vars);
   }
   for (const core::SubExp &r : body.result)
     if (r.is_var() && vars.count(r.var)) return false;
+  // A map that nothing reads would never be computed: that is fine unless its lambda
+  // can fail, whose checks must still happen, as on the interpreter. (Found by kerb
+  // difftest: an unused map with a bad index failed on the interpreter only.)
+  if (!used && s.exp.kind == core::ExpKind::Map && has_checks(s.exp.lambda->body)) return false;
   return true;
+}
+
+bool FnGen::mentions(const core::Exp &e, const std::set<int> &vars) {
+  for (const core::SubExp &a : e.args)
+    if (a.is_var() && vars.count(a.var)) return true;
+  for (int a : e.arrays)
+    if (vars.count(a)) return true;
+  auto in_body = [&](const core::Body &b) {
+    for (const core::Stm &t : b.stms)
+      if (mentions(t.exp, vars)) return true;
+    for (const core::SubExp &r : b.result)
+      if (r.is_var() && vars.count(r.var)) return true;
+    return false;
+  };
+  for (const auto &b : e.bodies)
+    if (b && in_body(*b)) return true;
+  return e.lambda && in_body(e.lambda->body);
+}
+
+bool FnGen::has_checks(const core::Body &b) {
+  for (const core::Stm &t : b.stms) {
+    if (t.exp.site >= 0) return true;
+    for (const auto &nb : t.exp.bodies)
+      if (nb && has_checks(*nb)) return true;
+    if (t.exp.lambda && has_checks(t.exp.lambda->body)) return true;
+  }
+  return false;
 }
 
 bool FnGen::uses_only_whole(const core::Exp &e, const std::set<int> &vars) {
