@@ -75,6 +75,7 @@ bool ProgramGen::block_operands(const core::Stm &s, bool scan) {
     auto lz = host_lazy_.find(v);
     if (lz == host_lazy_.end()) return false;
     const core::Exp &m = lz->second.stm->exp;
+    if (!m.lambda) return false; // a fused iota
     if (body_allocates(p_, m.lambda->body)) return true;
     for (int a : m.arrays)
       if (fused_allocates(a)) return true;
