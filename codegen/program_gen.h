@@ -155,6 +155,13 @@ private:
   // other threads (the tail, unaligned views) run their elements one by one.
   void map_kernel(const core::Stm &s);
   static constexpr int64_t kMapLanes = 4;
+  // Perfectly nested maps, `map (\x -> ... map g ys) xs` whose outer lambda is scalar
+  // code (and iotas) followed by one inner map of scalars whose results are the
+  // lambda's, and whose width is known on the host: one thread per inner element
+  // (n * max(m, 1) threads; thread (i, j) runs the outer lambda's statements before
+  // the inner map for row i, then inner element j if j < m), not one thread per row.
+  const core::Stm *nested_inner_map(const core::Stm &s);
+  void flat_map_kernel(const core::Stm &s, const core::Stm &inner);
   bool lanes_map(const core::Stm &s, const SlotList &sl, const ArenaSlots &arena);
   // Whether a body is straight-line scalar code (branches allowed): no loops, no
   // SOACs, no arrays made.

@@ -79,6 +79,10 @@ void ProgramGen::alloc_outputs(const core::Stm &s, Value *n, SlotList &sl) {
 }
 
 void ProgramGen::map_kernel(const core::Stm &s) {
+  if (const core::Stm *inner = nested_inner_map(s)) {
+    flat_map_kernel(s, *inner);
+    return;
+  }
   const core::Exp &e = s.exp;
   FnGen &h = *host_;
   Value *n = h.scalar(e.args[0]);
@@ -119,6 +123,96 @@ void ProgramGen::map_kernel(const core::Stm &s) {
     g.map_element(*e.lambda, e.arrays, gid, dests());
   }, prelude);
   emit_launch(int(out_.kernel_descs.size()) - 1, n, sl);
+}
+
+const core::Stm *ProgramGen::nested_inner_map(const core::Stm &s) {
+  const core::Body &body = s.exp.lambda->body;
+  if (body.stms.empty()) return nullptr;
+  const core::Stm &in = body.stms.back();
+  if (in.exp.kind != core::ExpKind::Map || in.pat.size() != body.result.size()) return nullptr;
+  for (size_t j = 0; j < in.pat.size(); j++) {
+    const core::SubExp &r = body.result[j];
+    if (!r.is_var() || r.var != in.pat[j] || p_.var(in.pat[j]).type.rank != 1) return nullptr;
+  }
+  // The inner width: known on the host (a constant or a size bound outside).
+  const core::SubExp &w = in.exp.args[0];
+  if (w.is_var() && (!host_->has(w.var) || !host_->lookup(w.var).scalar)) return nullptr;
+  // The statements before it: scalar code, and iotas that the inner map reads whole.
+  for (size_t k = 0; k + 1 < body.stms.size(); k++) {
+    const core::Stm &st = body.stms[k];
+    if (st.exp.kind == core::ExpKind::Iota) {
+      if (!FnGen::consumed_whole(p_, body, st)) return nullptr;
+      continue;
+    }
+    if (st.exp.bodies.empty() && !st.exp.lambda) {
+      switch (st.exp.kind) {
+      case core::ExpKind::SubExp: case core::ExpKind::BinOp: case core::ExpKind::UnOp:
+      case core::ExpKind::Convert: case core::ExpKind::PrimFn: case core::ExpKind::Index:
+      case core::ExpKind::Assert: break;
+      default: return nullptr;
+      }
+      continue;
+    }
+    if (st.exp.kind != core::ExpKind::If) return nullptr;
+    for (const auto &b : st.exp.bodies)
+      if (b && !elementwise(*b)) return nullptr;
+  }
+  // The inner element's work may loop or reduce, but not make arrays (there would be
+  // scratch memory for every inner element).
+  if (body_allocates(p_, in.exp.lambda->body)) return nullptr;
+  return &in;
+}
+
+void ProgramGen::flat_map_kernel(const core::Stm &s, const core::Stm &in) {
+  const core::Exp &e = s.exp;
+  FnGen &h = *host_;
+  IRBuilder<> &hb = h.builder();
+  Value *n = h.scalar(e.args[0]);
+  Value *m = h.ops().to_i64(h.prim_of(in.exp.args[0]), h.scalar(in.exp.args[0]));
+  // max(m, 1) threads per row: with m = 0 each row still runs its statements (and checks).
+  Value *m1 = hb.CreateSelect(hb.CreateICmpSGT(m, h.i64(0)), m, h.i64(1));
+  Value *total = hb.CreateMul(n, m1);
+  SlotList sl;
+  size_t total_slot = add_raw(sl, total);
+  size_t m1_slot = add_raw(sl, m1);
+  std::set<int> free = lambda_free_vars(p_, *e.lambda);
+  for (int v : free) add_input(sl, v);
+  for (int a : e.arrays) add_input(sl, a);
+  size_t first_out = sl.args.size();
+  alloc_outputs(s, n, sl);
+  ArenaSlots arena = add_arena(sl, total, {{e.lambda.get(), true}}, e);
+  KernelFn k = new_kernel("map", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+  bind_kernel_args(k, sl);
+  FnGen &g = *k.g;
+  g.invariant_loads = true;
+  IRBuilder<> &b = g.builder();
+  LLVMContext &c = b.getContext();
+  threads_kernel(k, k.slot(total_slot), [&](Value *gid) {
+    bind_arena(k, arena, gid);
+    Value *i = b.CreateUDiv(gid, k.slot(m1_slot));
+    Value *j = b.CreateURem(gid, k.slot(m1_slot));
+    std::vector<Val> rows = g.rows_at(e.arrays, i);
+    for (size_t p = 0; p < rows.size(); p++) g.bind(e.lambda->params[p], rows[p]);
+    std::vector<Val> dests;
+    for (size_t r = 0; r < s.pat.size(); r++) {
+      const Val &d = g.lookup(sl.args[first_out + r].var);
+      PrimType t = p_.var(s.pat[r]).type.prim;
+      dests.push_back(g.subarray(d, g.element_addr(d.addr, g.offset_of(d, {i}), t), 1));
+    }
+    const core::Body *saved = g.cur_body_;
+    g.cur_body_ = &e.lambda->body;
+    for (size_t st = 0; st + 1 < e.lambda->body.stms.size(); st++) g.stm(e.lambda->body.stms[st]);
+    Value *w = g.ops().to_i64(g.prim_of(in.exp.args[0]), g.scalar(in.exp.args[0]));
+    BasicBlock *elem = BasicBlock::Create(c, "nested.elem", k.f);
+    BasicBlock *done = BasicBlock::Create(c, "nested.done", k.f);
+    b.CreateCondBr(b.CreateICmpSLT(j, w), elem, done);
+    b.SetInsertPoint(elem);
+    g.map_element(*in.exp.lambda, in.exp.arrays, j, dests);
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
+    g.cur_body_ = saved;
+  }, sl.prelude || needs_prelude(e.lambda->body));
+  emit_launch(int(out_.kernel_descs.size()) - 1, total, sl);
 }
 
 bool ProgramGen::elementwise(const core::Body &body) {

@@ -157,6 +157,14 @@ count "$tmp/tabulate.ptx" '^\.visible \.entry' 1
 count "$tmp/tabulate.ptx" 'ld\.global\.nc' 0
 count "$tmp/tabulate.ptx" 'st\.global\.v4\.f32' 1
 
+# Perfectly nested maps are one grid over the inner elements: the kernel divides its
+# thread index by the inner width (one thread per cell, not a loop per row).
+emit nested llvm <<'P'
+entry main [n][m] (g: [n][m]f32) : [n][m]f32 = map (\i -> map (\j -> g[i, j] * 2) (iota m)) (iota n)
+P
+count "$tmp/nested.llvm" '^nested\.elem:' 2
+count "$tmp/nested.llvm" '^for\.' 0
+
 # A reduction's two block kernels each have a barrier after the chunk pass and one in
 # the tree; the IR shows an index's check site.
 emit sum ptx <<'P'
