@@ -1,7 +1,11 @@
 // One-thread-per-element kernels (see program_gen.h): map (its lambda runs sequentially
-// in the thread, array results written in place), iota, replicate, the gather that makes
-// a strided view contiguous, scatter, and reduce_by_index.
+// in the thread, array results written in place; four elements per thread with vector
+// loads and stores for straight-line maps of scalars; one thread per inner element for
+// perfectly nested maps), iota, replicate, the gather that makes a strided view
+// contiguous, scatter, and reduce_by_index (atomics where the operator allows).
 #include "codegen/program_gen.h"
+
+#include <algorithm>
 
 #include <fmt/format.h>
 #include <llvm/IR/IRBuilder.h>
@@ -157,6 +161,16 @@ const core::Stm *ProgramGen::nested_inner_map(const core::Stm &s) {
     for (const auto &b : st.exp.bodies)
       if (b && !elementwise(*b)) return nullptr;
   }
+  // Maps fused into the outer arrays are recomputed by every thread of a row: only
+  // straight-line ones.
+  std::function<bool(int)> cheap = [&](int a) {
+    auto lz = host_lazy_.find(a);
+    if (lz == host_lazy_.end() || lz->second.stm->exp.kind != core::ExpKind::Map) return true;
+    const core::Exp &m = lz->second.stm->exp;
+    if (!elementwise(m.lambda->body)) return false;
+    return std::all_of(m.arrays.begin(), m.arrays.end(), cheap);
+  };
+  if (!std::all_of(s.exp.arrays.begin(), s.exp.arrays.end(), cheap)) return nullptr;
   // The inner element's work may loop or reduce, but not make arrays (there would be
   // scratch memory for every inner element).
   if (body_allocates(p_, in.exp.lambda->body)) return nullptr;

@@ -164,6 +164,12 @@ entry main [n][m] (g: [n][m]f32) : [n][m]f32 = map (\i -> map (\j -> g[i, j] * 2
 P
 count "$tmp/nested.llvm" '^nested\.elem:' 2
 count "$tmp/nested.llvm" '^for\.' 0
+# ... but not when a fused map with a loop would be recomputed for every inner element.
+emit nested_lazy llvm <<'P'
+entry main (xs: []f32) (m: i64) : [][]f32 =
+  map (\x -> map (\j -> x + f32.i64 j) (iota m)) (map (\x -> loop y = x for _i < 3 do y * 2) xs)
+P
+count "$tmp/nested_lazy.llvm" '^nested\.elem:' 0
 
 # A reduction's two block kernels each have a barrier after the chunk pass and one in
 # the tree; the IR shows an index's check site.
