@@ -5,6 +5,7 @@
 #include "codegen/program_gen.h"
 
 #include <fmt/format.h>
+#include <functional>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
@@ -65,6 +66,23 @@ bool ProgramGen::block_operands(const core::Stm &s, bool scan) {
     if (p_.var(r).type.rank != (scan ? 1 : 0)) return false;
   for (int a : s.exp.arrays)
     if (p_.var(a).type.rank != 1) return false;
+  // Block kernels have no scratch memory (Note [Kernel memory]): an operator, or a map
+  // fused into the input, that makes arrays goes to the chunked kernels, which have.
+  // (Found by kerb difftest: a reduction over a map whose lambda made an inner array
+  // stopped the compiler with an internal error.)
+  if (body_allocates(p_, s.exp.lambda->body)) return false;
+  std::function<bool(int)> fused_allocates = [&](int v) {
+    auto lz = host_lazy_.find(v);
+    if (lz == host_lazy_.end()) return false;
+    const core::Exp &m = lz->second.stm->exp;
+    if (!m.lambda) return false; // a fused iota
+    if (body_allocates(p_, m.lambda->body)) return true;
+    for (int a : m.arrays)
+      if (fused_allocates(a)) return true;
+    return false;
+  };
+  for (int a : s.exp.arrays)
+    if (fused_allocates(a)) return false;
   return true;
 }
 

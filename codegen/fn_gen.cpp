@@ -476,6 +476,12 @@ void FnGen::loop_stm(const core::Stm &s) {
   body(*e.bodies[0]);
   std::vector<Val> next = results(*e.bodies[0]);
   if (carried) next = carry_next(carry, next);
+  // A host loop carries arrays contiguous: a view the body yields (a reversed or
+  // strided slice) is copied here, before the scope release below, so that the copy is
+  // among the live arrays it keeps (it used to be made in store_slots and freed).
+  if (mode_ == Host)
+    for (size_t i = 0; i < next.size(); i++)
+      if (next[i].addr && !next[i].contiguous()) next[i] = materialize(next[i], p_.var(params[i]).type.prim);
   store_slots(state, next, params);
   if (mark) {
     std::vector<Value *> live;

@@ -199,6 +199,9 @@ public:
   static bool consumed_whole(const core::Program &p, const core::Body &body, const core::Stm &s);
 
   static bool uses_only_whole(const core::Exp &e, const std::set<int> &vars);
+  // Whether `e` mentions any of `vars`, and whether a body holds a check (a site).
+  static bool mentions(const core::Exp &e, const std::set<int> &vars);
+  static bool has_checks(const core::Body &b);
 
   std::vector<Val> results(const core::Body &b);
 

@@ -24,25 +24,61 @@ bool FnGen::consumed_whole(const core::Program &p, const core::Body &body, const
     for (int v : s.pat)
       if (p.var(v).type.rank != 1) return false;
   std::set<int> vars(s.pat.begin(), s.pat.end());
-  bool after = false;
+  bool after = false, used = false;
   for (const core::Stm &t : body.stms) {
     if (&t == &s) {
       after = true;
       continue;
     }
-    if (after && !uses_only_whole(t.exp, vars)) return false;
+    if (!after) continue;
+    if (!uses_only_whole(t.exp, vars)) return false;
+    used = used || mentions(t.exp, vars);
   }
   for (const core::SubExp &r : body.result)
     if (r.is_var() && vars.count(r.var)) return false;
+  // A map that nothing reads would never be computed: that is fine unless its lambda
+  // can fail, whose checks must still happen, as on the interpreter. (Found by kerb
+  // difftest: an unused map with a bad index failed on the interpreter only.)
+  if (!used && s.exp.kind == core::ExpKind::Map && has_checks(s.exp.lambda->body)) return false;
   return true;
+}
+
+bool FnGen::mentions(const core::Exp &e, const std::set<int> &vars) {
+  for (const core::SubExp &a : e.args)
+    if (a.is_var() && vars.count(a.var)) return true;
+  for (int a : e.arrays)
+    if (vars.count(a)) return true;
+  auto in_body = [&](const core::Body &b) {
+    for (const core::Stm &t : b.stms)
+      if (mentions(t.exp, vars)) return true;
+    for (const core::SubExp &r : b.result)
+      if (r.is_var() && vars.count(r.var)) return true;
+    return false;
+  };
+  for (const auto &b : e.bodies)
+    if (b && in_body(*b)) return true;
+  return e.lambda && in_body(e.lambda->body);
+}
+
+bool FnGen::has_checks(const core::Body &b) {
+  for (const core::Stm &t : b.stms) {
+    if (t.exp.site >= 0) return true;
+    for (const auto &nb : t.exp.bodies)
+      if (nb && has_checks(*nb)) return true;
+    if (t.exp.lambda && has_checks(t.exp.lambda->body)) return true;
+  }
+  return false;
 }
 
 bool FnGen::uses_only_whole(const core::Exp &e, const std::set<int> &vars) {
   for (const core::SubExp &a : e.args)
     if (a.is_var() && vars.count(a.var)) return false;
   bool whole = e.kind == core::ExpKind::Map || e.kind == core::ExpKind::Reduce;
-  for (int a : e.arrays)
-    if (vars.count(a) && !whole) return false;
+  // reduce_by_index reads its indices and values element by element (not its
+  // destinations, which it copies).
+  size_t first_whole = e.kind == core::ExpKind::Hist ? e.arrays.size() / 2 : 0;
+  for (size_t j = 0; j < e.arrays.size(); j++)
+    if (vars.count(e.arrays[j]) && !whole && !(first_whole > 0 && j >= first_whole)) return false;
   auto body_ok = [&](const core::Body &b) {
     for (const core::Stm &t : b.stms)
       if (!uses_only_whole(t.exp, vars)) return false;
@@ -258,12 +294,16 @@ void FnGen::hist_sequential(const core::Stm &s, const std::vector<Val> &dsts) {
   int is = e.arrays[k];
   std::vector<int> vs(e.arrays.begin() + long(k) + 1, e.arrays.end());
   counted_loop(lookup(is).dims[0], [&](Value *i) {
+    // The values first: every value is computed (and checked), as in the interpreter,
+    // also where its index is out of range.
+    Value *mark = arena_mark();
+    std::vector<Val> rows = rows_at(vs, i);
     Value *idx = rows_at({is}, i)[0].scalar;
     BasicBlock *upd = BasicBlock::Create(c_, "hist.update", f_);
     BasicBlock *skip = BasicBlock::Create(c_, "hist.skip", f_);
+    BasicBlock *next = BasicBlock::Create(c_, "hist.next", f_);
     b_.CreateCondBr(b_.CreateICmpULT(idx, dsts[0].dims[0]), upd, skip);
     b_.SetInsertPoint(upd);
-    Value *mark = arena_mark();
     std::vector<Val> args;
     std::vector<Value *> at;
     for (size_t j = 0; j < k; j++) {
@@ -272,7 +312,6 @@ void FnGen::hist_sequential(const core::Stm &s, const std::vector<Val> &dsts) {
       args.push_back(dsts[j].dims.size() == 1 ? Val{load_elem(tj, at[j]), nullptr, {}, {}}
                                                : subarray(dsts[j], at[j], 1));
     }
-    std::vector<Val> rows = rows_at(vs, i);
     args.insert(args.end(), rows.begin(), rows.end());
     std::vector<Val> r = apply(*e.lambda, args);
     for (size_t j = 0; j < k; j++) {
@@ -280,9 +319,11 @@ void FnGen::hist_sequential(const core::Stm &s, const std::vector<Val> &dsts) {
       if (dsts[j].dims.size() == 1) store_elem(tj, r[j].scalar, at[j]);
       else copy_elements(tj, r[j], subarray(dsts[j], at[j], 1));
     }
-    arena_release(mark);
-    b_.CreateBr(skip);
+    b_.CreateBr(next);
     b_.SetInsertPoint(skip);
+    b_.CreateBr(next);
+    b_.SetInsertPoint(next);
+    arena_release(mark);
   });
 }
 

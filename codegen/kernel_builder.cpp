@@ -31,8 +31,9 @@ void ProgramGen::add_input(SlotList &sl, int v) {
     sl.added.insert(ms.pat[j]);
     sl.lazies.push_back({ms.pat[j], FnGen::Lazy{&ms, j}});
   }
-  sl.prelude = sl.prelude || needs_prelude(ms.exp.lambda->body);
   if (ms.exp.args[0].is_var()) add_input(sl, ms.exp.args[0].var);
+  if (ms.exp.kind == core::ExpKind::Iota) return; // computed from the index alone
+  sl.prelude = sl.prelude || needs_prelude(ms.exp.lambda->body);
   std::set<int> free = lambda_free_vars(p_, *ms.exp.lambda);
   for (int f : free) add_input(sl, f);
   for (int a : ms.exp.arrays) add_input(sl, a);

@@ -295,7 +295,8 @@ ProgramGen::ArenaSlots ProgramGen::add_arena(SlotList &sl, Value *threads,
   IRBuilder<> &hb = h.builder();
   std::map<int, const core::Stm *> defs;
   for (const ArenaLambda &l : lambdas) collect_defs(l.lambda->body, defs);
-  for (const auto &[v, lazy] : sl.lazies) collect_defs(lazy.stm->exp.lambda->body, defs);
+  for (const auto &[v, lazy] : sl.lazies)
+    if (lazy.stm->exp.lambda) collect_defs(lazy.stm->exp.lambda->body, defs);
   std::function<Value *(const core::SubExp &)> size = [&](const core::SubExp &d) {
     return host_size(d, defs);
   };

@@ -261,6 +261,7 @@ Value *ProgramGen::alloc(Value *bytes) {
 bool ProgramGen::launch(const core::Stm &s) {
   switch (s.exp.kind) {
   case core::ExpKind::Map:
+  case core::ExpKind::Iota:
     if (host_->consumed_whole(s)) {
       FnGen &h = *host_;
       for (size_t j = 0; j < s.pat.size(); j++) {
@@ -271,9 +272,9 @@ bool ProgramGen::launch(const core::Stm &s) {
       }
       return true;
     }
-    map_kernel(s);
+    if (s.exp.kind == core::ExpKind::Iota) iota_kernel(s);
+    else map_kernel(s);
     return true;
-  case core::ExpKind::Iota: iota_kernel(s); return true;
   case core::ExpKind::Replicate: replicate_kernel(s); return true;
   case core::ExpKind::Reduce: reduce_kernels(s); return true;
   case core::ExpKind::Scan: scan_kernels(s); return true;

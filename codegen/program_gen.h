@@ -19,6 +19,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include <memory>
+#include <optional>
 
 namespace kerb::codegen {
 
@@ -154,6 +155,13 @@ private:
   // other threads (the tail, unaligned views) run their elements one by one.
   void map_kernel(const core::Stm &s);
   static constexpr int64_t kMapLanes = 4;
+  // Perfectly nested maps, `map (\x -> ... map g ys) xs` whose outer lambda is scalar
+  // code (and iotas) followed by one inner map of scalars whose results are the
+  // lambda's, and whose width is known on the host: one thread per inner element
+  // (n * max(m, 1) threads; thread (i, j) runs the outer lambda's statements before
+  // the inner map for row i, then inner element j if j < m), not one thread per row.
+  const core::Stm *nested_inner_map(const core::Stm &s);
+  void flat_map_kernel(const core::Stm &s, const core::Stm &inner);
   bool lanes_map(const core::Stm &s, const SlotList &sl, const ArenaSlots &arena);
   // Whether a body is straight-line scalar code (branches allowed): no loops, no
   // SOACs, no arrays made.
@@ -238,9 +246,21 @@ private:
   // where the index is in range (others are ignored, as in Futhark).
   void scatter_kernel(const core::Stm &s);
 
-  // reduce_by_index dest op ne is vs: a copy of dest updated by one thread in index
-  // order (correct for any operator; a parallel version is future work).
+  // reduce_by_index dest op ne is vs: a copy of dest, then one thread per update
+  // (atomic_hist) where the operator is one the code generator knows as commutative
+  // (commutative()) on 32- or 64-bit scalars; otherwise (tuples, rows, small types,
+  // other operators) one thread makes every update in index order.
   void hist_kernel(const core::Stm &s);
+  // How a parallel update combines into a bin: an atomicrmw, or a compare-and-swap loop
+  // that applies the operator.
+  struct HistUpdate {
+    bool cas = false;
+    llvm::AtomicRMWInst::BinOp rmw = llvm::AtomicRMWInst::BAD_BINOP;
+  };
+  std::optional<HistUpdate> hist_update(const core::Stm &s);
+  // One thread per update: the value (fused maps computed here, their checks kept),
+  // then, for an index in range, the atomic update of its bin.
+  void atomic_hist(const core::Stm &s, HistUpdate how);
 
   // Whether code run on garbage (after an earlier kernel failed) could loop for long or
   // touch memory out of bounds: loops (their bounds may come from data), and indexing

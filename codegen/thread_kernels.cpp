@@ -1,7 +1,11 @@
 // One-thread-per-element kernels (see program_gen.h): map (its lambda runs sequentially
-// in the thread, array results written in place), iota, replicate, the gather that makes
-// a strided view contiguous, scatter, and reduce_by_index.
+// in the thread, array results written in place; four elements per thread with vector
+// loads and stores for straight-line maps of scalars; one thread per inner element for
+// perfectly nested maps), iota, replicate, the gather that makes a strided view
+// contiguous, scatter, and reduce_by_index (atomics where the operator allows).
 #include "codegen/program_gen.h"
+
+#include <algorithm>
 
 #include <fmt/format.h>
 #include <llvm/IR/IRBuilder.h>
@@ -79,6 +83,10 @@ void ProgramGen::alloc_outputs(const core::Stm &s, Value *n, SlotList &sl) {
 }
 
 void ProgramGen::map_kernel(const core::Stm &s) {
+  if (const core::Stm *inner = nested_inner_map(s)) {
+    flat_map_kernel(s, *inner);
+    return;
+  }
   const core::Exp &e = s.exp;
   FnGen &h = *host_;
   Value *n = h.scalar(e.args[0]);
@@ -121,6 +129,106 @@ void ProgramGen::map_kernel(const core::Stm &s) {
   emit_launch(int(out_.kernel_descs.size()) - 1, n, sl);
 }
 
+const core::Stm *ProgramGen::nested_inner_map(const core::Stm &s) {
+  const core::Body &body = s.exp.lambda->body;
+  if (body.stms.empty()) return nullptr;
+  const core::Stm &in = body.stms.back();
+  if (in.exp.kind != core::ExpKind::Map || in.pat.size() != body.result.size()) return nullptr;
+  for (size_t j = 0; j < in.pat.size(); j++) {
+    const core::SubExp &r = body.result[j];
+    if (!r.is_var() || r.var != in.pat[j] || p_.var(in.pat[j]).type.rank != 1) return nullptr;
+  }
+  // The inner width: known on the host (a constant or a size bound outside).
+  const core::SubExp &w = in.exp.args[0];
+  if (w.is_var() && (!host_->has(w.var) || !host_->lookup(w.var).scalar)) return nullptr;
+  // The statements before it: scalar code, and iotas that the inner map reads whole.
+  for (size_t k = 0; k + 1 < body.stms.size(); k++) {
+    const core::Stm &st = body.stms[k];
+    if (st.exp.kind == core::ExpKind::Iota) {
+      if (!FnGen::consumed_whole(p_, body, st)) return nullptr;
+      continue;
+    }
+    if (st.exp.bodies.empty() && !st.exp.lambda) {
+      switch (st.exp.kind) {
+      case core::ExpKind::SubExp: case core::ExpKind::BinOp: case core::ExpKind::UnOp:
+      case core::ExpKind::Convert: case core::ExpKind::PrimFn: case core::ExpKind::Index:
+      case core::ExpKind::Assert: break;
+      default: return nullptr;
+      }
+      continue;
+    }
+    if (st.exp.kind != core::ExpKind::If) return nullptr;
+    for (const auto &b : st.exp.bodies)
+      if (b && !elementwise(*b)) return nullptr;
+  }
+  // Maps fused into the outer arrays are recomputed by every thread of a row: only
+  // straight-line ones.
+  std::function<bool(int)> cheap = [&](int a) {
+    auto lz = host_lazy_.find(a);
+    if (lz == host_lazy_.end() || lz->second.stm->exp.kind != core::ExpKind::Map) return true;
+    const core::Exp &m = lz->second.stm->exp;
+    if (!elementwise(m.lambda->body)) return false;
+    return std::all_of(m.arrays.begin(), m.arrays.end(), cheap);
+  };
+  if (!std::all_of(s.exp.arrays.begin(), s.exp.arrays.end(), cheap)) return nullptr;
+  // The inner element's work may loop or reduce, but not make arrays (there would be
+  // scratch memory for every inner element).
+  if (body_allocates(p_, in.exp.lambda->body)) return nullptr;
+  return &in;
+}
+
+void ProgramGen::flat_map_kernel(const core::Stm &s, const core::Stm &in) {
+  const core::Exp &e = s.exp;
+  FnGen &h = *host_;
+  IRBuilder<> &hb = h.builder();
+  Value *n = h.scalar(e.args[0]);
+  Value *m = h.ops().to_i64(h.prim_of(in.exp.args[0]), h.scalar(in.exp.args[0]));
+  // max(m, 1) threads per row: with m = 0 each row still runs its statements (and checks).
+  Value *m1 = hb.CreateSelect(hb.CreateICmpSGT(m, h.i64(0)), m, h.i64(1));
+  Value *total = hb.CreateMul(n, m1);
+  SlotList sl;
+  size_t total_slot = add_raw(sl, total);
+  size_t m1_slot = add_raw(sl, m1);
+  std::set<int> free = lambda_free_vars(p_, *e.lambda);
+  for (int v : free) add_input(sl, v);
+  for (int a : e.arrays) add_input(sl, a);
+  size_t first_out = sl.args.size();
+  alloc_outputs(s, n, sl);
+  ArenaSlots arena = add_arena(sl, total, {{e.lambda.get(), true}}, e);
+  KernelFn k = new_kernel("map", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+  bind_kernel_args(k, sl);
+  FnGen &g = *k.g;
+  g.invariant_loads = true;
+  IRBuilder<> &b = g.builder();
+  LLVMContext &c = b.getContext();
+  threads_kernel(k, k.slot(total_slot), [&](Value *gid) {
+    bind_arena(k, arena, gid);
+    Value *i = b.CreateUDiv(gid, k.slot(m1_slot));
+    Value *j = b.CreateURem(gid, k.slot(m1_slot));
+    std::vector<Val> rows = g.rows_at(e.arrays, i);
+    for (size_t p = 0; p < rows.size(); p++) g.bind(e.lambda->params[p], rows[p]);
+    std::vector<Val> dests;
+    for (size_t r = 0; r < s.pat.size(); r++) {
+      const Val &d = g.lookup(sl.args[first_out + r].var);
+      PrimType t = p_.var(s.pat[r]).type.prim;
+      dests.push_back(g.subarray(d, g.element_addr(d.addr, g.offset_of(d, {i}), t), 1));
+    }
+    const core::Body *saved = g.cur_body_;
+    g.cur_body_ = &e.lambda->body;
+    for (size_t st = 0; st + 1 < e.lambda->body.stms.size(); st++) g.stm(e.lambda->body.stms[st]);
+    Value *w = g.ops().to_i64(g.prim_of(in.exp.args[0]), g.scalar(in.exp.args[0]));
+    BasicBlock *elem = BasicBlock::Create(c, "nested.elem", k.f);
+    BasicBlock *done = BasicBlock::Create(c, "nested.done", k.f);
+    b.CreateCondBr(b.CreateICmpSLT(j, w), elem, done);
+    b.SetInsertPoint(elem);
+    g.map_element(*in.exp.lambda, in.exp.arrays, j, dests);
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
+    g.cur_body_ = saved;
+  }, sl.prelude || needs_prelude(e.lambda->body));
+  emit_launch(int(out_.kernel_descs.size()) - 1, total, sl);
+}
+
 bool ProgramGen::elementwise(const core::Body &body) {
   for (const core::Stm &st : body.stms) {
     switch (st.exp.kind) {
@@ -143,7 +251,7 @@ bool ProgramGen::lanes_map(const core::Stm &s, const SlotList &sl, const ArenaSl
   for (int v : s.pat)
     if (p_.var(v).type.rank != 1) return false;
   for (const auto &[v, lazy] : sl.lazies)
-    if (lazy.stm->exp.kind != core::ExpKind::Map || !elementwise(lazy.stm->exp.lambda->body))
+    if (lazy.stm->exp.kind == core::ExpKind::Map && !elementwise(lazy.stm->exp.lambda->body))
       return false;
   return true;
 }
@@ -369,7 +477,102 @@ void ProgramGen::scatter_kernel(const core::Stm &s) {
   emit_launch(int(out_.kernel_descs.size()) - 1, w.is.dims[0], sl);
 }
 
+std::optional<ProgramGen::HistUpdate> ProgramGen::hist_update(const core::Stm &s) {
+  const core::Exp &e = s.exp;
+  if (s.pat.size() != 1 || p_.var(s.pat[0]).type.rank != 1 || !commutative(*e.lambda))
+    return std::nullopt;
+  PrimType t = p_.var(s.pat[0]).type.prim;
+  switch (t) {
+  case PrimType::I32: case PrimType::I64: case PrimType::U32: case PrimType::U64:
+  case PrimType::F32: case PrimType::F64: break;
+  default: return std::nullopt; // no atomics narrower than 32 bits
+  }
+  const core::Exp &op = e.lambda->body.stms[0].exp;
+  HistUpdate u;
+  u.cas = true;
+  bool fl = is_float(t), sg = is_signed_int(t);
+  if (op.kind == core::ExpKind::BinOp) {
+    switch (op.binop) {
+    case BinOp::Add: u.rmw = fl ? AtomicRMWInst::FAdd : AtomicRMWInst::Add; break;
+    case BinOp::BitAnd: u.rmw = AtomicRMWInst::And; break;
+    case BinOp::BitOr: u.rmw = AtomicRMWInst::Or; break;
+    case BinOp::BitXor: u.rmw = AtomicRMWInst::Xor; break;
+    default: break;
+    }
+  } else if (op.kind == core::ExpKind::PrimFn && !fl) {
+    // Float min and max go through the operator (its NaN rules) in a CAS loop.
+    if (op.prim_fn.fn == PrimFn::Min) u.rmw = sg ? AtomicRMWInst::Min : AtomicRMWInst::UMin;
+    if (op.prim_fn.fn == PrimFn::Max) u.rmw = sg ? AtomicRMWInst::Max : AtomicRMWInst::UMax;
+  }
+  u.cas = u.rmw == AtomicRMWInst::BAD_BINOP;
+  return u;
+}
+
+void ProgramGen::atomic_hist(const core::Stm &s, HistUpdate how) {
+  const core::Exp &e = s.exp;
+  FnGen &h = *host_;
+  int dest = s.pat[0], is = e.arrays[1];
+  PrimType t = p_.var(dest).type.prim;
+  h.bind(dest, fresh_copy(h.lookup(e.arrays[0]), t));
+  Value *n = h.lookup(is).dims[0];
+  SlotList sl;
+  size_t n_slot = add_raw(sl, n);
+  add_input(sl, is);
+  add_input(sl, e.arrays[2]);
+  add_var(sl, dest);
+  ArenaSlots arena = add_arena(sl, n, {}, e);
+  KernelFn kf = new_kernel("hist", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+  bind_kernel_args(kf, sl);
+  FnGen &g = *kf.g;
+  g.invariant_loads = true; // the indices and values; the bins are reached by atomics only
+  IRBuilder<> &b = g.builder();
+  LLVMContext &c = b.getContext();
+  threads_kernel(kf, kf.slot(n_slot), [&](Value *gid) {
+    bind_arena(kf, arena, gid);
+    // The value first: every value is computed (and checked), as in the interpreter,
+    // also where its index is out of range.
+    Value *v = g.rows_at({e.arrays[2]}, gid)[0].scalar;
+    Value *idx = g.rows_at({is}, gid)[0].scalar;
+    const Val &dst = g.lookup(dest);
+    BasicBlock *upd = BasicBlock::Create(c, "hist.update", kf.f);
+    BasicBlock *skip = BasicBlock::Create(c, "hist.skip", kf.f);
+    b.CreateCondBr(b.CreateICmpULT(idx, dst.dims[0]), upd, skip);
+    b.SetInsertPoint(upd);
+    Value *addr = g.element_addr(dst.addr, idx, t);
+    Type *et = g.ops().mem_type(t);
+    Align al(kernel_module().getDataLayout().getTypeAllocSize(et));
+    if (!how.cas) {
+      b.CreateAtomicRMW(how.rmw, addr, v, MaybeAlign(al), AtomicOrdering::Monotonic);
+      b.CreateBr(skip);
+      b.SetInsertPoint(skip);
+      return;
+    }
+    // old := bin; until CAS(bin, old, old op v) succeeds: old := what the bin held.
+    IntegerType *it = b.getIntNTy(unsigned(al.value() * 8));
+    LoadInst *first = b.CreateAlignedLoad(it, addr, al);
+    first->setAtomic(AtomicOrdering::Monotonic);
+    BasicBlock *pre = b.GetInsertBlock();
+    BasicBlock *loop = BasicBlock::Create(c, "hist.cas", kf.f);
+    b.CreateBr(loop);
+    b.SetInsertPoint(loop);
+    PHINode *old = b.CreatePHI(it, 2);
+    old->addIncoming(first, pre);
+    Value *cur = b.CreateBitCast(old, et);
+    Value *next = g.apply(*e.lambda, {Val{cur, nullptr, {}, {}}, Val{v, nullptr, {}, {}}})[0].scalar;
+    AtomicCmpXchgInst *x = b.CreateAtomicCmpXchg(addr, old, b.CreateBitCast(next, it), MaybeAlign(al),
+                                                 AtomicOrdering::Monotonic, AtomicOrdering::Monotonic);
+    old->addIncoming(b.CreateExtractValue(x, 0), b.GetInsertBlock());
+    b.CreateCondBr(b.CreateExtractValue(x, 1), skip, loop);
+    b.SetInsertPoint(skip);
+  }, sl.prelude);
+  emit_launch(int(out_.kernel_descs.size()) - 1, n, sl);
+}
+
 void ProgramGen::hist_kernel(const core::Stm &s) {
+  if (std::optional<HistUpdate> how = hist_update(s)) {
+    atomic_hist(s, *how);
+    return;
+  }
   const core::Exp &e = s.exp;
   FnGen &h = *host_;
   size_t k = s.pat.size();

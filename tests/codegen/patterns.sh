@@ -133,6 +133,47 @@ entry main (xs: []f32) : []f32 = map (\x -> loop y = x for _i < 3 do y * 2) xs
 P
 count "$tmp/nolanes.ptx" '\.v4\.' 0
 
+# reduce_by_index: one thread per update with an atomic for +, min/max on integers and
+# & | ^; a compare-and-swap loop for float min/max and *; one thread in index order for
+# other operators. The values (a fused map) are computed in the update kernel.
+emit hist_add ptx <<'P'
+entry main (is: []i64) : []i32 = reduce_by_index (replicate 8 0i32) (+) 0 is (map (\_ -> 1i32) is)
+P
+count "$tmp/hist_add.ptx" '^\.visible \.entry' 2
+count "$tmp/hist_add.ptx" 'atom\.global\.add\.u32' 1
+emit hist_fmax ptx <<'P'
+entry main (is: []i64) (vs: []f32) : []f32 = reduce_by_index (replicate 8 0f32) f32.max f32.lowest is vs
+P
+count "$tmp/hist_fmax.ptx" 'atom\.global\.cas\.b32' 1
+count "$tmp/hist_fmax.ptx" 'max\.f32' 1
+emit hist_last ptx <<'P'
+entry main (is: []i64) (vs: []i32) : []i32 = reduce_by_index (replicate 8 0i32) (\_ b -> b) 0 is vs
+P
+count "$tmp/hist_last.ptx" 'atom' 0
+
+# An iota read only whole is not made: the map computes its elements from the index
+# (one kernel, four elements per thread, no 8-byte index array read).
+emit tabulate ptx <<'P'
+entry main (n: i64) (m: i64) : []f32 = map (\k -> f32.i64 (k / m) + f32.i64 (k % m)) (iota (n * m))
+P
+count "$tmp/tabulate.ptx" '^\.visible \.entry' 1
+count "$tmp/tabulate.ptx" 'ld\.global\.nc' 0
+count "$tmp/tabulate.ptx" 'st\.global\.v4\.f32' 1
+
+# Perfectly nested maps are one grid over the inner elements: the kernel divides its
+# thread index by the inner width (one thread per cell, not a loop per row).
+emit nested llvm <<'P'
+entry main [n][m] (g: [n][m]f32) : [n][m]f32 = map (\i -> map (\j -> g[i, j] * 2) (iota m)) (iota n)
+P
+count "$tmp/nested.llvm" '^nested\.elem:' 2
+count "$tmp/nested.llvm" '^for\.' 0
+# ... but not when a fused map with a loop would be recomputed for every inner element.
+emit nested_lazy llvm <<'P'
+entry main (xs: []f32) (m: i64) : [][]f32 =
+  map (\x -> map (\j -> x + f32.i64 j) (iota m)) (map (\x -> loop y = x for _i < 3 do y * 2) xs)
+P
+count "$tmp/nested_lazy.llvm" '^nested\.elem:' 0
+
 # A reduction's two block kernels each have a barrier after the chunk pass and one in
 # the tree; the IR shows an index's check site.
 emit sum ptx <<'P'
