@@ -252,7 +252,11 @@ public:
   std::vector<Val> apply(const core::Lambda &l, const std::vector<Val> &args);
 
   // Row i of each array: a scalar element or a sub-array view (kernel code).
+  // A fused map whose results are read several times is applied once: `applied` holds
+  // its results for this element.
   std::vector<Val> rows_at(const std::vector<int> &arrays, Value *i);
+  std::vector<Val> rows_at(const std::vector<int> &arrays, Value *i,
+                           std::map<const core::Stm *, std::vector<Val>> &applied);
 
   // Kernels: arrays that statements write straight into their final place (the rows
   // of a map's result), by variable.

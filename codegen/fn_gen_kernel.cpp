@@ -93,6 +93,12 @@ bool FnGen::uses_only_whole(const core::Exp &e, const std::set<int> &vars) {
 }
 
 std::vector<Val> FnGen::rows_at(const std::vector<int> &arrays, Value *i) {
+  std::map<const core::Stm *, std::vector<Val>> applied;
+  return rows_at(arrays, i, applied);
+}
+
+std::vector<Val> FnGen::rows_at(const std::vector<int> &arrays, Value *i,
+                                std::map<const core::Stm *, std::vector<Val>> &applied) {
   std::vector<Val> out;
   for (int a : arrays) {
     auto lz = lazy_.find(a);
@@ -102,8 +108,13 @@ std::vector<Val> FnGen::rows_at(const std::vector<int> &arrays, Value *i) {
         out.push_back(Val{ops_.convert(PrimType::I64, ls.exp.to, i), nullptr, {}, {}});
         continue;
       }
-      std::vector<Val> r = apply(*ls.exp.lambda, rows_at(ls.exp.arrays, i));
-      out.push_back(r[lz->second.result]);
+      // A fused map's lambda runs once per element, however many of its results (or
+      // of the fused maps reading it) are read: the scratch memory plan counts it once
+      // (Note [Kernel memory]). Found by kerb difftest (seed 5027).
+      auto done = applied.find(&ls);
+      if (done == applied.end())
+        done = applied.emplace(&ls, apply(*ls.exp.lambda, rows_at(ls.exp.arrays, i, applied))).first;
+      out.push_back(done->second[lz->second.result]);
       continue;
     }
     if (lane >= 0) {
@@ -297,8 +308,11 @@ void FnGen::hist_sequential(const core::Stm &s, const std::vector<Val> &dsts) {
     // The values first: every value is computed (and checked), as in the interpreter,
     // also where its index is out of range.
     Value *mark = arena_mark();
-    std::vector<Val> rows = rows_at(vs, i);
-    Value *idx = rows_at({is}, i)[0].scalar;
+    std::vector<int> read = vs;
+    read.push_back(is);
+    std::vector<Val> rows = rows_at(read, i);
+    Value *idx = rows.back().scalar;
+    rows.pop_back();
     BasicBlock *upd = BasicBlock::Create(c_, "hist.update", f_);
     BasicBlock *skip = BasicBlock::Create(c_, "hist.skip", f_);
     BasicBlock *next = BasicBlock::Create(c_, "hist.next", f_);

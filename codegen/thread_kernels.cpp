@@ -531,8 +531,9 @@ void ProgramGen::atomic_hist(const core::Stm &s, HistUpdate how) {
     bind_arena(kf, arena, gid);
     // The value first: every value is computed (and checked), as in the interpreter,
     // also where its index is out of range.
-    Value *v = g.rows_at({e.arrays[2]}, gid)[0].scalar;
-    Value *idx = g.rows_at({is}, gid)[0].scalar;
+    std::vector<Val> read = g.rows_at({e.arrays[2], is}, gid);
+    Value *v = read[0].scalar;
+    Value *idx = read[1].scalar;
     const Val &dst = g.lookup(dest);
     BasicBlock *upd = BasicBlock::Create(c, "hist.update", kf.f);
     BasicBlock *skip = BasicBlock::Create(c, "hist.skip", kf.f);
