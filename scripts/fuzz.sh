@@ -6,10 +6,13 @@
 # repository (the .fut programs of tests/programs and tests/reject; tests/fuzz/values
 # for the value readers).
 #
-#   scripts/fuzz.sh [SECONDS] [TARGET...]
+#   scripts/fuzz.sh [--workers N] [--no-build] [SECONDS] [TARGET...]
 #
-# SECONDS (default 60) is the total time, split evenly over the targets (default: all
-# of lexer parser type_check values). Each run is single-threaded and niced. A crash,
+# SECONDS (default 60) is the total wall time, split evenly over the targets (default:
+# all of lexer parser type_check values), which run one after another. Each target runs
+# as N niced single-threaded processes at once (--workers, default 1; each with its own
+# seed and log, sharing the corpus), so the CPU time spent is SECONDS x N. --no-build
+# runs targets built earlier (e.g. carried to another machine). A crash,
 # hang (10 s for one input), sanitizer report or uncaught exception stops that target
 # and leaves the input in build-fuzz/artifacts/; the script then exits 1. The log of
 # each target is build-fuzz/logs/TARGET.log. KERB_FUZZ_JOBS sets the build's
@@ -18,6 +21,20 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+workers=1
+build=1
+while [ $# -gt 0 ]; do
+  case $1 in
+    --workers) workers=${2:-}; shift 2 || { echo "fuzz: error: --workers needs a number" >&2; exit 2; } ;;
+    --no-build) build=0; shift ;;
+    -*) echo "fuzz: error: unknown option '$1' (scripts/fuzz.sh [--workers N] [--no-build] [SECONDS] [TARGET...])" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+if ! [[ $workers =~ ^[1-9][0-9]*$ ]]; then
+  echo "fuzz: error: --workers needs a whole number of at least 1" >&2
+  exit 2
+fi
 total=${1:-60}
 shift || true
 targets=("$@")
@@ -27,13 +44,14 @@ if ! [[ $total =~ ^[0-9]+$ ]] || ((total < ${#targets[@]})); then
   exit 2
 fi
 
-for cc in clang-14 clang++-14; do
-  command -v "$cc" >/dev/null || { echo "fuzz: error: $cc not found (scripts/setup.sh --fuzz --no-build installs it)" >&2; exit 2; }
-done
-
-cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKERB_FUZZ=ON \
-  -DKERB_WERROR=ON -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
-cmake --build build-fuzz -j "${KERB_FUZZ_JOBS:-2}" >/dev/null
+if ((build)); then
+  for cc in clang-14 clang++-14; do
+    command -v "$cc" >/dev/null || { echo "fuzz: error: $cc not found (scripts/setup.sh --fuzz --no-build installs it)" >&2; exit 2; }
+  done
+  cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKERB_FUZZ=ON \
+    -DKERB_WERROR=ON -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
+  cmake --build build-fuzz -j "${KERB_FUZZ_JOBS:-2}" >/dev/null
+fi
 
 per=$((total / ${#targets[@]}))
 mkdir -p build-fuzz/artifacts build-fuzz/logs
@@ -44,17 +62,37 @@ for t in "${targets[@]}"; do
   corpus=build-fuzz/corpus/$t
   mkdir -p "$corpus"
   if [ "$t" = values ]; then seeds=(tests/fuzz/values); else seeds=(tests/programs tests/reject); fi
-  log=build-fuzz/logs/$t.log
-  echo "fuzz: $t for ${per}s (log: $log)"
-  if nice -n 10 "$bin" -max_total_time="$per" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
-      -print_final_stats=1 -artifact_prefix=build-fuzz/artifacts/"$t"- \
-      "$corpus" "${seeds[@]}" >"$log" 2>&1; then
-    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
-    echo "fuzz: $t: $runs inputs, no crash"
+  echo "fuzz: $t for ${per}s with $workers worker(s) (logs: build-fuzz/logs/$t*.log)"
+  rm -f build-fuzz/logs/"$t".log build-fuzz/logs/"$t"-*.log
+  pids=()
+  for ((w = 0; w < workers; w++)); do
+    log=build-fuzz/logs/$t.log
+    ((workers == 1)) || log=build-fuzz/logs/$t-$w.log
+    nice -n 10 "$bin" -max_total_time="$per" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+      -print_final_stats=1 -seed=$((w + 1)) -artifact_prefix=build-fuzz/artifacts/"$t"- \
+      "$corpus" "${seeds[@]}" >"$log" 2>&1 &
+    pids+=($!)
+  done
+  failed=()
+  for ((w = 0; w < workers; w++)); do
+    wait "${pids[$w]}" || failed+=("$w")
+  done
+  runs=0
+  for log in build-fuzz/logs/"$t".log build-fuzz/logs/"$t"-*.log; do
+    [ -f "$log" ] || continue
+    n=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
+    runs=$((runs + ${n:-0}))
+  done
+  if ((${#failed[@]} == 0)); then
+    echo "fuzz: $t: $runs inputs in ${per}s x $workers, no crash"
   else
     status=1
-    echo "fuzz: $t: FAILED; the end of its log:"
-    grep -v '^#\|^INFO\|NEW_FUNC' "$log" | tail -n 30
+    for w in "${failed[@]}"; do
+      log=build-fuzz/logs/$t.log
+      ((workers == 1)) || log=build-fuzz/logs/$t-$w.log
+      echo "fuzz: $t (worker $w): FAILED; the end of $log:"
+      grep -v '^#\|^INFO\|NEW_FUNC' "$log" | tail -n 30
+    done
   fi
 done
 exit $status
