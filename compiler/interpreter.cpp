@@ -617,9 +617,13 @@ std::vector<int64_t> shape_of(const Value &v) {
 // map (and every predicate call of a filter) isolated: an element that fails is
 // recorded and replaced by a filler value of the same shape, and the run goes on, so
 // the failures of the other elements, and of later code, are seen too. A failure
-// outside any element (host code, a reduction's operator) ends the run. Later
-// failures may depend on the filler values, which no device computes; so the program
-// runs twice, with two different fillers (zeros, and a distinctive non-zero pattern),
+// outside any element (host code, a reduction's operator) ends the run. So a failure
+// on the host after a failing map is possible too: the map may be fused into a kernel
+// that runs after that host code (a size check of the map2 that reads it, an assert),
+// also when every element of the map fails (rows of primitives get their filler from
+// the type then; with array rows and no element to copy the shape from, the map fails
+// as a whole). Later failures may depend on the filler values, which no device
+// computes; so the program runs twice, with two different fillers (zeros, and a distinctive non-zero pattern),
 // and only failures seen in both runs (same kind, message and location) count.
 class Interpreter {
 public:
@@ -1607,7 +1611,16 @@ private:
       if (rows[size_t(i)] && !model) model = &*rows[size_t(i)];
       any_failed = any_failed || !rows[size_t(i)];
     }
-    // With no element to copy the shape from, the map as a whole fails.
+    // Every element failed: rows of primitives (or tuples of them) take their shape from
+    // the type, as if some element had succeeded (a device runs on, to later failures,
+    // whether one element succeeded or none; found by kerb difftest, seed 5260). With
+    // array rows there is no shape to copy, and the map as a whole fails.
+    Value typed_model;
+    if (any_failed && !model && apply && apply->type.is_array() && apply->type.rank() == 1 &&
+        !has_array_parts(apply->type.element())) {
+      typed_model = zero_row(empty_of(apply->type));
+      model = &typed_model;
+    }
     if (any_failed && !model) throw Failed{*first_failure_};
     RowBuilder out(n);
     for (std::optional<Value> &r : rows) out.push(r ? std::move(*r) : filler_like(*model));

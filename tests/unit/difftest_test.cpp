@@ -92,6 +92,30 @@ TEST_CASE("possible_failures stops at a failure outside any map", "[difftest]") 
   CHECK(possible_failures(*c.program, "main", {i64s({1, 2, 3, 4, 5, 6})}).empty());
 }
 
+TEST_CASE("possible_failures goes on after a map whose every element fails", "[difftest]") {
+  // The map's kernel may be fused into map2's, which runs after map2's size check on the
+  // host: that check's failure really happens too, whether one element of the map
+  // succeeded or none (seed 5260). Rows of arrays have no shape to copy: the map fails.
+  Checked c = check("entry main (xs: []i64) (is: []i64) : []i64 =\n"
+                    "  let ys = map (\\i -> xs[i + 10]) is\n"
+                    "  in map2 (+) (iota 3) ys\n"
+                    "entry rows (xs: []i64) (is: []i64) : [][]i64 =\n"
+                    "  let ys = map (\\i -> [xs[i + 10]]) is\n"
+                    "  in map2 (\\a r -> map (+a) r) (iota 3) ys\n");
+  for (std::vector<int64_t> is : {std::vector<int64_t>{0}, std::vector<int64_t>{0, -10}}) {
+    std::vector<Value> args{i64s({1, 2}), i64s(is)};
+    RunResult strict = interpret(*c.program, "main", args);
+    REQUIRE_FALSE(strict.ok);
+    CHECK(strict.failure.message == "Index [10] out of bounds for array of shape [2].");
+    std::vector<RunFailure> all = possible_failures(*c.program, "main", args);
+    REQUIRE(all.size() == 2);
+    CHECK(all[0].message == strict.failure.message);
+    CHECK(all[1].kind == FailureKind::Size);
+  }
+  std::vector<RunFailure> rows = possible_failures(*c.program, "rows", {i64s({1, 2}), i64s({0})});
+  CHECK(messages(rows) == std::vector<std::string>{"Index [10] out of bounds for array of shape [2]."});
+}
+
 TEST_CASE("possible_failures isolates filter predicates", "[difftest]") {
   Checked c = check("entry main (xs: []i64) : []i64 = filter (\\x -> 12 / x > 2) xs\n");
   std::vector<RunFailure> all = possible_failures(*c.program, "main", {i64s({1, 0, 2, 0})});
