@@ -48,13 +48,13 @@ ProgramGen::BlockKernel ProgramGen::block_kernel(const core::Stm &s, const char 
   bk.id = int(out_.kernel_descs.size()) - 1;
   bind_kernel_args(k, sl);
   if (!partials.empty()) {
-    // The partial results stand in for the statement's input arrays.
+    // The partial results stand in for the statement's input arrays, one per operand:
+    // not bound to the arrays' variables, which may repeat (`zip xs xs`; found by kerb
+    // difftest, seed 6838: both operands read the last partial).
     Type *gptr = PointerType::get(k.g->builder().getContext(), gpu() ? 1 : 0);
-    for (size_t j = 0; j < e.arrays.size(); j++) {
-      k.g->lazy_.erase(e.arrays[j]);
-      k.g->bind(e.arrays[j], Val{nullptr, k.g->builder().CreateIntToPtr(k.slot(bk.in_slots[j]), gptr),
-                                 {k.slot(bk.n_slot)}, {}});
-    }
+    for (size_t j = 0; j < e.arrays.size(); j++)
+      bk.partial_inputs.push_back(Val{nullptr, k.g->builder().CreateIntToPtr(k.slot(bk.in_slots[j]), gptr),
+                                      {k.slot(bk.n_slot)}, {}});
   }
   block_body(k, s, k.slot(bk.n_slot), bk, scan_phase,
              sl.prelude || needs_prelude(e.lambda->body));
@@ -468,7 +468,13 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
       v.push_back(Val{b.CreateLoad(g.ops().reg_type(types[j]), acc[j]), nullptr, {}, {}});
     return v;
   };
-  auto input_at = [&](Value *i) { return g.rows_at(e.arrays, i); };
+  auto input_at = [&](Value *i) {
+    if (bk.partial_inputs.empty()) return g.rows_at(e.arrays, i);
+    std::vector<Val> rows;
+    for (size_t j = 0; j < bk.partial_inputs.size(); j++)
+      rows.push_back(g.row_of(p_.var(e.arrays[j]).type.prim, bk.partial_inputs[j], i));
+    return rows;
+  };
   auto combine_into_acc = [&](std::vector<Val> rhs) {
     std::vector<Val> args = load_acc();
     args.insert(args.end(), rhs.begin(), rhs.end());

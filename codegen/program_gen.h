@@ -189,6 +189,8 @@ private:
     SlotList sl;
     size_t n_slot = 0;
     std::vector<size_t> ne_slots, in_slots, out_slots, extra_slots;
+    // The reduction over partial results: its inputs, one per operand.
+    std::vector<Val> partial_inputs;
   };
 
   // `scan_phase`: false for the block reduction (reduce, and scan's first pass), true
