@@ -47,6 +47,28 @@ void insert_checks_of_kind(core::Program &p, FailureKind kind, const CheckOption
   });
 }
 
+void remove_sites(core::Program &p, const std::vector<bool> &removed,
+                  const std::function<std::string(const core::CheckCandidate &)> &why) {
+  std::vector<int> code(p.failures.records.size(), -1);
+  std::vector<FailureRecord> kept;
+  for (size_t i = 0; i < code.size(); i++) {
+    if (i < removed.size() && removed[i]) continue;
+    code[i] = int(kept.size());
+    kept.push_back(std::move(p.failures.records[i]));
+  }
+  if (kept.size() == code.size()) return;
+  p.failures.records = std::move(kept);
+  for (core::CheckCandidate &c : p.candidates) {
+    if (c.site < 0) continue;
+    int old = c.site;
+    c.site = code[size_t(old)];
+    if (c.site < 0) c.disabled = kEliminated + why(c);
+  }
+  core::for_each_exp(p, [&](core::Exp &e) {
+    if (e.site >= 0) e.site = code[size_t(e.site)];
+  });
+}
+
 std::string assert_condition_true(const core::Program &, const core::Exp &e) {
   const core::SubExp &c = e.args[0];
   bool is_true = !c.is_var() && c.constant.type == PrimType::Bool && c.constant.bits.u != 0;
