@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace kerb {
 
 namespace {
@@ -49,6 +51,7 @@ void insert_checks_of_kind(core::Program &p, FailureKind kind, const CheckOption
 
 void remove_sites(core::Program &p, const std::vector<bool> &removed,
                   const std::function<std::string(const core::CheckCandidate &)> &why) {
+  if (std::find(removed.begin(), removed.end(), true) == removed.end()) return;
   std::vector<int> code(p.failures.records.size(), -1);
   std::vector<FailureRecord> kept;
   for (size_t i = 0; i < code.size(); i++) {
@@ -56,7 +59,6 @@ void remove_sites(core::Program &p, const std::vector<bool> &removed,
     code[i] = int(kept.size());
     kept.push_back(std::move(p.failures.records[i]));
   }
-  if (kept.size() == code.size()) return;
   p.failures.records = std::move(kept);
   for (core::CheckCandidate &c : p.candidates) {
     if (c.site < 0) continue;

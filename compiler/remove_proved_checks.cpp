@@ -265,6 +265,23 @@ private:
     }
   }
 
+  // Whether the bool c is true: x >= c, c <= x, x > c, c < x (`iota n` with n >= 0).
+  bool holds(const core::SubExp &c, int depth) {
+    if (!c.is_var() || depth > kMaxDepth) return false;
+    const core::Exp *e = def(c.var);
+    if (!e || e->kind != core::ExpKind::BinOp) return false;
+    const core::SubExp &a = e->args[0], &b = e->args[1];
+    I k;
+    switch (e->binop) {
+    case BinOp::LogAnd: return holds(a, depth + 1) && holds(b, depth + 1);
+    case BinOp::Ge: return constant_i64(b, k) && in_range(a, k, kInf, depth + 1);
+    case BinOp::Gt: return constant_i64(b, k) && in_range(a, k + 1, kInf, depth + 1);
+    case BinOp::Le: return constant_i64(a, k) && in_range(b, k, kInf, depth + 1);
+    case BinOp::Lt: return constant_i64(a, k) && in_range(b, k + 1, kInf, depth + 1);
+    default: return false;
+    }
+  }
+
   // Facts that hold when the bool c is `value`.
   void learn(const core::SubExp &c, bool value, int depth = 0) {
     if (!c.is_var() || depth > kMaxDepth) return;
@@ -360,6 +377,8 @@ private:
       else if (kind == FailureKind::Division && e.kind == core::ExpKind::BinOp &&
                e.binop != BinOp::Pow)
         decide(e, in_range(e.args[1], 1, kInf, 0));
+      else if (e.kind == core::ExpKind::Assert)
+        decide(e, holds(e.args[0], 0));
       else
         decide(e, false);
     }
@@ -443,7 +462,11 @@ void remove_proved_checks(core::Program &p, const CheckOptions &) {
   for (const auto &[site, ok] : proved)
     if (ok) removed[size_t(site)] = true;
   remove_sites(p, removed, [&](const core::CheckCandidate &c) {
-    return c.kind == FailureKind::Division ? "divisor proved positive" : "proved in range";
+    switch (c.kind) {
+    case FailureKind::Bounds: return "proved in range";
+    case FailureKind::Division: return "divisor proved positive";
+    default: return "condition proved true";
+    }
   });
 }
 
