@@ -28,7 +28,7 @@ int decide(core::Program &p, int id, const CheckOptions &opts) {
   return c.site;
 }
 
-const char kEliminated[] = "eliminated: ";
+const std::string kEliminated = core::CheckCandidate::kEliminated;
 
 } // namespace
 
@@ -85,8 +85,8 @@ std::string format_check_report(const core::Program &p, const CheckOptions &opts
     if (c.site >= 0) {
       status = fmt::format("kept (code {})", c.site);
       kept++;
-    } else if (c.disabled.rfind(kEliminated, 0) == 0) {
-      status = fmt::format("eliminated ({})", c.disabled.substr(sizeof kEliminated - 1));
+    } else if (c.eliminated()) {
+      status = fmt::format("eliminated ({})", c.disabled.substr(kEliminated.size()));
       eliminated++;
     } else if (!c.disabled.empty()) {
       status = fmt::format("disabled ({})", c.disabled);

@@ -28,11 +28,11 @@ sites() {
 
 checks=$((checks + 1))
 sites "$dir/unsafe_sites.fut" >"$tmp/got"
-# is[i] (10:22-26) has i from iota (length is): proved in range (docs/CHECKS.md, Note
-# [Proved in range]), so eliminated, not kept.
+# is[i] (10:22-26) has i from iota (length is): proved in range, and `iota (length is)`
+# cannot have a negative size (docs/CHECKS.md, Note [Proved in range]): eliminated.
 sort >"$tmp/want" <<'W'
 10:22-26 bounds eliminated
-11:8-23 range kept
+11:8-23 range eliminated
 7:46-50 bounds kept
 6:48-52 bounds unsafe-fn get
 6:56-60 bounds unsafe-fn get
