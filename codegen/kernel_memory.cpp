@@ -9,7 +9,8 @@
 // the thread owns. Before the launch the host computes how many bytes one thread may
 // take at most (arena_need: the sum over the statements of the lambdas the kernel runs,
 // the larger branch of an if, once per lambda applied per element), allocates that for
-// every thread, and passes the base and the size; a thread's arena starts at base +
+// every thread, and passes the base and the size (rounded up to kArenaAlign, so that
+// every arena and every array in one is aligned); a thread's arena starts at base +
 // thread * size (Futhark's memory expansion, without the interleaving). Allocation is a
 // bump of the thread's `top`; code that applies a lambda per element (inner maps,
 // reductions, scans, histograms, loop iterations) marks `top` before an element and
@@ -322,7 +323,11 @@ ProgramGen::ArenaSlots ProgramGen::add_arena(SlotList &sl, Value *threads,
   if (total.dynamic)
     unsupported(where, "arrays made inside a kernel whose sizes are only known inside it");
   a.used = true;
-  Value *bytes = total.bytes;
+  // Thread t's arena starts at base + t * bytes: a multiple of kArenaAlign keeps every
+  // thread's arena, and so each array in it, aligned (a misaligned i64 or vector access
+  // faults on the GPU; x86 does not care).
+  Value *bytes = hb.CreateAnd(hb.CreateAdd(total.bytes, h.i64(FnGen::kArenaAlign - 1)),
+                              h.i64(-FnGen::kArenaAlign));
   a.base_slot = add_raw(sl, alloc(hb.CreateMul(bytes, threads)));
   a.size_slot = add_raw(sl, bytes);
   return a;

@@ -4,6 +4,7 @@
 # SEED + k*PER .. SEED + (k+1)*PER - 1, each with --inputs INPUTS on DEVICES, all under
 # one wall-clock limit (--time: no new program starts after it). Logs and reproducers go
 # to $OUT/difftest-NAME/ (or /tmp/kerb-gpu); the last lines are a table and a total.
+# DT_FLAGS adds options to every shard (e.g. "--no-shrink --max-reproducers 50").
 #
 # Usage: tests/gpu/run_gpu_difftest.sh KERB NAME DEVICES SEED PROGRAMS INPUTS SHARDS SECONDS
 #   e.g. tests/gpu/run_gpu_difftest.sh build-carry/kerb gpu interp,cpu,cuda 100000 1000 10 8 240
@@ -24,7 +25,7 @@ for ((k = 0; k < shards; k++)); do
   if ((k * per + n > programs)); then n=$((programs - k * per)); fi
   ((n > 0)) || break
   "$kerb" difftest --seed "$s" --count "$n" --inputs "$inputs" --devices "$devices" \
-    --time "$seconds" --out "$out/repro-$k" >"$out/shard-$k.log" 2>&1 &
+    --time "$seconds" --out "$out/repro-$k" ${DT_FLAGS:-} >"$out/shard-$k.log" 2>&1 &
   pids+=($!)
 done
 status=0
