@@ -11,12 +11,12 @@
 //   - a kept assert's condition is true after it: equal sizes (`n == m`, the size
 //     checks of map2, entry points, ...), also `n == m || k == 0` where k >= 1;
 //   - in the branches of an `if`, its condition (`i == 0 || i == n - 1` false: i != 0,
-//     i != n - 1).
+//     i != n - 1; `j > 0`, `j < m - 1`: bounds).
 // An index x into a dimension d is in range when 0 <= x <= d - 1 holds as integers
 // (not modulo 2^64): the query `in_range(x, L, T)` (L <= x <= T, T a variable plus a
 // constant) follows how x is computed: x + c and x - c with a constant c (only where the
 // i64 operation cannot wrap, which the query's bounds show), min and max, x / p and
-// x % p for x >= 0 and p >= 1 (x < a * p gives x / p < a when a >= 0).
+// x % p for x >= 0 and p >= 1 (x < a * p gives x / p < a when a >= 0), comparisons.
 //
 // Only compiled code changes: the interpreter works on the AST and makes every bounds
 // check. A removed site cannot fail, so the program behaves as before.
@@ -51,6 +51,7 @@ struct Env {
   std::map<int, I> lo;                 // var >= lo
   std::map<int, core::SubExp> below;   // var in [0, e-1] (iota element, loop counter)
   std::vector<std::pair<int, core::SubExp>> neq; // var != value
+  std::vector<std::pair<int, Aff>> le;           // var <= value (a comparison)
   struct CondEq { int a, b, unless; };           // a == b unless `unless` == 0
   std::vector<CondEq> cond_eq;
 };
@@ -195,6 +196,10 @@ private:
       Aff hi = e.is_var() ? Aff{e.var, -1} : Aff{-1, I(e.constant.bits.i) - 1};
       if (L <= std::max(I(0), lo) && le(hi, t, depth + 1)) return true;
     }
+    // x <= a (`if j < m - 1 then ... j + 1`).
+    if (!(t.var < 0 && t.k >= kMax))
+      for (const auto &[u, a] : env_->le)
+        if (canon(u) == v && le(a, t, depth + 1) && in_range(x, L, kInf, depth + 1)) return true;
     // x != L - 1 and L - 1 <= x; x != t + 1 and x <= t + 1 (`if i == 0 || i == n - 1`).
     for (const auto &[u, val] : env_->neq) {
       if (canon(u) != v) continue;
@@ -298,6 +303,22 @@ private:
           if (a.is_var()) env_->neq.push_back({a.var, b});
           if (b.is_var()) env_->neq.push_back({b.var, a});
         }
+      } else if (ints && (e->binop == BinOp::Lt || e->binop == BinOp::Le || e->binop == BinOp::Gt ||
+                          e->binop == BinOp::Ge)) {
+        // As x <= y + k.
+        bool lt = e->binop == BinOp::Lt || e->binop == BinOp::Gt;
+        bool swap = e->binop == BinOp::Gt || e->binop == BinOp::Ge; // a > b: b < a
+        const core::SubExp *x = swap ? &b : &a, *y = swap ? &a : &b;
+        I k = lt ? -1 : 0;
+        if (!value) { // !(x < y): y <= x; !(x <= y): y <= x - 1
+          std::swap(x, y);
+          k = lt ? 0 : -1;
+        }
+        I c;
+        if (x->is_var() && constant_i64(*y, c)) env_->le.push_back({x->var, Aff{-1, c + k}});
+        else if (x->is_var() && y->is_var()) env_->le.push_back({x->var, Aff{y->var, k}});
+        else if (constant_i64(*x, c) && y->is_var()) // y >= c - k
+          env_->lo[y->var] = std::max(env_->lo.count(y->var) ? env_->lo[y->var] : kMin, c - k);
       } else if ((e->binop == BinOp::LogAnd && value) || (e->binop == BinOp::LogOr && !value)) {
         learn(a, value, depth + 1);
         learn(b, value, depth + 1);

@@ -50,6 +50,18 @@
 -- entry: nested_swapped
 -- input { [[1, 2, 3], [4, 5, 6]] } error: Index \[[0-9]+, [0-9]+\] out of bounds for array of shape \[2\]\[3\]
 -- ==
+-- entry: guard_le_n
+-- input { [1, 2, 3] [0i64, 3i64] } error: Index \[3\] out of bounds for array of shape \[3\]
+-- ==
+-- entry: guard_upper_only
+-- input { [1, 2, 3] [2i64, -1i64] } error: Index \[-1\] out of bounds for array of shape \[3\]
+-- ==
+-- entry: guard_plus_two
+-- input { [1, 2, 3] } error: Index \[3\] out of bounds for array of shape \[3\]
+-- ==
+-- entry: guard_minus_two
+-- input { [1, 2, 3] } error: Index \[-1\] out of bounds for array of shape \[3\]
+-- ==
 -- entry: rows_of_other
 -- input { [[1, 2, 3], [4, 5, 6]] [1, 2] } error: Index \[2\] out of bounds for array of shape \[2\]
 
@@ -98,3 +110,14 @@ entry nested_swapped [n][m] (a: [n][m]i32) : [][]i32 =
 -- rows of one array, indices into another
 entry rows_of_other [n][m] (a: [n][m]i32) (ys: []i32) : [][]i32 =
   map (\row -> map (\j -> row[j] + ys[j]) (iota m)) a
+
+-- guards that let one index through
+entry guard_le_n [n] (xs: [n]i32) (is: []i64) : []i32 =
+  map (\i -> if i >= 0 && i <= n then xs[i] else 0) is
+
+entry guard_upper_only [n] (xs: [n]i32) (is: []i64) : []i32 =
+  map (\i -> if i < n then xs[i] else 0) is
+
+entry guard_plus_two [n] (xs: [n]i32) : []i32 = map (\j -> if j < n - 1 then xs[j + 2] else 0) (iota n)
+
+entry guard_minus_two [n] (xs: [n]i32) : []i32 = map (\j -> if j > 0 then xs[j - 2] else 0) (iota n)

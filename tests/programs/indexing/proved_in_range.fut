@@ -28,6 +28,13 @@
 -- input { [[1, 2]] } output { 0 }
 -- input { empty([0][2]i32) } output { 0 }
 -- ==
+-- entry: guarded
+-- input { [1, 2, 3] [-1i64, 0i64, 2i64, 3i64, 9i64] } output { [0, 1, 3, 0, 0] [0, 1, 3, 0, 0] }
+-- ==
+-- entry: neighbours
+-- input { [1, 2, 3] } output { [2, 4, 2] }
+-- input { [7] } output { [0] }
+-- ==
 -- entry: zipped
 -- input { [1, 2, 3] [10, 20, 30] } output { [21, 42, 63] }
 -- input { [1, 2, 3] [10, 20] } error: Sizes of the arguments of map3 do not match
@@ -68,3 +75,12 @@ entry rows_loop [rows][cols] (wall: [rows][cols]i32) : i32 =
 -- an iota zipped with arrays of its size (map3's size check makes m = n)
 entry zipped [n][m] (xs: [n]i32) (ys: [m]i32) : [n]i32 =
   map3 (\i x y -> x + y + ys[i]) (iota n) xs ys
+
+-- explicit guards
+entry guarded [n] (xs: [n]i32) (is: []i64) : ([]i32, []i32) =
+  (map (\i -> if i >= 0 && i < n then xs[i] else 0) is,
+   map (\i -> if i < 0 || i >= n then 0 else xs[i]) is)
+
+-- the corpus pathfinder's neighbours
+entry neighbours [n] (xs: [n]i32) : [n]i32 =
+  map (\j -> (if j > 0 then xs[j - 1] else 0) + (if j < n - 1 then xs[j + 1] else 0)) (iota n)
