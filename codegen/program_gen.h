@@ -270,8 +270,9 @@ private:
 
   // Whether code run on garbage (after an earlier kernel failed) could loop for long or
   // touch memory out of bounds: loops (their bounds may come from data), and indexing
-  // or updates without a check (#[unsafe], --unsafe).
-  static bool needs_prelude(const core::Body &b);
+  // or updates without a check (#[unsafe], --unsafe; not those proved in range, which
+  // are in bounds whatever the data).
+  bool needs_prelude(const core::Body &b) const;
   // Whether any check of the program can fail. When none can (--unsafe, or every site
   // disabled or eliminated), no kernel has a prelude: nothing ever sets the failure
   // slot, and the PTX does not read it (docs/CODEGEN.md, "Failures").
