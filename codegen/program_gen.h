@@ -303,10 +303,12 @@ private:
   // of blocks_per_segment, and writes its partial result at segment * blocks_per_segment
   // + that; without, block b reduces the partial results [b * n, (b + 1) * n) of
   // segment b. `setup(segment)` runs before the block's chunk (its failures count as
-  // the chunk's); `finish(segment, result)` runs in thread 0 instead of the write.
+  // the chunk's), then `ne()` gives the neutral elements (no slots for them);
+  // `finish(segment, result)`, if set, runs in thread 0 instead of the write.
   struct BlockSegments {
     Value *segments = nullptr, *blocks_per_segment = nullptr;
     std::function<void(Value *)> setup;
+    std::function<std::vector<Value *>()> ne;
     std::function<void(Value *, const std::vector<Val> &)> finish;
   };
   void block_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
