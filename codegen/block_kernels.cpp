@@ -276,6 +276,97 @@ void ProgramGen::scan_kernels(const core::Stm &s) {
   for (size_t j = 0; j < s.pat.size(); j++) h.bind(s.pat[j], Val{nullptr, outs[j], {n}, {}});
 }
 
+void ProgramGen::segred_kernels(const core::Stm &s, const core::Stm &red, Value *segments,
+                                Value *blocks_per_segment) {
+  const core::Exp &e = s.exp;
+  const core::Lambda &l = *e.lambda;
+  const core::Exp &re = red.exp;
+  FnGen &h = *host_;
+  IRBuilder<> &hb = h.builder();
+  size_t r = size_t(&red - l.body.stms.data()), kr = red.pat.size();
+  Value *parts = hb.CreateMul(segments, blocks_per_segment);
+  std::vector<Value *> partials = alloc_per_result(red, parts);
+  uint32_t shared = 0;
+  for (int v : red.pat)
+    shared += uint32_t(out_.host->getDataLayout().getTypeAllocSize(h.ops().mem_type(p_.var(v).type.prim)));
+  // The slots of both kernels: the length reduced, the segments and blocks per segment,
+  // the lambda's free variables, the map's arrays.
+  auto slots = [&](BlockKernel &bk, Value *n) {
+    bk.n_slot = add_raw(bk.sl, n);
+    bk.extra_slots = {add_raw(bk.sl, segments), add_raw(bk.sl, blocks_per_segment)};
+    for (int v : lambda_free_vars(p_, l)) add_input(bk.sl, v);
+    for (int a : e.arrays) add_input(bk.sl, a);
+  };
+  // Segment `seg`'s element up to the reduction: the lambda's parameters and the
+  // statements before it (fused maps are registered, not run).
+  auto setup = [&](FnGen &g, Value *seg) {
+    std::vector<Val> rows = g.rows_at(e.arrays, seg);
+    for (size_t p = 0; p < rows.size(); p++) g.bind(l.params[p], rows[p]);
+    g.cur_body_ = &l.body;
+    for (size_t st = 0; st < r; st++) g.stm(l.body.stms[st]);
+  };
+  // The neutral elements, after the setup (they may be computed by its statements).
+  auto ne = [&](FnGen &g) {
+    std::vector<Value *> v;
+    for (size_t j = 0; j < kr; j++) v.push_back(g.scalar(re.args[j + 1]));
+    return v;
+  };
+
+  // Kernel 1: segments x blocks_per_segment blocks, each reducing its part of its
+  // segment into partials[segment * blocks_per_segment + block].
+  {
+    BlockKernel bk;
+    slots(bk, h.ops().to_i64(h.prim_of(re.args[0]), h.scalar(re.args[0])));
+    for (Value *pa : partials) bk.out_slots.push_back(add_raw(bk.sl, pa));
+    KernelFn k = new_kernel("segred", bk.sl.host_values.size() + 1, KernelDesc{KernelDesc::Blocks, shared});
+    bk.id = int(out_.kernel_descs.size()) - 1;
+    bind_kernel_args(k, bk.sl);
+    FnGen &g = *k.g;
+    g.invariant_loads = true;
+    BlockSegments segs{k.slot(bk.extra_slots[0]), k.slot(bk.extra_slots[1]),
+                       [&](Value *seg) { setup(g, seg); }, [&] { return ne(g); }, {}};
+    block_body(k, red, k.slot(bk.n_slot), bk, false, bk.sl.prelude || needs_prelude(l.body), &segs);
+    emit_launch(bk.id, parts, bk.sl);
+  }
+
+  // Kernel 2: one block per segment reduces its partial results, then thread 0 runs
+  // the rest of the segment's element and writes its results. (Its prelude skips it
+  // after a failure of the first kernel, whose partial results may be missing.)
+  BlockKernel bk;
+  slots(bk, blocks_per_segment);
+  for (Value *pa : partials) bk.in_slots.push_back(add_raw(bk.sl, pa));
+  size_t first_out = bk.sl.args.size();
+  alloc_outputs(s, h.scalar(e.args[0]), bk.sl);
+  KernelFn k = new_kernel("segred_segments", bk.sl.host_values.size() + 1,
+                          KernelDesc{KernelDesc::Blocks, shared});
+  bk.id = int(out_.kernel_descs.size()) - 1;
+  bind_kernel_args(k, bk.sl);
+  FnGen &g = *k.g;
+  g.invariant_loads = true;
+  IRBuilder<> &b = g.builder();
+  Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
+  for (size_t j = 0; j < kr; j++)
+    bk.partial_inputs.push_back(Val{nullptr, b.CreateIntToPtr(k.slot(bk.in_slots[j]), gptr),
+                                    {b.CreateMul(k.slot(bk.extra_slots[0]), k.slot(bk.extra_slots[1]))}, {}});
+  // Every thread runs the setup for the neutral elements; thread 0 again at the end
+  // (the values of the first run do not reach there: a failure edge skips them).
+  BlockSegments segs{k.slot(bk.extra_slots[0]), nullptr, [&](Value *seg) { setup(g, seg); },
+                     [&] { return ne(g); },
+                     [&](Value *seg, const std::vector<Val> &res) {
+                       setup(g, seg);
+                       for (size_t j = 0; j < kr; j++) g.bind(red.pat[j], res[j]);
+                       for (size_t st = r + 1; st < l.body.stms.size(); st++) g.stm(l.body.stms[st]);
+                       std::vector<Val> out = g.results(l.body);
+                       for (size_t j = 0; j < s.pat.size(); j++) {
+                         const Val &d = g.lookup(bk.sl.args[first_out + j].var);
+                         PrimType t = p_.var(s.pat[j]).type.prim;
+                         g.store_elem(t, out[j].scalar, g.element_addr(d.addr, seg, t));
+                       }
+                     }};
+  block_body(k, red, k.slot(bk.n_slot), bk, false, true, &segs);
+  emit_launch(bk.id, segments, bk.sl);
+}
+
 bool ProgramGen::commutative(const core::Lambda &l) {
   if (l.params.size() != 2 || l.body.stms.size() != 1 || l.body.result.size() != 1) return false;
   const core::Stm &st = l.body.stms[0];
@@ -346,7 +437,7 @@ void ProgramGen::prefix_kernel(const core::Stm &s, const std::vector<Value *> &p
 }
 
 void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
-                            bool scan_phase, bool prelude) {
+                            bool scan_phase, bool prelude, const BlockSegments *segs) {
   const core::Exp &e = s.exp;
   FnGen &g = *k.g;
   IRBuilder<> &b = g.builder();
@@ -382,6 +473,22 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     b.SetInsertPoint(work);
     tid = b.getInt64(0);
     ntid = b.getInt64(1);
+  }
+  // Segmented reductions (segred_kernels): which segment this block works on, and its
+  // index and count among the blocks of that segment; `out_at`: where it writes.
+  Value *bidx = block, *bcount = nblocks, *out_at = block, *segment = nullptr, *in_off = nullptr;
+  if (segs && segs->blocks_per_segment) {
+    // Segment-minor order: the blocks running together read the same part of every
+    // segment (neighbouring elements of a matrix's rows share cache lines).
+    segment = b.CreateURem(block, segs->segments);
+    bidx = b.CreateUDiv(block, segs->segments);
+    bcount = segs->blocks_per_segment;
+    out_at = b.CreateAdd(b.CreateMul(segment, bcount), bidx);
+  } else if (segs) {
+    segment = block;
+    in_off = b.CreateMul(block, n);
+    bidx = b.getInt64(0);
+    bcount = b.getInt64(1);
   }
   // Prelude (see threads_kernel), uniform over the block so that no thread is left
   // waiting at a barrier: thread 0 reads the failure slot for the block.
@@ -458,9 +565,12 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   };
   std::vector<AllocaInst *> acc;
   for (size_t j = 0; j < kr; j++) acc.push_back(g.entry_alloca(g.ops().reg_type(types[j])));
+  // (Segmented: the neutral elements are the segment's, known after its setup.)
   auto set_acc_ne = [&]() {
     for (size_t j = 0; j < kr; j++)
-      b.CreateStore(g.ops().from_slot(types[j], k.slot(bk.ne_slots[j])), acc[j]);
+      b.CreateStore(segs ? Constant::getNullValue(g.ops().reg_type(types[j]))
+                         : g.ops().from_slot(types[j], k.slot(bk.ne_slots[j])),
+                    acc[j]);
   };
   auto load_acc = [&]() {
     std::vector<Val> v;
@@ -472,7 +582,8 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     if (bk.partial_inputs.empty()) return g.rows_at(e.arrays, i);
     std::vector<Val> rows;
     for (size_t j = 0; j < bk.partial_inputs.size(); j++)
-      rows.push_back(g.row_of(p_.var(e.arrays[j]).type.prim, bk.partial_inputs[j], i));
+      rows.push_back(g.row_of(p_.var(e.arrays[j]).type.prim, bk.partial_inputs[j],
+                              in_off ? b.CreateAdd(in_off, i) : i));
     return rows;
   };
   auto combine_into_acc = [&](std::vector<Val> rhs) {
@@ -483,9 +594,9 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   };
 
   // This thread's chunk.
-  Value *threads = b.CreateMul(nblocks, ntid);
+  Value *threads = b.CreateMul(bcount, ntid);
   Value *chunk = b.CreateSDiv(b.CreateAdd(n, b.CreateSub(threads, b.getInt64(1))), threads);
-  Value *gtid = b.CreateAdd(b.CreateMul(block, ntid), tid);
+  Value *gtid = b.CreateAdd(b.CreateMul(bidx, ntid), tid);
   Value *lo = b.CreateMul(gtid, chunk);
   Value *hi = b.CreateAdd(lo, chunk);
   hi = b.CreateSelect(b.CreateICmpSLT(hi, n), hi, n);
@@ -498,8 +609,14 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   set_acc_ne();
   BasicBlock *after_chunk = BasicBlock::Create(c, "chunk.done", f);
   on_fail_to(after_chunk);
+  // The segment's statements before its reduction (their failures as the chunk's).
+  if (segs) {
+    segs->setup(segment);
+    std::vector<Value *> ne = segs->ne();
+    for (size_t j = 0; j < kr; j++) b.CreateStore(ne[j], acc[j]);
+  }
   if (comm) {
-    Value *seg_lo = b.CreateMul(b.CreateMul(block, ntid), chunk);
+    Value *seg_lo = b.CreateMul(b.CreateMul(bidx, ntid), chunk);
     Value *seg_hi = b.CreateAdd(seg_lo, b.CreateMul(ntid, chunk));
     seg_hi = b.CreateSelect(b.CreateICmpSLT(seg_hi, n), seg_hi, n);
     Value *first = b.CreateAdd(seg_lo, tid);
@@ -562,12 +679,21 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
                                 b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed)));
     b.CreateCondBr(should, write, after);
     b.SetInsertPoint(write);
-    for (size_t j = 0; j < kr; j++) {
-      Value *dst = b.CreateIntToPtr(k.slot(bk.out_slots[j]), gptr);
-      Value *v = b.CreateLoad(g.ops().mem_type(types[j]), shared_at(j, tid));
-      b.CreateStore(v, g.element_addr(dst, block, types[j]));
+    if (segs && segs->finish) {
+      // The segment's result: the rest of its element (a failure stops the thread).
+      std::vector<Val> r;
+      for (size_t j = 0; j < kr; j++) r.push_back(load_shared(j, tid));
+      g.on_fail = [&b, after](Value *) { b.CreateBr(after); };
+      segs->finish(segment, r);
+      b.CreateBr(after);
+    } else {
+      for (size_t j = 0; j < kr; j++) {
+        Value *dst = b.CreateIntToPtr(k.slot(bk.out_slots[j]), gptr);
+        Value *v = b.CreateLoad(g.ops().mem_type(types[j]), shared_at(j, tid));
+        b.CreateStore(v, g.element_addr(dst, out_at, types[j]));
+      }
+      b.CreateBr(after);
     }
-    b.CreateBr(after);
   } else {
     // Thread 0 turns the chunk totals into exclusive prefixes, starting from the
     // block's prefix (extra slots).
