@@ -868,6 +868,14 @@ private:
   // The size an integer expression denotes, for the types of iota n, replicate n x, ...
   Dim dim_of(const Expr &e) {
     if (e.kind == ExprKind::IntLit) return Dim::constant(int64_t(e.int_value));
+    // `length xs` is the outer size of xs, as in Futhark (`iota (length xs)` has xs's
+    // outer size; without it, the rows of a map over no elements whose lambda fails on
+    // the interpreter's trial call had size 0: found by kerb difftest, seed 7409).
+    if (e.kind == ExprKind::Apply && e.callee == Callee::ArrayBuiltin &&
+        e.array_builtin == ArrayBuiltin::Length && e.args.size() == 1) {
+      Type xs = resolve(e.args[0]->type);
+      if (xs.is_array() && !xs.dims.empty()) return xs.dims[0];
+    }
     if (!is_size_expr(e)) return Dim::unknown();
     return Dim::var(size_text(e));
   }

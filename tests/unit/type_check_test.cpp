@@ -114,6 +114,11 @@ TEST_CASE("sizes are carried where they are known", "[type_check]") {
   CHECK(c.program->defs[0]->body->args[0]->type.str() == "[2][3]i32");
   // A size naming a variable that goes out of scope is forgotten.
   CHECK(body_type("def main = let k = 4i64 in iota k") == "[]i64");
+  // `length xs` is xs's outer size.
+  CHECK(body_type("def main [n][m] (xss: [n][m]i32) = iota (length (transpose xss))") == "[m]i64");
+  CHECK(body_type("def main [n] (xs: [n]i32) = replicate (length xs) 0u8") == "[n]u8");
+  CHECK(body_type("def main = let k = 4i64 in iota (length (iota k))") == "[]i64");
+  CHECK(body_type("def main (xs: []i32) = iota (length xs)") == "[]i64");
 }
 
 TEST_CASE("ill-typed programs get a located diagnostic", "[type_check]") {
