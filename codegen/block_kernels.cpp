@@ -284,6 +284,92 @@ void ProgramGen::scan_kernels(const core::Stm &s) {
   for (size_t j = 0; j < s.pat.size(); j++) h.bind(s.pat[j], Val{nullptr, outs[j], {n}, {}});
 }
 
+void ProgramGen::segred_kernels(const core::Stm &s, const core::Stm &red, Value *segments,
+                                Value *blocks_per_segment) {
+  const core::Exp &e = s.exp;
+  const core::Lambda &l = *e.lambda;
+  const core::Exp &re = red.exp;
+  FnGen &h = *host_;
+  IRBuilder<> &hb = h.builder();
+  size_t r = size_t(&red - l.body.stms.data()), kr = red.pat.size();
+  Value *parts = hb.CreateMul(segments, blocks_per_segment);
+  std::vector<Value *> partials = alloc_per_result(red, parts);
+  uint32_t shared = 0;
+  for (int v : red.pat)
+    shared += uint32_t(out_.host->getDataLayout().getTypeAllocSize(h.ops().mem_type(p_.var(v).type.prim)));
+  // The slots of both kernels: the length reduced, the segments and blocks per segment,
+  // the lambda's free variables, the map's arrays, the neutral elements.
+  auto slots = [&](BlockKernel &bk, Value *n) {
+    bk.n_slot = add_raw(bk.sl, n);
+    bk.extra_slots = {add_raw(bk.sl, segments), add_raw(bk.sl, blocks_per_segment)};
+    for (int v : lambda_free_vars(p_, l)) add_input(bk.sl, v);
+    for (int a : e.arrays) add_input(bk.sl, a);
+    for (size_t j = 0; j < kr; j++)
+      bk.ne_slots.push_back(add_raw(bk.sl, h.ops().to_slot(p_.var(red.pat[j]).type.prim, h.scalar(re.args[j + 1]))));
+  };
+  // Segment `seg`'s element up to the reduction: the lambda's parameters and the
+  // statements before it (fused maps are registered, not run).
+  auto setup = [&](FnGen &g, Value *seg) {
+    std::vector<Val> rows = g.rows_at(e.arrays, seg);
+    for (size_t p = 0; p < rows.size(); p++) g.bind(l.params[p], rows[p]);
+    g.cur_body_ = &l.body;
+    for (size_t st = 0; st < r; st++) g.stm(l.body.stms[st]);
+  };
+  bool prelude_1 = false;
+
+  // Kernel 1: segments x blocks_per_segment blocks, each reducing its part of its
+  // segment into partials[segment * blocks_per_segment + block].
+  {
+    BlockKernel bk;
+    slots(bk, h.ops().to_i64(h.prim_of(re.args[0]), h.scalar(re.args[0])));
+    for (Value *pa : partials) bk.out_slots.push_back(add_raw(bk.sl, pa));
+    KernelFn k = new_kernel("segred", bk.sl.host_values.size() + 1, KernelDesc{KernelDesc::Blocks, shared});
+    bk.id = int(out_.kernel_descs.size()) - 1;
+    bind_kernel_args(k, bk.sl);
+    FnGen &g = *k.g;
+    g.invariant_loads = true;
+    BlockSegments segs{k.slot(bk.extra_slots[0]), k.slot(bk.extra_slots[1]),
+                       [&](Value *seg) { setup(g, seg); }, {}};
+    prelude_1 = bk.sl.prelude || needs_prelude(l.body);
+    block_body(k, red, k.slot(bk.n_slot), bk, BlockMode::Interleaved, prelude_1, &segs);
+    emit_launch(bk.id, parts, bk.sl);
+  }
+
+  // Kernel 2: one block per segment reduces its partial results, then thread 0 runs
+  // the rest of the segment's element and writes its results. (Its prelude skips it
+  // after a failure of the first kernel, whose partial results may be missing.)
+  BlockKernel bk;
+  slots(bk, blocks_per_segment);
+  for (Value *pa : partials) bk.in_slots.push_back(add_raw(bk.sl, pa));
+  size_t first_out = bk.sl.args.size();
+  alloc_outputs(s, h.scalar(e.args[0]), bk.sl);
+  KernelFn k = new_kernel("segred_segments", bk.sl.host_values.size() + 1,
+                          KernelDesc{KernelDesc::Blocks, shared});
+  bk.id = int(out_.kernel_descs.size()) - 1;
+  bind_kernel_args(k, bk.sl);
+  FnGen &g = *k.g;
+  g.invariant_loads = true;
+  IRBuilder<> &b = g.builder();
+  Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
+  for (size_t j = 0; j < kr; j++)
+    bk.partial_inputs.push_back(Val{nullptr, b.CreateIntToPtr(k.slot(bk.in_slots[j]), gptr),
+                                    {b.CreateMul(k.slot(bk.extra_slots[0]), k.slot(bk.extra_slots[1]))}, {}});
+  BlockSegments segs{k.slot(bk.extra_slots[0]), nullptr, {},
+                     [&](Value *seg, const std::vector<Val> &res) {
+                       setup(g, seg);
+                       for (size_t j = 0; j < kr; j++) g.bind(red.pat[j], res[j]);
+                       for (size_t st = r + 1; st < l.body.stms.size(); st++) g.stm(l.body.stms[st]);
+                       std::vector<Val> out = g.results(l.body);
+                       for (size_t j = 0; j < s.pat.size(); j++) {
+                         const Val &d = g.lookup(bk.sl.args[first_out + j].var);
+                         PrimType t = p_.var(s.pat[j]).type.prim;
+                         g.store_elem(t, out[j].scalar, g.element_addr(d.addr, seg, t));
+                       }
+                     }};
+  block_body(k, red, k.slot(bk.n_slot), bk, BlockMode::Interleaved, true, &segs);
+  emit_launch(bk.id, segments, bk.sl);
+}
+
 bool ProgramGen::commutative(const core::Lambda &l) {
   if (l.params.size() != 2 || l.body.stms.size() != 1 || l.body.result.size() != 1) return false;
   const core::Stm &st = l.body.stms[0];
@@ -309,11 +395,16 @@ bool ProgramGen::commutative(const core::Lambda &l) {
 }
 
 void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
-                            BlockMode mode, bool prelude) {
+                            BlockMode mode, bool prelude, const BlockSegments *segs) {
+  const core::Exp &e = s.exp;
   FnGen &g = *k.g;
   IRBuilder<> &b = g.builder();
   LLVMContext &c = b.getContext();
   Function *f = k.f;
+  Type *gptr = PointerType::get(c, gpu() ? 1 : 0);
+  size_t kr = s.pat.size();
+  std::vector<PrimType> types;
+  for (int r : s.pat) types.push_back(p_.var(r).type.prim);
 
   // Block and thread ids. The CPU runs a range of blocks of one thread each.
   Value *block, *tid, *ntid, *nblocks;
@@ -340,6 +431,22 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     b.SetInsertPoint(work);
     tid = b.getInt64(0);
     ntid = b.getInt64(1);
+  }
+  // Segmented reductions (segred_kernels): which segment this block works on, and its
+  // index and count among the blocks of that segment; `out_at`: where it writes.
+  Value *bidx = block, *bcount = nblocks, *out_at = block, *segment = nullptr, *in_off = nullptr;
+  if (segs && segs->blocks_per_segment) {
+    // Segment-minor order: the blocks running together read the same part of every
+    // segment (neighbouring elements of a matrix's rows share cache lines).
+    segment = b.CreateURem(block, segs->segments);
+    bidx = b.CreateUDiv(block, segs->segments);
+    bcount = segs->blocks_per_segment;
+    out_at = b.CreateAdd(b.CreateMul(segment, bcount), bidx);
+  } else if (segs) {
+    segment = block;
+    in_off = b.CreateMul(block, n);
+    bidx = b.getInt64(0);
+    bcount = b.getInt64(1);
   }
   // Prelude (see threads_kernel), uniform over the block so that no thread is left
   // waiting at a barrier: thread 0 reads the failure slot for the block.
@@ -375,31 +482,16 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   b.SetInsertPoint(go);
   AllocaInst *failed = g.entry_alloca(b.getInt1Ty());
   b.CreateStore(b.getFalse(), failed);
-  BasicBlock *after = gpu() ? k.exit : cpu_next;
   if (mode != BlockMode::Interleaved) {
-    tiled_body(k, s, n, bk, mode, block, tid, nblocks, failed, after);
-  } else {
-    interleaved_body(k, s, n, bk, block, tid, ntid, nblocks, failed, after);
+    KERB_ASSERT(!segs, "segmented reductions use the interleaved block body");
+    tiled_body(k, s, n, bk, mode, block, tid, nblocks, failed, gpu() ? k.exit : cpu_next);
+    if (!gpu()) {
+      b.SetInsertPoint(cpu_next);
+      b.CreateStore(b.CreateAdd(block, b.getInt64(1)), block_ctr);
+      b.CreateBr(cpu_head);
+    }
+    return;
   }
-  if (!gpu()) {
-    b.SetInsertPoint(cpu_next);
-    b.CreateStore(b.CreateAdd(block, b.getInt64(1)), block_ctr);
-    b.CreateBr(cpu_head);
-  }
-}
-
-void ProgramGen::interleaved_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
-                                  Value *block, Value *tid, Value *ntid, Value *nblocks,
-                                  AllocaInst *failed, BasicBlock *after) {
-  const core::Exp &e = s.exp;
-  FnGen &g = *k.g;
-  IRBuilder<> &b = g.builder();
-  LLVMContext &c = b.getContext();
-  Function *f = k.f;
-  Type *gptr = PointerType::get(c, gpu() ? 1 : 0);
-  size_t kr = s.pat.size();
-  std::vector<PrimType> types;
-  for (int r : s.pat) types.push_back(p_.var(r).type.prim);
   auto on_fail_to = [&](BasicBlock *&target) {
     g.on_fail = [&b, failed, &target](Value *) {
       b.CreateStore(b.getTrue(), failed);
@@ -412,7 +504,7 @@ void ProgramGen::interleaved_body(KernelFn &k, const core::Stm &s, Value *n, con
   for (size_t j = 0; j < kr; j++) {
     Type *et = g.ops().mem_type(types[j]);
     if (gpu()) {
-      auto *arr = ArrayType::get(et, kGpuBlockThreads);
+      auto *arr = ArrayType::get(et, 1024);
       auto *gv = new GlobalVariable(kernel_module(), arr, false, GlobalValue::InternalLinkage,
                                     UndefValue::get(arr),
                                     fmt::format("{}_shared{}", f->getName().str(), j), nullptr,
@@ -425,7 +517,7 @@ void ProgramGen::interleaved_body(KernelFn &k, const core::Stm &s, Value *n, con
   }
   auto shared_at = [&](size_t j, Value *i) -> Value * {
     if (gpu())
-      return b.CreateGEP(ArrayType::get(g.ops().mem_type(types[j]), kGpuBlockThreads), shared[j],
+      return b.CreateGEP(ArrayType::get(g.ops().mem_type(types[j]), 1024), shared[j],
                          {b.getInt64(0), i});
     return shared[j];
   };
@@ -441,6 +533,10 @@ void ProgramGen::interleaved_body(KernelFn &k, const core::Stm &s, Value *n, con
   };
   std::vector<AllocaInst *> acc;
   for (size_t j = 0; j < kr; j++) acc.push_back(g.entry_alloca(g.ops().reg_type(types[j])));
+  auto set_acc_ne = [&]() {
+    for (size_t j = 0; j < kr; j++)
+      b.CreateStore(g.ops().from_slot(types[j], k.slot(bk.ne_slots[j])), acc[j]);
+  };
   auto load_acc = [&]() {
     std::vector<Val> v;
     for (size_t j = 0; j < kr; j++)
@@ -451,81 +547,120 @@ void ProgramGen::interleaved_body(KernelFn &k, const core::Stm &s, Value *n, con
     if (bk.partial_inputs.empty()) return g.rows_at(e.arrays, i);
     std::vector<Val> rows;
     for (size_t j = 0; j < bk.partial_inputs.size(); j++)
-      rows.push_back(g.row_of(p_.var(e.arrays[j]).type.prim, bk.partial_inputs[j], i));
+      rows.push_back(g.row_of(p_.var(e.arrays[j]).type.prim, bk.partial_inputs[j],
+                              in_off ? b.CreateAdd(in_off, i) : i));
     return rows;
   };
-
-  // The block's part of the input, read interleaved (coalesced: thread t takes t,
-  // t + ntid, ...); the operator is commutative.
-  Value *threads = b.CreateMul(nblocks, ntid);
-  Value *chunk = b.CreateSDiv(b.CreateAdd(n, b.CreateSub(threads, b.getInt64(1))), threads);
-  for (size_t j = 0; j < kr; j++)
-    b.CreateStore(g.ops().from_slot(types[j], k.slot(bk.ne_slots[j])), acc[j]);
-  BasicBlock *after_chunk = BasicBlock::Create(c, "chunk.done", f);
-  on_fail_to(after_chunk);
-  Value *seg_lo = b.CreateMul(b.CreateMul(block, ntid), chunk);
-  Value *seg_hi = b.CreateAdd(seg_lo, b.CreateMul(ntid, chunk));
-  seg_hi = b.CreateSelect(b.CreateICmpSLT(seg_hi, n), seg_hi, n);
-  Value *first = b.CreateAdd(seg_lo, tid);
-  // Elements first, first + ntid, ... below seg_hi: ceil((seg_hi - first) / ntid).
-  Value *left = b.CreateSub(seg_hi, first);
-  Value *count = b.CreateSDiv(b.CreateAdd(left, b.CreateSub(ntid, b.getInt64(1))), ntid);
-  count = b.CreateSelect(b.CreateICmpSGT(count, b.getInt64(0)), count, b.getInt64(0));
-  g.counted_range(b.getInt64(0), count, after_chunk, [&](Value *i) {
+  auto combine_into_acc = [&](std::vector<Val> rhs) {
     std::vector<Val> args = load_acc();
-    std::vector<Val> rhs = input_at(b.CreateAdd(first, b.CreateMul(i, ntid)));
     args.insert(args.end(), rhs.begin(), rhs.end());
     std::vector<Val> r = g.apply(*e.lambda, args);
     for (size_t j = 0; j < kr; j++) b.CreateStore(r[j].scalar, acc[j]);
-  });
+  };
+
+  // This thread's chunk.
+  Value *threads = b.CreateMul(bcount, ntid);
+  Value *chunk = b.CreateSDiv(b.CreateAdd(n, b.CreateSub(threads, b.getInt64(1))), threads);
+  Value *gtid = b.CreateAdd(b.CreateMul(bidx, ntid), tid);
+  Value *lo = b.CreateMul(gtid, chunk);
+  Value *hi = b.CreateAdd(lo, chunk);
+  hi = b.CreateSelect(b.CreateICmpSLT(hi, n), hi, n);
+  lo = b.CreateSelect(b.CreateICmpSLT(lo, hi), lo, hi);
+
+  // Pass 1: the chunk's total. A commutative operator lets the block's threads read
+  // its part interleaved (coalesced: thread t takes t, t + ntid, ...); otherwise each
+  // thread takes a contiguous chunk, which keeps the order.
+  bool comm = commutative(*e.lambda);
+  set_acc_ne();
+  BasicBlock *after_chunk = BasicBlock::Create(c, "chunk.done", f);
+  on_fail_to(after_chunk);
+  // The segment's statements before its reduction (their failures as the chunk's).
+  if (segs && segs->setup) segs->setup(segment);
+  if (comm) {
+    Value *seg_lo = b.CreateMul(b.CreateMul(bidx, ntid), chunk);
+    Value *seg_hi = b.CreateAdd(seg_lo, b.CreateMul(ntid, chunk));
+    seg_hi = b.CreateSelect(b.CreateICmpSLT(seg_hi, n), seg_hi, n);
+    Value *first = b.CreateAdd(seg_lo, tid);
+    // Elements first, first + ntid, ... below seg_hi: ceil((seg_hi - first) / ntid).
+    Value *left = b.CreateSub(seg_hi, first);
+    Value *count = b.CreateSDiv(b.CreateAdd(left, b.CreateSub(ntid, b.getInt64(1))), ntid);
+    count = b.CreateSelect(b.CreateICmpSGT(count, b.getInt64(0)), count, b.getInt64(0));
+    g.counted_range(b.getInt64(0), count, after_chunk, [&](Value *k) {
+      combine_into_acc(input_at(b.CreateAdd(first, b.CreateMul(k, ntid))));
+    });
+  } else {
+    g.counted_range(lo, hi, after_chunk, [&](Value *i) { combine_into_acc(input_at(i)); });
+  }
   for (size_t j = 0; j < kr; j++) store_shared(j, tid, b.CreateLoad(g.ops().reg_type(types[j]), acc[j]));
   barrier();
 
-  // Halving tree over the block's threads (fewer idle warps): thread t < s combines its
-  // value with t + s's. (On the CPU a block has one thread.)
-  if (gpu()) {
-    AllocaInst *stride = g.entry_alloca(b.getInt64Ty());
-    b.CreateStore(b.CreateLShr(ntid, 1), stride);
-    BasicBlock *thead = BasicBlock::Create(c, "tree.head", f);
-    BasicBlock *tstep = BasicBlock::Create(c, "tree.step", f);
-    BasicBlock *tcombine = BasicBlock::Create(c, "tree.combine", f);
-    BasicBlock *tsync = BasicBlock::Create(c, "tree.sync", f);
-    BasicBlock *tdone = BasicBlock::Create(c, "tree.done", f);
-    b.CreateBr(thead);
-    b.SetInsertPoint(thead);
-    Value *st = b.CreateLoad(b.getInt64Ty(), stride);
-    b.CreateCondBr(b.CreateICmpSGT(st, b.getInt64(0)), tstep, tdone);
-    b.SetInsertPoint(tstep);
-    Value *partner = b.CreateAdd(tid, st);
-    Value *ok = b.CreateAnd(b.CreateICmpULT(tid, st), b.CreateICmpSLT(partner, ntid));
-    ok = b.CreateAnd(ok, b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed)));
-    b.CreateCondBr(ok, tcombine, tsync);
-    b.SetInsertPoint(tcombine);
-    on_fail_to(tsync);
-    std::vector<Val> xs;
-    for (size_t j = 0; j < kr; j++) xs.push_back(load_shared(j, tid));
-    for (size_t j = 0; j < kr; j++) xs.push_back(load_shared(j, partner));
-    std::vector<Val> rr = g.apply(*e.lambda, xs);
-    for (size_t j = 0; j < kr; j++) store_shared(j, tid, rr[j].scalar);
-    b.CreateBr(tsync);
-    b.SetInsertPoint(tsync);
-    barrier();
-    b.CreateStore(b.CreateLShr(st, 1), stride);
-    b.CreateBr(thead);
-    b.SetInsertPoint(tdone);
+  {
+    // Tree over the block's threads: stride 1, 2, 4, ...; thread t (t % 2s == 0)
+    // combines its value with t + s's. (On the CPU a block has one thread.)
+    if (gpu()) {
+      AllocaInst *stride = g.entry_alloca(b.getInt64Ty());
+      b.CreateStore(comm ? b.CreateLShr(ntid, 1) : b.getInt64(1), stride);
+      BasicBlock *thead = BasicBlock::Create(c, "tree.head", f);
+      BasicBlock *tstep = BasicBlock::Create(c, "tree.step", f);
+      BasicBlock *tcombine = BasicBlock::Create(c, "tree.combine", f);
+      BasicBlock *tsync = BasicBlock::Create(c, "tree.sync", f);
+      BasicBlock *tdone = BasicBlock::Create(c, "tree.done", f);
+      b.CreateBr(thead);
+      b.SetInsertPoint(thead);
+      Value *st = b.CreateLoad(b.getInt64Ty(), stride);
+      b.CreateCondBr(comm ? b.CreateICmpSGT(st, b.getInt64(0)) : b.CreateICmpSLT(st, ntid), tstep,
+                     tdone);
+      b.SetInsertPoint(tstep);
+      // Commutative: halving strides over the first threads (fewer idle warps);
+      // otherwise neighbours, so that the order is kept.
+      Value *is_left = comm ? b.CreateICmpULT(tid, st)
+                            : b.CreateICmpEQ(b.CreateURem(tid, b.CreateShl(st, 1)), b.getInt64(0));
+      Value *partner = b.CreateAdd(tid, st);
+      Value *ok = b.CreateAnd(is_left, b.CreateICmpSLT(partner, ntid));
+      ok = b.CreateAnd(ok, b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed)));
+      b.CreateCondBr(ok, tcombine, tsync);
+      b.SetInsertPoint(tcombine);
+      on_fail_to(tsync);
+      std::vector<Val> xs;
+      for (size_t j = 0; j < kr; j++) xs.push_back(load_shared(j, tid));
+      for (size_t j = 0; j < kr; j++) xs.push_back(load_shared(j, partner));
+      std::vector<Val> rr = g.apply(*e.lambda, xs);
+      for (size_t j = 0; j < kr; j++) store_shared(j, tid, rr[j].scalar);
+      b.CreateBr(tsync);
+      b.SetInsertPoint(tsync);
+      barrier();
+      b.CreateStore(comm ? b.CreateLShr(st, 1) : b.CreateShl(st, 1), stride);
+      b.CreateBr(thead);
+      b.SetInsertPoint(tdone);
+    }
+    // Thread 0 writes the block's result (unless this thread failed).
+    BasicBlock *write = BasicBlock::Create(c, "write", f);
+    BasicBlock *after = gpu() ? k.exit : cpu_next;
+    Value *should = b.CreateAnd(b.CreateICmpEQ(tid, b.getInt64(0)),
+                                b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed)));
+    b.CreateCondBr(should, write, after);
+    b.SetInsertPoint(write);
+    if (segs && segs->finish) {
+      // The segment's result: the rest of its element (a failure stops the thread).
+      std::vector<Val> r;
+      for (size_t j = 0; j < kr; j++) r.push_back(load_shared(j, tid));
+      g.on_fail = [&b, after](Value *) { b.CreateBr(after); };
+      segs->finish(segment, r);
+      b.CreateBr(after);
+    } else {
+      for (size_t j = 0; j < kr; j++) {
+        Value *dst = b.CreateIntToPtr(k.slot(bk.out_slots[j]), gptr);
+        Value *v = b.CreateLoad(g.ops().mem_type(types[j]), shared_at(j, tid));
+        b.CreateStore(v, g.element_addr(dst, out_at, types[j]));
+      }
+      b.CreateBr(after);
+    }
   }
-  // Thread 0 writes the block's result (unless this thread failed).
-  BasicBlock *write = BasicBlock::Create(c, "write", f);
-  Value *should = b.CreateAnd(b.CreateICmpEQ(tid, b.getInt64(0)),
-                              b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed)));
-  b.CreateCondBr(should, write, after);
-  b.SetInsertPoint(write);
-  for (size_t j = 0; j < kr; j++) {
-    Value *dst = b.CreateIntToPtr(k.slot(bk.out_slots[j]), gptr);
-    Value *v = b.CreateLoad(g.ops().mem_type(types[j]), shared_at(j, tid));
-    b.CreateStore(v, g.element_addr(dst, block, types[j]));
+  if (!gpu()) {
+    b.SetInsertPoint(cpu_next);
+    b.CreateStore(b.CreateAdd(block, b.getInt64(1)), block_ctr);
+    b.CreateBr(cpu_head);
   }
-  b.CreateBr(after);
 }
 
 // Note [Tiled block kernels]

@@ -166,6 +166,10 @@ private:
   // Whether a body is straight-line scalar code (branches allowed): no loops, no
   // SOACs, no arrays made.
   static bool elementwise(const core::Body &b);
+  static bool elementwise_stm(const core::Stm &st);
+  // Whether the maps fused into these arrays (recursively) are straight-line code, cheap
+  // to recompute in every thread that reads an element.
+  bool cheap_inputs(const std::vector<int> &arrays);
   // kMapLanes elements of type t at addr (aligned to `align` bytes), read-only, as one
   // vector (on the GPU through ld.global.nc).
   Value *load_lanes(FnGen &g, Value *addr, PrimType t, uint64_t align);
@@ -194,7 +198,7 @@ private:
   };
 
   enum class BlockMode {
-    Interleaved, // reduce with a commutative operator
+    Interleaved, // reduce with a commutative operator; segmented reductions
     TiledReduce, // reduce with any operator; scan's block totals
     TiledScan,   // scan's last pass (extra slots: the block totals)
   };
@@ -289,18 +293,47 @@ private:
 
   // The body of the block kernels (see reduce_kernels and scan_kernels). The input
   // arrays are one-dimensional and contiguous; slot n holds their length. Each block
-  // takes a contiguous part of the input. A thread that fails a check remembers it,
-  // skips the rest of its work and still reaches every barrier.
+  // takes a contiguous part of the input. BlockMode::Interleaved: with a commutative
+  // operator the block's threads read interleaved; otherwise (segmented reductions
+  // only) each of its threads a contiguous chunk, so that combining neighbours keeps the
+  // order. A thread that fails a check remembers it, skips the rest of its work and
+  // still reaches every barrier.
+  // Segmented reductions (segred_kernels) run the block body per segment: with
+  // `blocks_per_segment`, block b works on segment b % segments, as block b / segments
+  // of blocks_per_segment, and writes its partial result at segment * blocks_per_segment
+  // + that; without, block b reduces the partial results [b * n, (b + 1) * n) of
+  // segment b. `setup(segment)` runs before the block's chunk (its failures count as
+  // the chunk's); `finish(segment, result)` runs in thread 0 instead of the write.
+  struct BlockSegments {
+    Value *segments = nullptr, *blocks_per_segment = nullptr;
+    std::function<void(Value *)> setup;
+    std::function<void(Value *, const std::vector<Val> &)> finish;
+  };
   void block_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
-                  BlockMode mode, bool prelude);
-  void interleaved_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
-                        Value *block, Value *tid, Value *ntid, Value *nblocks,
-                        llvm::AllocaInst *failed, llvm::BasicBlock *after);
+                  BlockMode mode, bool prelude, const BlockSegments *segs = nullptr);
   // The tiled modes (Note [Tiled block kernels] in block_kernels.cpp): `after` is where
   // the block goes when it is done or has failed.
   void tiled_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
                   BlockMode mode, Value *block, Value *tid, Value *nblocks,
                   llvm::AllocaInst *failed, llvm::BasicBlock *after);
+
+  // Segmented reduction: a map over few elements (segments) whose lambda is cheap
+  // statements, one reduction over scalars of a long array (typically a map fused into
+  // it), and straight-line scalar statements after it (`map (\j -> f (reduce op ne
+  // (map g (iota m)))) (iota n)`, backprop's hidden layer). One thread per segment
+  // would leave the GPU idle; when the runtime gives the reduction more than one
+  // block and there are at most kSegRedMaxSegments segments, a block kernel over
+  // segments x blocks reduces each block's part of its segment (the statements before
+  // the reduction run in every thread, for its free variables and checks), and one
+  // block per segment reduces its partial results and runs the statements after the
+  // reduction, writing the segment's element. Otherwise the map's ordinary kernel runs.
+  // segmented_reduce: the lambda's reduction statement when the map has that shape.
+  const core::Stm *segmented_reduce(const core::Stm &s);
+  void segred_kernels(const core::Stm &s, const core::Stm &red, Value *segments,
+                      Value *blocks_per_segment);
+  static constexpr int64_t kSegRedMaxSegments = 16384;
+  // One thread per element (map_kernel without the choices above).
+  void thread_map_kernel(const core::Stm &s);
 
   const core::Program &p_;
   Target target_;

@@ -70,6 +70,11 @@ void ProgramGen::alloc_outputs(const core::Stm &s, Value *n, SlotList &sl) {
   FnGen &g = *host_;
   for (int v : s.pat) {
     const core::CType &t = p_.var(v).type;
+    // Allocated already when the map chooses its kernels at run time (map_kernel).
+    if (g.has(v)) {
+      add_var(sl, v);
+      continue;
+    }
     // [n] and the function's result shape (its sizes are bound outside the map).
     std::vector<Value *> dims{n};
     const std::vector<core::SubExp> &shape = p_.var(v).shape;
@@ -87,6 +92,35 @@ void ProgramGen::map_kernel(const core::Stm &s) {
     flat_map_kernel(s, *inner);
     return;
   }
+  const core::Stm *red = segmented_reduce(s);
+  if (!red) return thread_map_kernel(s);
+  // Chosen at run time: a segmented reduction for few segments that the runtime
+  // would give more than one block each, else one thread per element. Both write the
+  // outputs allocated here.
+  FnGen &h = *host_;
+  IRBuilder<> &hb = h.builder();
+  Value *n = h.ops().to_i64(h.prim_of(s.exp.args[0]), h.scalar(s.exp.args[0]));
+  Value *m = h.ops().to_i64(h.prim_of(red->exp.args[0]), h.scalar(red->exp.args[0]));
+  Value *bps = hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, m});
+  SlotList outs;
+  alloc_outputs(s, h.scalar(s.exp.args[0]), outs);
+  LLVMContext &c = hb.getContext();
+  BasicBlock *seg = BasicBlock::Create(c, "segred", h.function());
+  BasicBlock *thr = BasicBlock::Create(c, "segred.threads", h.function());
+  BasicBlock *join = BasicBlock::Create(c, "segred.done", h.function());
+  hb.CreateCondBr(hb.CreateAnd(hb.CreateICmpSGT(bps, h.i64(1)),
+                               hb.CreateICmpSLE(n, h.i64(kSegRedMaxSegments))),
+                  seg, thr);
+  hb.SetInsertPoint(seg);
+  segred_kernels(s, *red, n, bps);
+  hb.CreateBr(join);
+  hb.SetInsertPoint(thr);
+  thread_map_kernel(s);
+  hb.CreateBr(join);
+  hb.SetInsertPoint(join);
+}
+
+void ProgramGen::thread_map_kernel(const core::Stm &s) {
   const core::Exp &e = s.exp;
   FnGen &h = *host_;
   Value *n = h.scalar(e.args[0]);
@@ -161,20 +195,60 @@ const core::Stm *ProgramGen::nested_inner_map(const core::Stm &s) {
     for (const auto &b : st.exp.bodies)
       if (b && !elementwise(*b)) return nullptr;
   }
-  // Maps fused into the outer arrays are recomputed by every thread of a row: only
-  // straight-line ones.
-  std::function<bool(int)> cheap = [&](int a) {
-    auto lz = host_lazy_.find(a);
-    if (lz == host_lazy_.end() || lz->second.stm->exp.kind != core::ExpKind::Map) return true;
-    const core::Exp &m = lz->second.stm->exp;
-    if (!elementwise(m.lambda->body)) return false;
-    return std::all_of(m.arrays.begin(), m.arrays.end(), cheap);
-  };
-  if (!std::all_of(s.exp.arrays.begin(), s.exp.arrays.end(), cheap)) return nullptr;
+  // Maps fused into the outer arrays are recomputed by every thread of a row.
+  if (!cheap_inputs(s.exp.arrays)) return nullptr;
   // The inner element's work may loop or reduce, but not make arrays (there would be
   // scratch memory for every inner element).
   if (body_allocates(p_, in.exp.lambda->body)) return nullptr;
   return &in;
+}
+
+bool ProgramGen::cheap_inputs(const std::vector<int> &arrays) {
+  return std::all_of(arrays.begin(), arrays.end(), [&](int a) {
+    auto lz = host_lazy_.find(a);
+    if (lz == host_lazy_.end() || lz->second.stm->exp.kind != core::ExpKind::Map) return true;
+    const core::Exp &m = lz->second.stm->exp;
+    return elementwise(m.lambda->body) && cheap_inputs(m.arrays);
+  });
+}
+
+const core::Stm *ProgramGen::segmented_reduce(const core::Stm &s) {
+  const core::Body &body = s.exp.lambda->body;
+  for (int v : s.pat)
+    if (p_.var(v).type.rank != 1) return nullptr;
+  size_t r = 0;
+  while (r < body.stms.size() && body.stms[r].exp.kind != core::ExpKind::Reduce) r++;
+  if (r == body.stms.size()) return nullptr;
+  const core::Stm &red = body.stms[r];
+  const core::Exp &re = red.exp;
+  // Scalar operands, as the block kernels take them (block_operands).
+  for (int v : red.pat)
+    if (p_.var(v).type.rank != 0) return nullptr;
+  for (int a : re.arrays)
+    if (p_.var(a).type.rank != 1) return nullptr;
+  if (body_allocates(p_, re.lambda->body)) return nullptr;
+  // The width and the neutral elements are known on the host (slots), and so are the
+  // operator's free variables (the second kernel combines partial results before it
+  // runs the segment's statements).
+  auto on_host = [&](int v) { return host_->has(v) && host_->lookup(v).scalar; };
+  for (const core::SubExp &x : re.args)
+    if (x.is_var() && !on_host(x.var)) return nullptr;
+  for (int v : lambda_free_vars(p_, *re.lambda))
+    if (!host_->has(v)) return nullptr;
+  // Before the reduction: scalar code, views, and maps and iotas that it reads whole
+  // (fused into it), which make no arrays; after it: scalar code.
+  for (size_t k = 0; k < body.stms.size(); k++) {
+    const core::Stm &st = body.stms[k];
+    if (k == r) continue;
+    if (k < r && (st.exp.kind == core::ExpKind::Iota || st.exp.kind == core::ExpKind::Map)) {
+      if (!FnGen::consumed_whole(p_, body, st)) return nullptr;
+      if (st.exp.lambda && body_allocates(p_, st.exp.lambda->body)) return nullptr;
+      continue;
+    }
+    if (!elementwise_stm(st)) return nullptr;
+  }
+  if (!cheap_inputs(s.exp.arrays)) return nullptr;
+  return &red;
 }
 
 void ProgramGen::flat_map_kernel(const core::Stm &s, const core::Stm &in) {
@@ -230,20 +304,21 @@ void ProgramGen::flat_map_kernel(const core::Stm &s, const core::Stm &in) {
 }
 
 bool ProgramGen::elementwise(const core::Body &body) {
-  for (const core::Stm &st : body.stms) {
-    switch (st.exp.kind) {
-    case core::ExpKind::SubExp: case core::ExpKind::BinOp: case core::ExpKind::UnOp:
-    case core::ExpKind::Convert: case core::ExpKind::PrimFn: case core::ExpKind::Index:
-    case core::ExpKind::Assert: case core::ExpKind::Slice: case core::ExpKind::Rearrange:
-      break;
-    case core::ExpKind::If:
-      for (const auto &b : st.exp.bodies)
-        if (b && !elementwise(*b)) return false;
-      break;
-    default: return false;
-    }
+  return std::all_of(body.stms.begin(), body.stms.end(), elementwise_stm);
+}
+
+bool ProgramGen::elementwise_stm(const core::Stm &st) {
+  switch (st.exp.kind) {
+  case core::ExpKind::SubExp: case core::ExpKind::BinOp: case core::ExpKind::UnOp:
+  case core::ExpKind::Convert: case core::ExpKind::PrimFn: case core::ExpKind::Index:
+  case core::ExpKind::Assert: case core::ExpKind::Slice: case core::ExpKind::Rearrange:
+    return true;
+  case core::ExpKind::If:
+    for (const auto &b : st.exp.bodies)
+      if (b && !elementwise(*b)) return false;
+    return true;
+  default: return false;
   }
-  return true;
 }
 
 bool ProgramGen::lanes_map(const core::Stm &s, const SlotList &sl, const ArenaSlots &arena) {

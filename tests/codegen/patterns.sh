@@ -207,6 +207,27 @@ entry main [n] (d: [n]f32) : (f32, i64) =
 P
 at_least "$tmp/argmin.ptx" 'ld\.global\.f32.*\+1024\]' 2
 at_least "$tmp/argmin.ptx" 'bar\.red\.or\.pred' 10
+# A map over few segments whose lambda reduces a long inner map (backprop's hidden
+# layer) has the segmented reduction's two block kernels, and the one-thread-per-
+# element map for many or short segments (chosen at run time).
+emit segred ptx <<'P'
+entry main [nin][nh] (input: [nin]f32) (w: [nin][nh]f32) : [nh]f32 =
+  map (\j -> let s = reduce (+) 0f32 (map (\i -> w[i, j] * input[i]) (iota nin))
+             in 1f32 / (1f32 + f32.exp (-s)))
+      (iota nh)
+P
+count "$tmp/segred.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_segred\(' 1
+count "$tmp/segred.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_segred_segments\(' 1
+count "$tmp/segred.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_map\(' 1
+# ... not when the statements after the reduction loop (one thread per element only).
+emit segred_loop ptx <<'P'
+entry main (xs: []f32) (n: i64) : []f32 =
+  map (\j -> let s = reduce (+) 0f32 (map (\x -> x * f32.i64 j) xs)
+             in loop y = s for _i < j do y * 2)
+      (iota n)
+P
+count "$tmp/segred_loop.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_segred' 0
+count "$tmp/segred_loop.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_map\(' 1
 
 echo "$checks checks, $failures failed"
 [ "$failures" -eq 0 ]
