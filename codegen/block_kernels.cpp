@@ -298,14 +298,12 @@ void ProgramGen::segred_kernels(const core::Stm &s, const core::Stm &red, Value 
   for (int v : red.pat)
     shared += uint32_t(out_.host->getDataLayout().getTypeAllocSize(h.ops().mem_type(p_.var(v).type.prim)));
   // The slots of both kernels: the length reduced, the segments and blocks per segment,
-  // the lambda's free variables, the map's arrays, the neutral elements.
+  // the lambda's free variables, the map's arrays.
   auto slots = [&](BlockKernel &bk, Value *n) {
     bk.n_slot = add_raw(bk.sl, n);
     bk.extra_slots = {add_raw(bk.sl, segments), add_raw(bk.sl, blocks_per_segment)};
     for (int v : lambda_free_vars(p_, l)) add_input(bk.sl, v);
     for (int a : e.arrays) add_input(bk.sl, a);
-    for (size_t j = 0; j < kr; j++)
-      bk.ne_slots.push_back(add_raw(bk.sl, h.ops().to_slot(p_.var(red.pat[j]).type.prim, h.scalar(re.args[j + 1]))));
   };
   // Segment `seg`'s element up to the reduction: the lambda's parameters and the
   // statements before it (fused maps are registered, not run).
@@ -315,7 +313,12 @@ void ProgramGen::segred_kernels(const core::Stm &s, const core::Stm &red, Value 
     g.cur_body_ = &l.body;
     for (size_t st = 0; st < r; st++) g.stm(l.body.stms[st]);
   };
-  bool prelude_1 = false;
+  // The neutral elements, after the setup (they may be computed by its statements).
+  auto ne = [&](FnGen &g) {
+    std::vector<Value *> v;
+    for (size_t j = 0; j < kr; j++) v.push_back(g.scalar(re.args[j + 1]));
+    return v;
+  };
 
   // Kernel 1: segments x blocks_per_segment blocks, each reducing its part of its
   // segment into partials[segment * blocks_per_segment + block].
@@ -329,9 +332,9 @@ void ProgramGen::segred_kernels(const core::Stm &s, const core::Stm &red, Value 
     FnGen &g = *k.g;
     g.invariant_loads = true;
     BlockSegments segs{k.slot(bk.extra_slots[0]), k.slot(bk.extra_slots[1]),
-                       [&](Value *seg) { setup(g, seg); }, {}};
-    prelude_1 = bk.sl.prelude || needs_prelude(l.body);
-    block_body(k, red, k.slot(bk.n_slot), bk, BlockMode::Interleaved, prelude_1, &segs);
+                       [&](Value *seg) { setup(g, seg); }, [&] { return ne(g); }, {}};
+    block_body(k, red, k.slot(bk.n_slot), bk, BlockMode::Interleaved,
+               bk.sl.prelude || needs_prelude(l.body), &segs);
     emit_launch(bk.id, parts, bk.sl);
   }
 
@@ -354,7 +357,10 @@ void ProgramGen::segred_kernels(const core::Stm &s, const core::Stm &red, Value 
   for (size_t j = 0; j < kr; j++)
     bk.partial_inputs.push_back(Val{nullptr, b.CreateIntToPtr(k.slot(bk.in_slots[j]), gptr),
                                     {b.CreateMul(k.slot(bk.extra_slots[0]), k.slot(bk.extra_slots[1]))}, {}});
-  BlockSegments segs{k.slot(bk.extra_slots[0]), nullptr, {},
+  // Every thread runs the setup for the neutral elements; thread 0 again at the end
+  // (the values of the first run do not reach there: a failure edge skips them).
+  BlockSegments segs{k.slot(bk.extra_slots[0]), nullptr, [&](Value *seg) { setup(g, seg); },
+                     [&] { return ne(g); },
                      [&](Value *seg, const std::vector<Val> &res) {
                        setup(g, seg);
                        for (size_t j = 0; j < kr; j++) g.bind(red.pat[j], res[j]);
@@ -533,9 +539,12 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   };
   std::vector<AllocaInst *> acc;
   for (size_t j = 0; j < kr; j++) acc.push_back(g.entry_alloca(g.ops().reg_type(types[j])));
+  // (Segmented: the neutral elements are the segment's, known after its setup.)
   auto set_acc_ne = [&]() {
     for (size_t j = 0; j < kr; j++)
-      b.CreateStore(g.ops().from_slot(types[j], k.slot(bk.ne_slots[j])), acc[j]);
+      b.CreateStore(segs ? Constant::getNullValue(g.ops().reg_type(types[j]))
+                         : g.ops().from_slot(types[j], k.slot(bk.ne_slots[j])),
+                    acc[j]);
   };
   auto load_acc = [&]() {
     std::vector<Val> v;
@@ -575,7 +584,11 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   BasicBlock *after_chunk = BasicBlock::Create(c, "chunk.done", f);
   on_fail_to(after_chunk);
   // The segment's statements before its reduction (their failures as the chunk's).
-  if (segs && segs->setup) segs->setup(segment);
+  if (segs) {
+    segs->setup(segment);
+    std::vector<Value *> ne = segs->ne();
+    for (size_t j = 0; j < kr; j++) b.CreateStore(ne[j], acc[j]);
+  }
   if (comm) {
     Value *seg_lo = b.CreateMul(b.CreateMul(bidx, ntid), chunk);
     Value *seg_hi = b.CreateAdd(seg_lo, b.CreateMul(ntid, chunk));

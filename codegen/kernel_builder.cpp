@@ -223,12 +223,14 @@ void ProgramGen::threads_kernel(KernelFn &k, Value *n,
   b.CreateBr(head);
 }
 
-bool ProgramGen::needs_prelude(const core::Body &b) {
+bool ProgramGen::needs_prelude(const core::Body &b) const {
   for (const core::Stm &st : b.stms) {
     const core::Exp &x = st.exp;
     if (x.kind == core::ExpKind::Loop) return true;
+    // An index whose check was proved not to fail is in bounds whatever the data
+    // (docs/CHECKS.md, Note [Proved in range]).
     if ((x.kind == core::ExpKind::Index || x.kind == core::ExpKind::Update) && x.site < 0 &&
-        !x.args.empty())
+        !x.args.empty() && !(x.check >= 0 && p_.candidates[size_t(x.check)].eliminated()))
       return true;
     for (const auto &nb : x.bodies)
       if (nb && needs_prelude(*nb)) return true;

@@ -273,8 +273,9 @@ private:
 
   // Whether code run on garbage (after an earlier kernel failed) could loop for long or
   // touch memory out of bounds: loops (their bounds may come from data), and indexing
-  // or updates without a check (#[unsafe], --unsafe).
-  static bool needs_prelude(const core::Body &b);
+  // or updates without a check (#[unsafe], --unsafe; not those proved in range, which
+  // are in bounds whatever the data).
+  bool needs_prelude(const core::Body &b) const;
   // Whether any check of the program can fail. When none can (--unsafe, or every site
   // disabled or eliminated), no kernel has a prelude: nothing ever sets the failure
   // slot, and the PTX does not read it (docs/CODEGEN.md, "Failures").
@@ -303,10 +304,12 @@ private:
   // of blocks_per_segment, and writes its partial result at segment * blocks_per_segment
   // + that; without, block b reduces the partial results [b * n, (b + 1) * n) of
   // segment b. `setup(segment)` runs before the block's chunk (its failures count as
-  // the chunk's); `finish(segment, result)` runs in thread 0 instead of the write.
+  // the chunk's), then `ne()` gives the neutral elements (no slots for them);
+  // `finish(segment, result)`, if set, runs in thread 0 instead of the write.
   struct BlockSegments {
     Value *segments = nullptr, *blocks_per_segment = nullptr;
     std::function<void(Value *)> setup;
+    std::function<std::vector<Value *>()> ne;
     std::function<void(Value *, const std::vector<Val> &)> finish;
   };
   void block_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,

@@ -227,12 +227,10 @@ const core::Stm *ProgramGen::segmented_reduce(const core::Stm &s) {
   for (int a : re.arrays)
     if (p_.var(a).type.rank != 1) return nullptr;
   if (body_allocates(p_, re.lambda->body)) return nullptr;
-  // The width and the neutral elements are known on the host (slots), and so are the
-  // operator's free variables (the second kernel combines partial results before it
-  // runs the segment's statements).
-  auto on_host = [&](int v) { return host_->has(v) && host_->lookup(v).scalar; };
-  for (const core::SubExp &x : re.args)
-    if (x.is_var() && !on_host(x.var)) return nullptr;
+  // The width is known on the host (the blocks per segment), and so are the operator's
+  // free variables (the kernels' trees combine outside the segment's statements).
+  const core::SubExp &w = re.args[0];
+  if (w.is_var() && (!host_->has(w.var) || !host_->lookup(w.var).scalar)) return nullptr;
   for (int v : lambda_free_vars(p_, *re.lambda))
     if (!host_->has(v)) return nullptr;
   // Before the reduction: scalar code, views, and maps and iotas that it reads whole

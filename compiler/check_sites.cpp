@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace kerb {
 
 namespace {
@@ -26,7 +28,7 @@ int decide(core::Program &p, int id, const CheckOptions &opts) {
   return c.site;
 }
 
-const char kEliminated[] = "eliminated: ";
+const std::string kEliminated = core::CheckCandidate::kEliminated;
 
 } // namespace
 
@@ -47,6 +49,28 @@ void insert_checks_of_kind(core::Program &p, FailureKind kind, const CheckOption
   });
 }
 
+void remove_sites(core::Program &p, const std::vector<bool> &removed,
+                  const std::function<std::string(const core::CheckCandidate &)> &why) {
+  if (std::find(removed.begin(), removed.end(), true) == removed.end()) return;
+  std::vector<int> code(p.failures.records.size(), -1);
+  std::vector<FailureRecord> kept;
+  for (size_t i = 0; i < code.size(); i++) {
+    if (i < removed.size() && removed[i]) continue;
+    code[i] = int(kept.size());
+    kept.push_back(std::move(p.failures.records[i]));
+  }
+  p.failures.records = std::move(kept);
+  for (core::CheckCandidate &c : p.candidates) {
+    if (c.site < 0) continue;
+    int old = c.site;
+    c.site = code[size_t(old)];
+    if (c.site < 0) c.disabled = kEliminated + why(c);
+  }
+  core::for_each_exp(p, [&](core::Exp &e) {
+    if (e.site >= 0) e.site = code[size_t(e.site)];
+  });
+}
+
 std::string assert_condition_true(const core::Program &, const core::Exp &e) {
   const core::SubExp &c = e.args[0];
   bool is_true = !c.is_var() && c.constant.type == PrimType::Bool && c.constant.bits.u != 0;
@@ -61,8 +85,8 @@ std::string format_check_report(const core::Program &p, const CheckOptions &opts
     if (c.site >= 0) {
       status = fmt::format("kept (code {})", c.site);
       kept++;
-    } else if (c.disabled.rfind(kEliminated, 0) == 0) {
-      status = fmt::format("eliminated ({})", c.disabled.substr(sizeof kEliminated - 1));
+    } else if (c.eliminated()) {
+      status = fmt::format("eliminated ({})", c.disabled.substr(kEliminated.size()));
       eliminated++;
     } else if (!c.disabled.empty()) {
       status = fmt::format("disabled ({})", c.disabled);

@@ -24,6 +24,12 @@ void insert_checks_of_kind(core::Program &p, FailureKind kind, const CheckOption
                            const std::function<std::string(const core::Program &, const core::Exp &)>
                                &proven = nullptr);
 
+// Removes the sites marked in `removed` (by failure code) that a later pass proved
+// cannot fail: their candidates become eliminated (`why`), and the other sites are
+// renumbered so that the codes stay dense.
+void remove_sites(core::Program &p, const std::vector<bool> &removed,
+                  const std::function<std::string(const core::CheckCandidate &)> &why);
+
 // For an Assert candidate whose condition is the constant true: why it cannot fail.
 std::string assert_condition_true(const core::Program &p, const core::Exp &e);
 

@@ -58,6 +58,10 @@ struct CheckCandidate {
   // Decided by the passes:
   int site = -1;                  // kept: the failure code
   std::string disabled;           // not kept: why ("--unsafe", "#[unsafe] at ...", ...)
+
+  static constexpr const char *kEliminated = "eliminated: "; // `disabled` of a proved one
+  // Proved not to fail (rather than turned off): the check cannot fail whatever the data.
+  bool eliminated() const { return disabled.rfind(kEliminated, 0) == 0; }
 };
 
 struct VarInfo {

@@ -27,6 +27,9 @@ void insert_size_checks(core::Program &p, const CheckOptions &opts);
 // The opt-in kind: a float operation producing NaN from operands that are not NaN.
 void insert_nan_checks(core::Program &p, const CheckOptions &opts);
 
+// Removes the bounds and division sites that a range analysis proves cannot fail
+// (indices from iota and loop counters into arrays of those sizes, clamps, ...).
+void remove_proved_checks(core::Program &p, const CheckOptions &opts);
 // Removes the Assert statements that did not become sites (their conditions become
 // dead code).
 void remove_disabled_checks(core::Program &p, const CheckOptions &opts);

@@ -1,6 +1,7 @@
 // The core IR pipeline (see pipeline.h). Read it top to bottom: the lowering makes the
 // core IR and describes every check the program could make; one pass per kind of check
-// decides which of them are kept (compiler/passes.h); two clean-up passes remove what
+// decides which of them are kept (compiler/passes.h); a range analysis removes the
+// bounds sites it proves cannot fail; two clean-up passes remove what
 // the disabled checks left. Kernel extraction and LLVM code generation follow in
 // codegen/ (docs/CODEGEN.md); docs/CHECKS.md explains the checks end to end.
 #include "compiler/pipeline.h"
@@ -27,6 +28,7 @@ const Pass kPasses[] = {
     {"insert_range_checks", insert_range_checks},       // a..b...c, iota/replicate n < 0
     {"insert_size_checks", insert_size_checks},         // map2, zip, :>, concat, ...
     {"insert_nan_checks", insert_nan_checks},           // opt-in: NaN from non-NaN
+    {"remove_proved_checks", remove_proved_checks},     // index sites proved in range
     {"remove_disabled_checks", remove_disabled_checks}, // asserts that are not sites
     {"remove_dead_code", remove_dead_code},             // their unused conditions
 };

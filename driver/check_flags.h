@@ -52,7 +52,8 @@ void print_check_report(const Program &program, const CheckFlags &flags, std::FI
   "                      for every pass): lower_to_core, insert_bounds_checks,\n"        \
   "                      insert_division_checks, insert_assert_checks,\n"                \
   "                      insert_range_checks, insert_size_checks, insert_nan_checks,\n"  \
-  "                      remove_disabled_checks, remove_dead_code\n"
+  "                      remove_proved_checks, remove_disabled_checks,\n"             \
+  "                      remove_dead_code\n"
 #define KERB_SYNC_CHECKS_HELP                                                              \
   "  --sync-checks       read the failure slot after every launch of a checked\n"        \
   "                      kernel (for comparison; by default the host looks only where\n" \

@@ -207,6 +207,41 @@ entry main [n] (d: [n]f32) : (f32, i64) =
 P
 at_least "$tmp/argmin.ptx" 'ld\.global\.f32.*\+1024\]' 2
 at_least "$tmp/argmin.ptx" 'bar\.red\.or\.pred' 10
+# remove_proved_checks (docs/CHECKS.md, Note [Proved in range]): the indices of matmul
+# (nested and flat) and backprop are in range by construction: no site is left, and no
+# failure path in the LLVM IR; near misses keep theirs.
+emit matmul_ir ir <<'P'
+def dot [n][m][p] (a: [n][m]f32) (b: [m][p]f32) (i: i64) (j: i64) : f32 =
+  reduce (+) 0f32 (map (\k -> a[i, k] * b[k, j]) (iota m))
+entry nested [n][m][p] (a: [n][m]f32) (b: [m][p]f32) : [n][p]f32 =
+  map (\i -> map (\j -> dot a b i j) (iota p)) (iota n)
+entry flat [n][m][p] (a: [n][m]f32) (b: [m][p]f32) : [n][p]f32 =
+  unflatten n p (map (\t -> dot a b (t / p) (t % p)) (iota (n * p)))
+entry backprop [nin][nh] (input: [nin]f32) (w: [nin][nh]f32) : [nh]f32 =
+  map (\j -> reduce (+) 0f32 (map (\i -> w[i, j] * input[i]) (iota nin))) (iota nh)
+P
+count "$tmp/matmul_ir.ir" '\] @site' 0
+count "$tmp/matmul_ir.ir" '@site [0-9]+: (bounds|div)' 0
+count "$tmp/matmul_ir.ir" '@site [0-9]+: size' 4
+count "$tmp/matmul_ir.ir" '@site [0-9]+: range' 1 # iota (n * p): the product may wrap
+"$kerb" check --report-checks "$tmp/matmul_ir.fut" >"$tmp/matmul_report" 2>&1
+count "$tmp/matmul_report" 'bounds  eliminated \(proved in range\)' 6
+count "$tmp/matmul_report" 'div  eliminated \(divisor proved positive\)' 2
+emit matmul_llvm llvm <<'P'
+entry main [n][m][p] (a: [n][m]f32) (b: [m][p]f32) : [n][p]f32 =
+  map (\i -> map (\j -> reduce (+) 0f32 (map (\k -> a[i, k] * b[k, j]) (iota m))) (iota p)) (iota n)
+P
+count "$tmp/matmul_llvm.llvm" '^check\.fail' 1 # the entry's size check, on the host
+emit near_miss ir <<'P'
+entry longer [n] (xs: [n]i32) : []i32 = map (\i -> xs[i]) (iota (n + 1))
+entry other [n][m] (xs: [n]i32) (_ys: [m]i32) : []i32 = map (\i -> xs[i]) (iota m)
+entry plus_one [n] (xs: [n]i32) : []i32 = map (\i -> xs[i + 1]) (iota n)
+entry loop_bound [n] (xs: [n]i32) (e: i64) : i32 = loop s = 0 for k < e do s + xs[k]
+entry swapped [n][m] (a: [n][m]i32) : []i32 = map (\t -> a[t / n, t % n]) (iota (n * m))
+P
+count "$tmp/near_miss.ir" '\] @site' 5
+count "$tmp/near_miss.ir" '@site [0-9]+: bounds' 5
+
 # A map over few segments whose lambda reduces a long inner map (backprop's hidden
 # layer) has the segmented reduction's two block kernels, and the one-thread-per-
 # element map for many or short segments (chosen at run time).
