@@ -1,9 +1,9 @@
 // Block-level kernels (see program_gen.h): reduce as two launches of a block reduction
-// (per-block partial results, then one block over them), and scan as block totals, a
-// one-thread exclusive scan of the totals, and a last pass that scans each thread's
-// chunk from its prefix.
+// (per-block partial results, then one block over them), and scan as reduce-then-scan
+// (block totals, then a last pass that scans each block's part from its prefix).
 #include "codegen/program_gen.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <functional>
 #include <llvm/IR/IRBuilder.h>
@@ -20,9 +20,18 @@ using namespace llvm;
 using llvm::Type;
 using llvm::Value;
 
+namespace {
+// Tiled block kernels (Note [Tiled block kernels]): a tile takes at most this many
+// bytes of shared memory per block on the GPU.
+constexpr int64_t kTileBytes = 16384;
+// The CPU device runs a block on one host thread; the tiled kernels emulate this many
+// threads per block there (phase by phase), so that the CPU runs the GPU's algorithm.
+constexpr int64_t kCpuTileThreads = 8;
+} // namespace
+
 ProgramGen::BlockKernel ProgramGen::block_kernel(const core::Stm &s, const char *name,
                                                  const std::vector<Value *> &outs,
-                                                 const std::vector<Value *> &extra, bool scan_phase,
+                                                 const std::vector<Value *> &extra, BlockMode mode,
                                                  const std::vector<Value *> &partials,
                                                  Value *n_override) {
   const core::Exp &e = s.exp;
@@ -56,8 +65,7 @@ ProgramGen::BlockKernel ProgramGen::block_kernel(const core::Stm &s, const char 
       bk.partial_inputs.push_back(Val{nullptr, k.g->builder().CreateIntToPtr(k.slot(bk.in_slots[j]), gptr),
                                       {k.slot(bk.n_slot)}, {}});
   }
-  block_body(k, s, k.slot(bk.n_slot), bk, scan_phase,
-             sl.prelude || needs_prelude(e.lambda->body));
+  block_body(k, s, k.slot(bk.n_slot), bk, mode, sl.prelude || needs_prelude(e.lambda->body));
   return bk;
 }
 
@@ -239,14 +247,15 @@ void ProgramGen::reduce_kernels(const core::Stm &s) {
   FnGen &h = *host_;
   IRBuilder<> &hb = h.builder();
   if (!block_operands(s, false)) return chunked_kernels(s, false);
+  BlockMode mode = commutative(*s.exp.lambda) ? BlockMode::Interleaved : BlockMode::TiledReduce;
   Value *n = h.scalar(s.exp.args[0]);
   Value *nblocks = hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, n});
   std::vector<Value *> partials = alloc_per_result(s, nblocks);
-  BlockKernel bk = block_kernel(s, "reduce", partials, {}, false);
+  BlockKernel bk = block_kernel(s, "reduce", partials, {}, mode);
   // First launch over the input; second over the partials with one block.
   emit_launch(bk.id, nblocks, bk.sl);
   std::vector<Value *> finals = alloc_per_result(s, h.i64(1));
-  BlockKernel last = block_kernel(s, "reduce_partials", finals, {}, false, partials, nblocks);
+  BlockKernel last = block_kernel(s, "reduce_partials", finals, {}, mode, partials, nblocks);
   emit_launch(last.id, h.i64(1), last.sl);
   // Read the results back (a sync point).
   for (size_t j = 0; j < s.pat.size(); j++) {
@@ -266,12 +275,11 @@ void ProgramGen::scan_kernels(const core::Stm &s) {
   if (!block_operands(s, true)) return chunked_kernels(s, true);
   Value *n = h.scalar(s.exp.args[0]);
   Value *nblocks = hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, n});
-  std::vector<Value *> partials = alloc_per_result(s, nblocks);
-  BlockKernel totals = block_kernel(s, "scan_totals", partials, {}, false);
-  emit_launch(totals.id, nblocks, totals.sl);
-  prefix_kernel(s, partials, nblocks);
+  std::vector<Value *> totals = alloc_per_result(s, nblocks);
+  BlockKernel first = block_kernel(s, "scan_totals", totals, {}, BlockMode::TiledReduce);
+  emit_launch(first.id, nblocks, first.sl);
   std::vector<Value *> outs = alloc_per_result(s, n);
-  BlockKernel last = block_kernel(s, "scan", outs, partials, true);
+  BlockKernel last = block_kernel(s, "scan", outs, totals, BlockMode::TiledScan);
   emit_launch(last.id, nblocks, last.sl);
   for (size_t j = 0; j < s.pat.size(); j++) h.bind(s.pat[j], Val{nullptr, outs[j], {n}, {}});
 }
@@ -325,7 +333,8 @@ void ProgramGen::segred_kernels(const core::Stm &s, const core::Stm &red, Value 
     g.invariant_loads = true;
     BlockSegments segs{k.slot(bk.extra_slots[0]), k.slot(bk.extra_slots[1]),
                        [&](Value *seg) { setup(g, seg); }, [&] { return ne(g); }, {}};
-    block_body(k, red, k.slot(bk.n_slot), bk, false, bk.sl.prelude || needs_prelude(l.body), &segs);
+    block_body(k, red, k.slot(bk.n_slot), bk, BlockMode::Interleaved,
+               bk.sl.prelude || needs_prelude(l.body), &segs);
     emit_launch(bk.id, parts, bk.sl);
   }
 
@@ -363,7 +372,7 @@ void ProgramGen::segred_kernels(const core::Stm &s, const core::Stm &red, Value 
                          g.store_elem(t, out[j].scalar, g.element_addr(d.addr, seg, t));
                        }
                      }};
-  block_body(k, red, k.slot(bk.n_slot), bk, false, true, &segs);
+  block_body(k, red, k.slot(bk.n_slot), bk, BlockMode::Interleaved, true, &segs);
   emit_launch(bk.id, segments, bk.sl);
 }
 
@@ -391,53 +400,8 @@ bool ProgramGen::commutative(const core::Lambda &l) {
   return args == params;
 }
 
-void ProgramGen::prefix_kernel(const core::Stm &s, const std::vector<Value *> &partials,
-                               Value *nblocks) {
-  const core::Exp &e = s.exp;
-  FnGen &h = *host_;
-  SlotList sl;
-  size_t one_slot = add_raw(sl, h.i64(1));
-  size_t nb_slot = add_raw(sl, nblocks);
-  std::set<int> free = lambda_free_vars(p_, *e.lambda);
-  for (int v : free) add_var(sl, v);
-  std::vector<size_t> ne_slots, part_slots;
-  for (size_t j = 0; j < s.pat.size(); j++) {
-    ne_slots.push_back(add_raw(sl, h.ops().to_slot(p_.var(s.pat[j]).type.prim, h.scalar(e.args[j + 1]))));
-    part_slots.push_back(add_raw(sl, partials[j]));
-  }
-  KernelFn k = new_kernel("scan_prefix", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
-  bind_kernel_args(k, sl);
-  FnGen &g = *k.g;
-  IRBuilder<> &b = g.builder();
-  Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
-  threads_kernel(k, k.slot(one_slot), [&](Value *) {
-    size_t kr = s.pat.size();
-    std::vector<PrimType> types;
-    for (int r : s.pat) types.push_back(p_.var(r).type.prim);
-    std::vector<AllocaInst *> acc;
-    for (size_t j = 0; j < kr; j++) {
-      acc.push_back(g.entry_alloca(g.ops().reg_type(types[j])));
-      b.CreateStore(g.ops().from_slot(types[j], k.slot(ne_slots[j])), acc[j]);
-    }
-    g.counted_loop(k.slot(nb_slot), [&](Value *i) {
-      std::vector<Val> args;
-      std::vector<Value *> at;
-      for (size_t j = 0; j < kr; j++)
-        args.push_back(Val{b.CreateLoad(g.ops().reg_type(types[j]), acc[j]), nullptr, {}, {}});
-      for (size_t j = 0; j < kr; j++) {
-        at.push_back(g.element_addr(b.CreateIntToPtr(k.slot(part_slots[j]), gptr), i, types[j]));
-        args.push_back(Val{g.load_elem(types[j], at[j]), nullptr, {}, {}});
-      }
-      for (size_t j = 0; j < kr; j++) g.store_elem(types[j], args[j].scalar, at[j]);
-      std::vector<Val> r = g.apply(*e.lambda, args);
-      for (size_t j = 0; j < kr; j++) b.CreateStore(r[j].scalar, acc[j]);
-    });
-  });
-  emit_launch(int(out_.kernel_descs.size()) - 1, h.i64(1), sl);
-}
-
 void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
-                            bool scan_phase, bool prelude, const BlockSegments *segs) {
+                            BlockMode mode, bool prelude, const BlockSegments *segs) {
   const core::Exp &e = s.exp;
   FnGen &g = *k.g;
   IRBuilder<> &b = g.builder();
@@ -524,6 +488,16 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   b.SetInsertPoint(go);
   AllocaInst *failed = g.entry_alloca(b.getInt1Ty());
   b.CreateStore(b.getFalse(), failed);
+  if (mode != BlockMode::Interleaved) {
+    KERB_ASSERT(!segs, "segmented reductions use the interleaved block body");
+    tiled_body(k, s, n, bk, mode, block, tid, nblocks, failed, gpu() ? k.exit : cpu_next);
+    if (!gpu()) {
+      b.SetInsertPoint(cpu_next);
+      b.CreateStore(b.CreateAdd(block, b.getInt64(1)), block_ctr);
+      b.CreateBr(cpu_head);
+    }
+    return;
+  }
   auto on_fail_to = [&](BasicBlock *&target) {
     g.on_fail = [&b, failed, &target](Value *) {
       b.CreateStore(b.getTrue(), failed);
@@ -605,7 +579,7 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   // Pass 1: the chunk's total. A commutative operator lets the block's threads read
   // its part interleaved (coalesced: thread t takes t, t + ntid, ...); otherwise each
   // thread takes a contiguous chunk, which keeps the order.
-  bool comm = !scan_phase && commutative(*e.lambda);
+  bool comm = commutative(*e.lambda);
   set_acc_ne();
   BasicBlock *after_chunk = BasicBlock::Create(c, "chunk.done", f);
   on_fail_to(after_chunk);
@@ -633,7 +607,7 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   for (size_t j = 0; j < kr; j++) store_shared(j, tid, b.CreateLoad(g.ops().reg_type(types[j]), acc[j]));
   barrier();
 
-  if (!scan_phase) {
+  {
     // Tree over the block's threads: stride 1, 2, 4, ...; thread t (t % 2s == 0)
     // combines its value with t + s's. (On the CPU a block has one thread.)
     if (gpu()) {
@@ -694,53 +668,307 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
       }
       b.CreateBr(after);
     }
-  } else {
-    // Thread 0 turns the chunk totals into exclusive prefixes, starting from the
-    // block's prefix (extra slots).
-    BasicBlock *first = BasicBlock::Create(c, "prefix.thread0", f);
-    BasicBlock *joined = BasicBlock::Create(c, "prefix.done", f);
-    Value *t0 = b.CreateAnd(b.CreateICmpEQ(tid, b.getInt64(0)),
-                            b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed)));
-    b.CreateCondBr(t0, first, joined);
-    b.SetInsertPoint(first);
-    for (size_t j = 0; j < kr; j++) {
-      Value *pre = b.CreateIntToPtr(k.slot(bk.extra_slots[j]), gptr);
-      b.CreateStore(g.load_elem(types[j], g.element_addr(pre, block, types[j])), acc[j]);
-    }
-    on_fail_to(joined);
-    g.counted_range(b.getInt64(0), ntid, nullptr, [&](Value *t) {
-      std::vector<Val> mine;
-      for (size_t j = 0; j < kr; j++) mine.push_back(load_shared(j, t));
-      for (size_t j = 0; j < kr; j++)
-        store_shared(j, t, b.CreateLoad(g.ops().reg_type(types[j]), acc[j]));
-      combine_into_acc(mine);
-    });
-    b.CreateBr(joined);
-    b.SetInsertPoint(joined);
-    barrier();
-    // Pass 2: scan the chunk from this thread's prefix, writing every element.
-    for (size_t j = 0; j < kr; j++) b.CreateStore(load_shared(j, tid).scalar, acc[j]);
-    BasicBlock *done2 = BasicBlock::Create(c, "scan.done", f);
-    BasicBlock *after = gpu() ? k.exit : cpu_next;
-    BasicBlock *pass2 = BasicBlock::Create(c, "scan.pass2", f);
-    b.CreateCondBr(b.CreateLoad(b.getInt1Ty(), failed), after, pass2);
-    b.SetInsertPoint(pass2);
-    on_fail_to(done2);
-    g.counted_range(lo, hi, done2, [&](Value *i) {
-      combine_into_acc(input_at(i));
-      for (size_t j = 0; j < kr; j++) {
-        Value *dst = b.CreateIntToPtr(k.slot(bk.out_slots[j]), gptr);
-        g.store_elem(types[j], b.CreateLoad(g.ops().reg_type(types[j]), acc[j]),
-                     g.element_addr(dst, i, types[j]));
-      }
-    });
-    b.CreateBr(after);
   }
   if (!gpu()) {
     b.SetInsertPoint(cpu_next);
     b.CreateStore(b.CreateAdd(block, b.getInt64(1)), block_ctr);
     b.CreateBr(cpu_head);
   }
+}
+
+// Note [Tiled block kernels]
+// Reductions with an operator that is not known to be commutative, and scans, must
+// combine the elements in order, yet a warp's loads must be coalesced. Each block takes
+// a contiguous part of the input ([lo, hi), the same split in every launch of the
+// statement) and walks it in tiles of nt * items elements (nt threads; items odd, so
+// that thread t's run of `items` elements in shared memory starts in a different bank
+// from its neighbours'). Per tile, in phases separated by barriers:
+//   1. load, striped: thread t computes elements t, t + nt, ... (the fused maps and
+//      their checks) and stores them in the tile in shared memory: coalesced;
+//   2. fold, blocked: thread t folds its run t * items, ... (in order) into parts[t];
+//   3. reduce: an order-preserving tree over parts (neighbours, strides 1, 2, 4, ...;
+//      the active threads packed first), then running := running op parts[0];
+//      scan: an inclusive Hillis-Steele scan of parts (two buffers), then thread t
+//      rescans its run in the tile from running op parts[t - 1] (running for t = 0),
+//      the running value := running op parts[nt - 1], and the tile is stored, striped.
+// A full tile loads and stores without bounds tests (unrolled, so that the loads are
+// in flight together); the last, partial tile tests each element.
+// Failures: every barrier is an OR over the threads' `failed` flags (bar.red.or), and
+// a block in which any thread failed leaves at once, all threads together; so no
+// thread uses a value a failed thread did not write, and none waits at a barrier the
+// others left. The running value is computed by every thread alike (uniform).
+// Launches: reduce: the block's value goes to partial[block] (TiledReduce, then once
+// more over the partials with one block). scan: TiledReduce gives the block totals;
+// the last pass (TiledScan) first reduces the totals of the blocks before its own (a
+// tiled reduction over at most 1024 values) and then scans its part from there.
+// The CPU device runs the same phases over kCpuTileThreads emulated threads, one after
+// the other, so the CPU corpus tests the tiling, the trees and the failure exits.
+void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
+                            BlockMode mode, Value *block, Value *tid, Value *nblocks,
+                            AllocaInst *failed, BasicBlock *after) {
+  const core::Exp &e = s.exp;
+  FnGen &g = *k.g;
+  IRBuilder<> &b = g.builder();
+  LLVMContext &c = b.getContext();
+  Function *f = k.f;
+  Type *gptr = PointerType::get(c, gpu() ? 1 : 0);
+  Type *i64 = b.getInt64Ty();
+  size_t kr = s.pat.size();
+  std::vector<PrimType> types;
+  std::vector<Type *> mem;
+  int64_t bytes = 0;
+  for (int r : s.pat) {
+    types.push_back(p_.var(r).type.prim);
+    mem.push_back(g.ops().mem_type(types.back()));
+    bytes += int64_t(out_.host->getDataLayout().getTypeAllocSize(mem.back()));
+  }
+  const int64_t nt = gpu() ? kGpuBlockThreads : kCpuTileThreads;
+  int64_t items = std::clamp<int64_t>(kTileBytes / (kGpuBlockThreads * std::max<int64_t>(bytes, 1)), 1, 15);
+  if (items % 2 == 0) items--;
+  const int64_t tile = nt * items;
+  auto block_of = [&](const char *name) { return BasicBlock::Create(c, name, f); };
+
+  // Shared arrays, per result component: the tile and two buffers of per-thread parts.
+  struct Arr {
+    Value *p;
+    ArrayType *t;
+  };
+  auto make_arr = [&](const char *what, size_t j, int64_t count) {
+    auto *t = ArrayType::get(mem[j], uint64_t(count));
+    if (!gpu()) return Arr{g.entry_alloca(t), t};
+    auto *gv = new GlobalVariable(kernel_module(), t, false, GlobalValue::InternalLinkage,
+                                  UndefValue::get(t), fmt::format("{}_{}{}", f->getName().str(), what, j),
+                                  nullptr, GlobalValue::NotThreadLocal, 3);
+    gv->setAlignment(Align(16));
+    return Arr{gv, t};
+  };
+  std::vector<Arr> tl, pa, pb;
+  for (size_t j = 0; j < kr; j++) {
+    tl.push_back(make_arr("tile", j, tile));
+    pa.push_back(make_arr("parts", j, nt));
+    pb.push_back(make_arr("parts_b", j, nt));
+  }
+  auto get = [&](const std::vector<Arr> &a, Value *i) {
+    std::vector<Val> v;
+    for (size_t j = 0; j < kr; j++) {
+      Value *at = b.CreateGEP(a[j].t, a[j].p, {b.getInt64(0), i});
+      v.push_back(Val{g.ops().from_mem(types[j], b.CreateLoad(mem[j], at)), nullptr, {}, {}});
+    }
+    return v;
+  };
+  auto put = [&](const std::vector<Arr> &a, Value *i, const std::vector<Val> &v) {
+    for (size_t j = 0; j < kr; j++)
+      b.CreateStore(g.ops().to_mem(types[j], v[j].scalar), b.CreateGEP(a[j].t, a[j].p, {b.getInt64(0), i}));
+  };
+  auto op = [&](std::vector<Val> x, const std::vector<Val> &y) {
+    x.insert(x.end(), y.begin(), y.end());
+    return g.apply(*e.lambda, x);
+  };
+  // Accumulators live in allocas (promoted to registers).
+  auto new_acc = [&]() {
+    std::vector<AllocaInst *> a;
+    for (size_t j = 0; j < kr; j++) a.push_back(g.entry_alloca(g.ops().reg_type(types[j])));
+    return a;
+  };
+  auto read_acc = [&](const std::vector<AllocaInst *> &a) {
+    std::vector<Val> v;
+    for (size_t j = 0; j < kr; j++) v.push_back(Val{b.CreateLoad(g.ops().reg_type(types[j]), a[j]), nullptr, {}, {}});
+    return v;
+  };
+  auto write_acc = [&](const std::vector<AllocaInst *> &a, const std::vector<Val> &v) {
+    for (size_t j = 0; j < kr; j++) b.CreateStore(v[j].scalar, a[j]);
+  };
+  std::vector<Val> ne;
+  for (size_t j = 0; j < kr; j++)
+    ne.push_back(Val{g.ops().from_slot(types[j], k.slot(bk.ne_slots[j])), nullptr, {}, {}});
+
+  // A phase: every thread that has not failed runs body(t); then a barrier that tells
+  // whether any thread failed, and if one did the whole block leaves.
+  auto phase = [&](const std::function<void(Value *)> &body) {
+    BasicBlock *run = block_of("phase.run"), *end = block_of("phase.end");
+    b.CreateCondBr(b.CreateLoad(b.getInt1Ty(), failed), end, run);
+    b.SetInsertPoint(run);
+    g.on_fail = [&b, failed, end](Value *) {
+      b.CreateStore(b.getTrue(), failed);
+      b.CreateBr(end);
+    };
+    if (gpu()) {
+      body(tid);
+      b.CreateBr(end);
+    } else {
+      g.counted_range(b.getInt64(0), b.getInt64(nt), end, body);
+    }
+    b.SetInsertPoint(end);
+    Value *any = b.CreateLoad(b.getInt1Ty(), failed);
+    if (gpu()) {
+      Function *bar_or = Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_barrier0_or);
+      any = b.CreateICmpNE(b.CreateCall(bar_or, {b.CreateZExt(any, b.getInt32Ty())}), b.getInt32(0));
+    }
+    BasicBlock *next = block_of("phase.next");
+    b.CreateCondBr(any, after, next);
+    b.SetInsertPoint(next);
+  };
+  // Code every thread runs alike (on the CPU once per block); a failure is noticed at
+  // the next phase.
+  auto uniform = [&](const std::function<void()> &body) {
+    BasicBlock *end = block_of("uniform.end");
+    g.on_fail = [&b, failed, end](Value *) {
+      b.CreateStore(b.getTrue(), failed);
+      b.CreateBr(end);
+    };
+    body();
+    b.CreateBr(end);
+    b.SetInsertPoint(end);
+  };
+  auto when = [&](Value *cond, const std::function<void()> &body) {
+    BasicBlock *yes = block_of("when.yes"), *no = block_of("when.no");
+    b.CreateCondBr(cond, yes, no);
+    b.SetInsertPoint(yes);
+    body();
+    b.CreateBr(no);
+    b.SetInsertPoint(no);
+  };
+
+  // The block's running value (reduce: so far; scan: the prefix before the tile).
+  std::vector<AllocaInst *> running = new_acc();
+  write_acc(running, ne);
+  Value *tile_v = b.getInt64(tile), *nt_v = b.getInt64(nt), *items_v = b.getInt64(items);
+  auto tiles = [&](Value *lo, Value *hi, bool scan, const std::function<std::vector<Val>(Value *)> &input) {
+    AllocaInst *basep = g.entry_alloca(i64);
+    b.CreateStore(lo, basep);
+    BasicBlock *head = block_of("tile.head"), *body = block_of("tile.body"), *done = block_of("tile.done");
+    b.CreateBr(head);
+    b.SetInsertPoint(head);
+    Value *base = b.CreateLoad(i64, basep);
+    b.CreateCondBr(b.CreateICmpSLT(base, hi), body, done);
+    b.SetInsertPoint(body);
+    Value *rest = b.CreateSub(hi, base);
+    Value *cnt = b.CreateSelect(b.CreateICmpSLT(rest, tile_v), rest, tile_v);
+    Value *full = b.CreateICmpEQ(cnt, tile_v);
+    // Striped: thread t takes tile elements t, t + nt, ... (coalesced).
+    auto striped = [&](Value *t, const std::function<void(Value *)> &each) {
+      BasicBlock *fast = block_of("striped.full"), *slow = block_of("striped.part"),
+                 *join = block_of("striped.done");
+      b.CreateCondBr(full, fast, slow);
+      b.SetInsertPoint(fast);
+      for (int64_t j = 0; j < items; j++) each(b.CreateAdd(t, b.getInt64(j * nt)));
+      b.CreateBr(join);
+      b.SetInsertPoint(slow);
+      g.counted_range(b.getInt64(0), items_v, join, [&](Value *jj) {
+        Value *i = b.CreateAdd(t, b.CreateMul(jj, nt_v));
+        when(b.CreateICmpSLT(i, cnt), [&] { each(i); });
+      });
+    };
+    // Blocked: thread t's run, tile elements [first, first + m).
+    auto run_of = [&](Value *t) {
+      Value *first = b.CreateMul(t, items_v);
+      Value *m = b.CreateSub(cnt, first);
+      m = b.CreateSelect(b.CreateICmpSLT(m, items_v), m, items_v);
+      m = b.CreateSelect(b.CreateICmpSGT(m, b.getInt64(0)), m, b.getInt64(0));
+      return std::make_pair(first, m);
+    };
+    phase([&](Value *t) { striped(t, [&](Value *i) { put(tl, i, input(b.CreateAdd(base, i))); }); });
+    phase([&](Value *t) {
+      auto [first, m] = run_of(t);
+      std::vector<AllocaInst *> a = new_acc();
+      write_acc(a, ne);
+      g.counted_range(b.getInt64(0), m, nullptr,
+                      [&](Value *q) { write_acc(a, op(read_acc(a), get(tl, b.CreateAdd(first, q)))); });
+      put(pa, t, read_acc(a));
+    });
+    if (!scan) {
+      // Step st: the first nt / 2st threads combine neighbours: thread t parts
+      // 2st * t and 2st * t + st into the first (so the active threads are packed into
+      // the first warps).
+      for (int64_t st = 1; st < nt; st *= 2)
+        phase([&](Value *t) {
+          when(b.CreateICmpSLT(t, b.getInt64(nt / (2 * st))), [&] {
+            Value *left = b.CreateMul(t, b.getInt64(2 * st));
+            put(pa, left, op(get(pa, left), get(pa, b.CreateAdd(left, b.getInt64(st)))));
+          });
+        });
+      uniform([&] { write_acc(running, op(read_acc(running), get(pa, b.getInt64(0)))); });
+    } else {
+      const std::vector<Arr> *src = &pa, *dst = &pb;
+      for (int64_t st = 1; st < nt; st *= 2) {
+        phase([&](Value *t) {
+          std::vector<AllocaInst *> a = new_acc();
+          write_acc(a, get(*src, t));
+          when(b.CreateICmpSGE(t, b.getInt64(st)),
+               [&] { write_acc(a, op(get(*src, b.CreateSub(t, b.getInt64(st))), read_acc(a))); });
+          put(*dst, t, read_acc(a));
+        });
+        std::swap(src, dst);
+      }
+      // *src: the inclusive scan of the parts.
+      phase([&](Value *t) {
+        std::vector<AllocaInst *> a = new_acc();
+        write_acc(a, read_acc(running));
+        when(b.CreateICmpSGT(t, b.getInt64(0)),
+             [&] { write_acc(a, op(read_acc(a), get(*src, b.CreateSub(t, b.getInt64(1))))); });
+        auto [first, m] = run_of(t);
+        g.counted_range(b.getInt64(0), m, nullptr, [&](Value *q) {
+          Value *i = b.CreateAdd(first, q);
+          write_acc(a, op(read_acc(a), get(tl, i)));
+          put(tl, i, read_acc(a));
+        });
+      });
+      uniform([&] { write_acc(running, op(read_acc(running), get(*src, b.getInt64(nt - 1)))); });
+      phase([&](Value *t) {
+        striped(t, [&](Value *i) {
+          std::vector<Val> v = get(tl, i);
+          Value *at = b.CreateAdd(base, i);
+          for (size_t j = 0; j < kr; j++) {
+            Value *dst_p = b.CreateIntToPtr(k.slot(bk.out_slots[j]), gptr);
+            g.store_elem(types[j], v[j].scalar, g.element_addr(dst_p, at, types[j]));
+          }
+        });
+      });
+    }
+    b.CreateStore(b.CreateAdd(base, tile_v), basep);
+    b.CreateBr(head);
+    b.SetInsertPoint(done);
+  };
+
+  // This block's part of the input.
+  Value *len = b.CreateSDiv(b.CreateAdd(n, b.CreateSub(nblocks, b.getInt64(1))), nblocks);
+  Value *lo = b.CreateMul(block, len);
+  lo = b.CreateSelect(b.CreateICmpSLT(lo, n), lo, n);
+  Value *hi = b.CreateAdd(lo, len);
+  hi = b.CreateSelect(b.CreateICmpSLT(hi, n), hi, n);
+  auto input = [&](Value *i) {
+    if (bk.partial_inputs.empty()) return g.rows_at(e.arrays, i);
+    std::vector<Val> rows;
+    for (size_t j = 0; j < bk.partial_inputs.size(); j++)
+      rows.push_back(g.row_of(p_.var(e.arrays[j]).type.prim, bk.partial_inputs[j], i));
+    return rows;
+  };
+  if (mode == BlockMode::TiledScan) {
+    // The prefix: the totals of the blocks before this one.
+    std::vector<Value *> totals;
+    for (size_t j = 0; j < kr; j++) totals.push_back(b.CreateIntToPtr(k.slot(bk.extra_slots[j]), gptr));
+    tiles(b.getInt64(0), block, false, [&](Value *i) {
+      std::vector<Val> r;
+      for (size_t j = 0; j < kr; j++)
+        r.push_back(Val{g.load_elem(types[j], g.element_addr(totals[j], i, types[j])), nullptr, {}, {}});
+      return r;
+    });
+    tiles(lo, hi, true, input);
+    b.CreateBr(after);
+    return;
+  }
+  tiles(lo, hi, false, input);
+  // One thread writes the block's value (unless the block failed).
+  Value *should = b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed));
+  if (gpu()) should = b.CreateAnd(should, b.CreateICmpEQ(tid, b.getInt64(0)));
+  when(should, [&] {
+    std::vector<Val> v = read_acc(running);
+    for (size_t j = 0; j < kr; j++) {
+      Value *dst = b.CreateIntToPtr(k.slot(bk.out_slots[j]), gptr);
+      g.store_elem(types[j], v[j].scalar, g.element_addr(dst, block, types[j]));
+    }
+  });
+  b.CreateBr(after);
 }
 
 } // namespace kerb::codegen

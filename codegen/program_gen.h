@@ -181,11 +181,11 @@ private:
 
   void replicate_kernel(const core::Stm &s);
 
-  // reduce op ne xs: two launches of one block kernel. Each block reduces a contiguous
-  // part of the input: each thread a contiguous chunk, sequentially, then the block's
-  // threads combine neighbours in a tree (order-preserving: the operator need only be
-  // associative) and thread 0 writes the block's partial result. The second launch
-  // reduces the partial results with one block.
+  // reduce op ne xs: two launches of one block kernel (per-block partial results, then
+  // one block over them). A commutative operator (commutative()) reads coalesced,
+  // interleaved, and combines in a halving tree (BlockMode::Interleaved); any other
+  // takes its block's contiguous part in tiles (BlockMode::TiledReduce, see
+  // tiled_body), which keeps the order.
   // A block kernel over the arrays of a Reduce or Scan: its launch slots (n, the
   // lambda's free variables, the neutral values, the inputs, the outputs) and id.
   struct BlockKernel {
@@ -197,12 +197,15 @@ private:
     std::vector<Val> partial_inputs;
   };
 
-  // `scan_phase`: false for the block reduction (reduce, and scan's first pass), true
-  // for scan's last pass (extra slots: the block prefixes).
+  enum class BlockMode {
+    Interleaved, // reduce with a commutative operator; segmented reductions
+    TiledReduce, // reduce with any operator; scan's block totals
+    TiledScan,   // scan's last pass (extra slots: the block totals)
+  };
   // `partials`: the inputs are these one-dimensional arrays of `n` elements instead of
   // the statement's (the second pass of a reduction).
   BlockKernel block_kernel(const core::Stm &s, const char *name, const std::vector<Value *> &outs,
-                           const std::vector<Value *> &extra, bool scan_phase,
+                           const std::vector<Value *> &extra, BlockMode mode,
                            const std::vector<Value *> &partials = {}, Value *n_override = nullptr);
 
   // Whether the block kernels take the statement: scalar operands and results.
@@ -228,9 +231,9 @@ private:
 
   void reduce_kernels(const core::Stm &s);
 
-  // scan op ne xs: the block reduction gives each block's total; one thread turns the
-  // totals into exclusive block prefixes; a last pass scans each block's part, each
-  // thread its chunk from its prefix within the block.
+  // scan op ne xs: reduce-then-scan in two launches. A tiled block reduction gives each
+  // block's total; the last pass reduces the totals of the blocks before its own (its
+  // prefix) and then scans its part in tiles from that prefix.
   void scan_kernels(const core::Stm &s);
 
   // A fresh contiguous copy of an array (the destination of scatter and hist).
@@ -289,15 +292,13 @@ private:
   // commutative operator (+ * & | ^ && || == != min max) on its two parameters.
   bool commutative(const core::Lambda &l);
 
-  // One thread: partials[b] := ne op partials[0] op ... op partials[b-1].
-  void prefix_kernel(const core::Stm &s, const std::vector<Value *> &partials, Value *nblocks);
-
   // The body of the block kernels (see reduce_kernels and scan_kernels). The input
   // arrays are one-dimensional and contiguous; slot n holds their length. Each block
-  // takes a contiguous part of the input and each of its threads a contiguous chunk of
-  // that, so combining neighbours keeps the order: the operator need only be
-  // associative. A thread that fails a check remembers it, skips the rest of its work
-  // and still reaches every barrier.
+  // takes a contiguous part of the input. BlockMode::Interleaved: with a commutative
+  // operator the block's threads read interleaved; otherwise (segmented reductions
+  // only) each of its threads a contiguous chunk, so that combining neighbours keeps the
+  // order. A thread that fails a check remembers it, skips the rest of its work and
+  // still reaches every barrier.
   // Segmented reductions (segred_kernels) run the block body per segment: with
   // `blocks_per_segment`, block b works on segment b % segments, as block b / segments
   // of blocks_per_segment, and writes its partial result at segment * blocks_per_segment
@@ -312,7 +313,12 @@ private:
     std::function<void(Value *, const std::vector<Val> &)> finish;
   };
   void block_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
-                  bool scan_phase, bool prelude, const BlockSegments *segs = nullptr);
+                  BlockMode mode, bool prelude, const BlockSegments *segs = nullptr);
+  // The tiled modes (Note [Tiled block kernels] in block_kernels.cpp): `after` is where
+  // the block goes when it is done or has failed.
+  void tiled_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
+                  BlockMode mode, Value *block, Value *tid, Value *nblocks,
+                  llvm::AllocaInst *failed, llvm::BasicBlock *after);
 
   // Segmented reduction: a map over few elements (segments) whose lambda is cheap
   // statements, one reduction over scalars of a long array (typically a map fused into

@@ -18,7 +18,7 @@ namespace kerb {
 namespace {
 
 constexpr unsigned kThreadsBlock = 256; // Threads kernels
-constexpr unsigned kBlocksBlock = 256;  // Blocks kernels (their shared arrays hold 1024)
+constexpr unsigned kBlocksBlock = unsigned(kGpuBlockThreads); // Blocks kernels
 
 class CudaExecDevice : public Device {
 public:

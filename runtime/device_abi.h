@@ -52,6 +52,10 @@ struct KernelDesc {
   uint32_t shared_bytes_per_thread = 0; // Blocks: shared memory per thread
 };
 
+// Threads per block of Blocks kernels on the GPU. The tiled block kernels
+// (codegen/block_kernels.cpp) size their shared arrays by it.
+constexpr int64_t kGpuBlockThreads = 256;
+
 // CPU kernels: called with a range [begin, end) of threads (Threads) or blocks (Blocks,
 // block size 1) and a pointer to the argument slots.
 using CpuKernelFn = void (*)(int64_t begin, int64_t end, const int64_t *slots);

@@ -186,6 +186,27 @@ P
 count "$tmp/index_ir.ir" '@site 0: bounds at .*Index \[\{\}\] out of bounds for array of shape \[\{\}\]\.' 1
 count "$tmp/index_ir.ir" '= xs_[0-9]+\[i_[0-9]+\] @site 0' 1
 
+# A scan is two block kernels (block totals; then each block's prefix and its part),
+# both tiled: coalesced loads of a tile (thread t at t, t + 256, ...: offsets of 1 KiB
+# for i32) and barriers that tell whether a thread failed; no one-thread prefix kernel.
+emit scan ptx <<'P'
+entry main (xs: []i32) : []i32 = scan (+) 0 xs
+P
+count "$tmp/scan.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_scan_totals\(' 1
+count "$tmp/scan.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_scan\(' 1
+count "$tmp/scan.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_scan_prefix' 0
+at_least "$tmp/scan.ptx" 'ld\.global\.u32.*\+1024\]' 2
+at_least "$tmp/scan.ptx" 'st\.global\.u32.*\+1024\]' 1
+at_least "$tmp/scan.ptx" 'bar\.red\.or\.pred' 10
+# A reduction with an operator not known to be commutative (argmin over pairs, the map
+# fused) is tiled too: its loads are coalesced.
+emit argmin ptx <<'P'
+entry main [n] (d: [n]f32) : (f32, i64) =
+  reduce (\(d1, i1) (d2, i2) -> if d1 < d2 || (d1 == d2 && i1 < i2) then (d1, i1) else (d2, i2))
+         (f32.inf, -1i64) (zip (map f32.abs d) (iota n))
+P
+at_least "$tmp/argmin.ptx" 'ld\.global\.f32.*\+1024\]' 2
+at_least "$tmp/argmin.ptx" 'bar\.red\.or\.pred' 10
 # remove_proved_checks (docs/CHECKS.md, Note [Proved in range]): the indices of matmul
 # (nested and flat) and backprop are in range by construction: no site is left, and no
 # failure path in the LLVM IR; near misses keep theirs.
