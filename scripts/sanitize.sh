@@ -22,10 +22,17 @@ if command -v ccache >/dev/null; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 fi
 start=$(date +%s)
+# Warnings are not errors here: GCC 12 with ASan at -O1 warns falsely (maybe-uninitialized
+# in libstdc++'s <regex>, mismatched-new-delete on LLVM's GlobalVariable); the main build
+# (scripts/setup.sh) keeps -Werror.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS='-O1 -g1' \
-  -DCMAKE_C_FLAGS='-O1 -g1' -DKERB_SANITIZE=ON -DKERB_BUILD_TESTS=OFF -DKERB_WERROR=ON \
+  -DCMAKE_C_FLAGS='-O1 -g1' -DKERB_SANITIZE=ON -DKERB_BUILD_TESTS=OFF -DKERB_WERROR=OFF \
   "${launcher[@]}" >/dev/null
-cmake --build build-asan -j "${KERB_JOBS:-$(nproc)}" --target kerb >/dev/null
+if ! cmake --build build-asan -j "${KERB_JOBS:-$(nproc)}" --target kerb >build-asan/build.log 2>&1; then
+  echo "sanitize: error: the build failed; the end of build-asan/build.log:" >&2
+  grep -E -A5 'error|FAILED' build-asan/build.log | head -n 40 >&2
+  exit 1
+fi
 echo "sanitize: built build-asan/kerb in $(( $(date +%s) - start ))s"
 
 kerb=build-asan/kerb
