@@ -412,32 +412,9 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   std::vector<PrimType> types;
   for (int r : s.pat) types.push_back(p_.var(r).type.prim);
 
-  // Block and thread ids. The CPU runs a range of blocks of one thread each.
-  Value *block, *tid, *ntid, *nblocks;
-  AllocaInst *block_ctr = nullptr;
-  BasicBlock *cpu_head = nullptr, *cpu_next = nullptr;
-  if (gpu()) {
-    block = sreg(b, Intrinsic::nvvm_read_ptx_sreg_ctaid_x);
-    tid = sreg(b, Intrinsic::nvvm_read_ptx_sreg_tid_x);
-    ntid = sreg(b, Intrinsic::nvvm_read_ptx_sreg_ntid_x);
-    nblocks = sreg(b, Intrinsic::nvvm_read_ptx_sreg_nctaid_x);
-  } else {
-    // The launch's total number of blocks is in slots[-1] (see cpu_device.cpp).
-    Value *slots = k.f->getArg(2);
-    nblocks = b.CreateLoad(b.getInt64Ty(), b.CreateGEP(b.getInt64Ty(), slots, b.getInt64(uint64_t(-1))));
-    block_ctr = g.entry_alloca(b.getInt64Ty());
-    b.CreateStore(k.begin, block_ctr);
-    cpu_head = BasicBlock::Create(c, "block.head", f);
-    BasicBlock *work = BasicBlock::Create(c, "block.work", f);
-    cpu_next = BasicBlock::Create(c, "block.next", f);
-    b.CreateBr(cpu_head);
-    b.SetInsertPoint(cpu_head);
-    block = b.CreateLoad(b.getInt64Ty(), block_ctr);
-    b.CreateCondBr(b.CreateICmpSLT(block, k.end), work, k.exit);
-    b.SetInsertPoint(work);
-    tid = b.getInt64(0);
-    ntid = b.getInt64(1);
-  }
+  BlockIds ids = begin_blocks(k);
+  Value *block = ids.block, *tid = ids.tid, *ntid = ids.ntid, *nblocks = ids.nblocks;
+  BasicBlock *cpu_next = ids.after;
   // Segmented reductions (segred_kernels): which segment this block works on, and its
   // index and count among the blocks of that segment; `out_at`: where it writes.
   Value *bidx = block, *bcount = nblocks, *out_at = block, *segment = nullptr, *in_off = nullptr;
@@ -490,12 +467,8 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   b.CreateStore(b.getFalse(), failed);
   if (mode != BlockMode::Interleaved) {
     KERB_ASSERT(!segs, "segmented reductions use the interleaved block body");
-    tiled_body(k, s, n, bk, mode, block, tid, nblocks, failed, gpu() ? k.exit : cpu_next);
-    if (!gpu()) {
-      b.SetInsertPoint(cpu_next);
-      b.CreateStore(b.CreateAdd(block, b.getInt64(1)), block_ctr);
-      b.CreateBr(cpu_head);
-    }
+    tiled_body(k, s, n, bk, mode, block, tid, nblocks, failed, ids.after);
+    end_blocks(k, ids);
     return;
   }
   auto on_fail_to = [&](BasicBlock *&target) {
@@ -648,7 +621,7 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     }
     // Thread 0 writes the block's result (unless this thread failed).
     BasicBlock *write = BasicBlock::Create(c, "write", f);
-    BasicBlock *after = gpu() ? k.exit : cpu_next;
+    BasicBlock *after = cpu_next;
     Value *should = b.CreateAnd(b.CreateICmpEQ(tid, b.getInt64(0)),
                                 b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed)));
     b.CreateCondBr(should, write, after);
@@ -669,11 +642,46 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
       b.CreateBr(after);
     }
   }
-  if (!gpu()) {
-    b.SetInsertPoint(cpu_next);
-    b.CreateStore(b.CreateAdd(block, b.getInt64(1)), block_ctr);
-    b.CreateBr(cpu_head);
+  end_blocks(k, ids);
+}
+
+ProgramGen::BlockIds ProgramGen::begin_blocks(KernelFn &k) {
+  FnGen &g = *k.g;
+  IRBuilder<> &b = g.builder();
+  LLVMContext &c = b.getContext();
+  BlockIds ids;
+  if (gpu()) {
+    ids.block = sreg(b, Intrinsic::nvvm_read_ptx_sreg_ctaid_x);
+    ids.tid = sreg(b, Intrinsic::nvvm_read_ptx_sreg_tid_x);
+    ids.ntid = sreg(b, Intrinsic::nvvm_read_ptx_sreg_ntid_x);
+    ids.nblocks = sreg(b, Intrinsic::nvvm_read_ptx_sreg_nctaid_x);
+    ids.after = k.exit;
+    return ids;
   }
+  // The launch's total number of blocks is in slots[-1] (see cpu_device.cpp).
+  Value *slots = k.f->getArg(2);
+  ids.nblocks = b.CreateLoad(b.getInt64Ty(), b.CreateGEP(b.getInt64Ty(), slots, b.getInt64(uint64_t(-1))));
+  ids.ctr = g.entry_alloca(b.getInt64Ty());
+  b.CreateStore(k.begin, ids.ctr);
+  ids.head = BasicBlock::Create(c, "block.head", k.f);
+  BasicBlock *work = BasicBlock::Create(c, "block.work", k.f);
+  ids.after = BasicBlock::Create(c, "block.next", k.f);
+  b.CreateBr(ids.head);
+  b.SetInsertPoint(ids.head);
+  ids.block = b.CreateLoad(b.getInt64Ty(), ids.ctr);
+  b.CreateCondBr(b.CreateICmpSLT(ids.block, k.end), work, k.exit);
+  b.SetInsertPoint(work);
+  ids.tid = b.getInt64(0);
+  ids.ntid = b.getInt64(1);
+  return ids;
+}
+
+void ProgramGen::end_blocks(KernelFn &k, const BlockIds &ids) {
+  if (gpu()) return;
+  IRBuilder<> &b = k.g->builder();
+  b.SetInsertPoint(ids.after);
+  b.CreateStore(b.CreateAdd(ids.block, b.getInt64(1)), ids.ctr);
+  b.CreateBr(ids.head);
 }
 
 // Note [Tiled block kernels]

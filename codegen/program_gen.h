@@ -270,6 +270,12 @@ private:
   // One thread per update: the value (fused maps computed here, their checks kept),
   // then, for an index in range, the atomic update of its bin.
   void atomic_hist(const core::Stm &s, HistUpdate how);
+  // An update kernel of atomic_hist with `sl` bound (its loads invariant).
+  KernelFn hist_fn(const char *name, KernelDesc::Kind kind, SlotList &sl);
+  // The same as one block kernel with per-block histograms in shared memory (Note
+  // [Histograms in shared memory] in thread_kernels.cpp); `sl` holds atomic_hist's
+  // slots (n at n_slot).
+  void shared_hist(const core::Stm &s, HistUpdate how, SlotList &sl, size_t n_slot);
 
   // Whether code run on garbage (after an earlier kernel failed) could loop for long or
   // touch memory out of bounds: loops (their bounds may come from data), and indexing
@@ -314,6 +320,16 @@ private:
   };
   void block_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
                   BlockMode mode, bool prelude, const BlockSegments *segs = nullptr);
+  // Block and thread ids of a Blocks kernel. The CPU runs a range of blocks of one
+  // thread each: begin_blocks opens the loop over them, end_blocks closes it; a block
+  // that is done goes to `after` (the GPU: the kernel's exit).
+  struct BlockIds {
+    Value *block = nullptr, *tid = nullptr, *ntid = nullptr, *nblocks = nullptr;
+    llvm::AllocaInst *ctr = nullptr;
+    llvm::BasicBlock *head = nullptr, *after = nullptr;
+  };
+  BlockIds begin_blocks(KernelFn &k);
+  void end_blocks(KernelFn &k, const BlockIds &ids);
   // The tiled modes (Note [Tiled block kernels] in block_kernels.cpp): `after` is where
   // the block goes when it is done or has failed.
   void tiled_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,

@@ -581,6 +581,13 @@ std::optional<ProgramGen::HistUpdate> ProgramGen::hist_update(const core::Stm &s
   return u;
 }
 
+ProgramGen::KernelFn ProgramGen::hist_fn(const char *name, KernelDesc::Kind kind, SlotList &sl) {
+  KernelFn kf = new_kernel(name, sl.host_values.size() + 1, KernelDesc{kind, 0});
+  bind_kernel_args(kf, sl);
+  kf.g->invariant_loads = true; // the indices and values; the bins are reached by atomics only
+  return kf;
+}
+
 void ProgramGen::atomic_hist(const core::Stm &s, HistUpdate how) {
   const core::Exp &e = s.exp;
   FnGen &h = *host_;
@@ -594,10 +601,9 @@ void ProgramGen::atomic_hist(const core::Stm &s, HistUpdate how) {
   add_input(sl, e.arrays[2]);
   add_var(sl, dest);
   ArenaSlots arena = add_arena(sl, n, {}, e);
-  KernelFn kf = new_kernel("hist", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
-  bind_kernel_args(kf, sl);
+  if (!how.cas && !arena.used && !sl.prelude) return shared_hist(s, how, sl, n_slot);
+  KernelFn kf = hist_fn("hist", KernelDesc::Threads, sl);
   FnGen &g = *kf.g;
-  g.invariant_loads = true; // the indices and values; the bins are reached by atomics only
   IRBuilder<> &b = g.builder();
   LLVMContext &c = b.getContext();
   threads_kernel(kf, kf.slot(n_slot), [&](Value *gid) {
@@ -640,6 +646,126 @@ void ProgramGen::atomic_hist(const core::Stm &s, HistUpdate how) {
     b.SetInsertPoint(skip);
   }, sl.prelude);
   emit_launch(int(out_.kernel_descs.size()) - 1, n, sl);
+}
+
+namespace {
+// The bits of the value that an atomic update leaves a bin unchanged with (x op id = x
+// for every x): what a block's histogram in shared memory starts from, and what its
+// merge skips.
+Constant *rmw_identity(AtomicRMWInst::BinOp op, Type *et) {
+  unsigned bits = et->getPrimitiveSizeInBits();
+  switch (op) {
+  case AtomicRMWInst::FAdd: return ConstantFP::getNegativeZero(et); // -0 + x = x, also for +0
+  case AtomicRMWInst::And: case AtomicRMWInst::UMin: return ConstantInt::get(et, APInt::getAllOnes(bits));
+  case AtomicRMWInst::Min: return ConstantInt::get(et, APInt::getSignedMaxValue(bits));
+  case AtomicRMWInst::Max: return ConstantInt::get(et, APInt::getSignedMinValue(bits));
+  default: return ConstantInt::get(et, 0); // Add, Or, Xor, UMax
+  }
+}
+// A block's histogram in shared memory takes at most this many bytes.
+constexpr int64_t kSharedHistBytes = 16384;
+} // namespace
+
+// Note [Histograms in shared memory]
+// A histogram whose update is one atomicrmw runs as a Blocks kernel: each block keeps
+// its own histogram in shared memory when the bins fit (kSharedHistBytes; the test is
+// on the bins' count, uniform), starting from the operator's identity; its threads
+// take the updates grid-strided (coalesced) and update the shared bins with atomics
+// there, then, after a barrier, add every bin the block changed to the result with one
+// global atomic. With more bins the same kernel updates the result directly. A thread
+// whose value fails stops updating and still reaches the barrier; the block's partial
+// histogram is merged anyway (the call fails, so the result is not seen), and the
+// merge has no checks of its own.
+void ProgramGen::shared_hist(const core::Stm &s, HistUpdate how, SlotList &sl, size_t n_slot) {
+  const core::Exp &e = s.exp;
+  FnGen &h = *host_;
+  IRBuilder<> &hb = h.builder();
+  int dest = s.pat[0], is = e.arrays[1];
+  PrimType t = p_.var(dest).type.prim;
+  Value *nblocks = hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, h.lookup(is).dims[0]});
+  KernelFn kf = hist_fn("hist_shared", KernelDesc::Blocks, sl);
+  FnGen &g = *kf.g;
+  IRBuilder<> &b = g.builder();
+  LLVMContext &c = b.getContext();
+  Function *f = kf.f;
+  Type *et = g.ops().mem_type(t);
+  Align al(kernel_module().getDataLayout().getTypeAllocSize(et));
+  int64_t cap = kSharedHistBytes / int64_t(al.value());
+  auto *arr_t = ArrayType::get(et, uint64_t(cap));
+  Value *sh;
+  if (gpu()) {
+    auto *gv = new GlobalVariable(kernel_module(), arr_t, false, GlobalValue::InternalLinkage,
+                                  UndefValue::get(arr_t), f->getName().str() + "_bins", nullptr,
+                                  GlobalValue::NotThreadLocal, 3);
+    gv->setAlignment(Align(16));
+    sh = gv;
+  } else {
+    sh = g.entry_alloca(arr_t);
+  }
+  BlockIds ids = begin_blocks(kf);
+  const Val &dst = g.lookup(dest);
+  Value *nbins = dst.dims[0];
+  Value *n = kf.slot(n_slot);
+  Value *use = b.CreateICmpSLE(nbins, b.getInt64(cap));
+  Constant *id = rmw_identity(how.rmw, et);
+  auto shared_at = [&](Value *i) { return b.CreateGEP(arr_t, sh, {b.getInt64(0), i}); };
+  auto barrier = [&]() {
+    if (gpu()) b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_barrier0));
+  };
+  // for (i = first; i < end; i += step) body(i)
+  auto strided = [&](Value *first, Value *end, Value *step, BasicBlock *exit,
+                     const std::function<void(Value *)> &body) {
+    Value *left = b.CreateSub(end, first);
+    Value *count = b.CreateSDiv(b.CreateAdd(left, b.CreateSub(step, b.getInt64(1))), step);
+    count = b.CreateSelect(b.CreateICmpSGT(count, b.getInt64(0)), count, b.getInt64(0));
+    g.counted_range(b.getInt64(0), count, exit, [&](Value *q) { body(b.CreateAdd(first, b.CreateMul(q, step))); });
+  };
+  auto when = [&](Value *cond, const std::function<void()> &body) {
+    BasicBlock *yes = BasicBlock::Create(c, "when.yes", f), *no = BasicBlock::Create(c, "when.no", f);
+    b.CreateCondBr(cond, yes, no);
+    b.SetInsertPoint(yes);
+    body();
+    b.CreateBr(no);
+    b.SetInsertPoint(no);
+  };
+  when(use, [&] { strided(ids.tid, nbins, ids.ntid, nullptr, [&](Value *i) { b.CreateStore(id, shared_at(i)); }); });
+  barrier();
+  BasicBlock *updated = BasicBlock::Create(c, "hist.updated", f);
+  g.on_fail = [&b, updated](Value *) { b.CreateBr(updated); };
+  Value *threads = b.CreateMul(ids.nblocks, ids.ntid);
+  strided(b.CreateAdd(b.CreateMul(ids.block, ids.ntid), ids.tid), n, threads, updated, [&](Value *i) {
+    // The value first: every value is computed (and checked), as in the interpreter,
+    // also where its index is out of range.
+    std::vector<Val> read = g.rows_at({e.arrays[2], is}, i);
+    Value *v = read[0].scalar, *idx = read[1].scalar;
+    when(b.CreateICmpULT(idx, nbins), [&] {
+      BasicBlock *in_shared = BasicBlock::Create(c, "hist.shared", f);
+      BasicBlock *in_global = BasicBlock::Create(c, "hist.global", f);
+      BasicBlock *done = BasicBlock::Create(c, "hist.done", f);
+      b.CreateCondBr(use, in_shared, in_global);
+      b.SetInsertPoint(in_shared);
+      b.CreateAtomicRMW(how.rmw, shared_at(idx), v, MaybeAlign(al), AtomicOrdering::Monotonic);
+      b.CreateBr(done);
+      b.SetInsertPoint(in_global);
+      b.CreateAtomicRMW(how.rmw, g.element_addr(dst.addr, idx, t), v, MaybeAlign(al), AtomicOrdering::Monotonic);
+      b.CreateBr(done);
+      b.SetInsertPoint(done);
+    });
+  });
+  b.SetInsertPoint(updated);
+  barrier();
+  when(use, [&] {
+    strided(ids.tid, nbins, ids.ntid, nullptr, [&](Value *i) {
+      Value *x = b.CreateLoad(et, shared_at(i));
+      IntegerType *it = b.getIntNTy(unsigned(al.value() * 8));
+      when(b.CreateICmpNE(b.CreateBitCast(x, it), b.CreateBitCast(id, it)), [&] {
+        b.CreateAtomicRMW(how.rmw, g.element_addr(dst.addr, i, t), x, MaybeAlign(al), AtomicOrdering::Monotonic);
+      });
+    });
+  });
+  b.CreateBr(ids.after);
+  end_blocks(kf, ids);
+  emit_launch(int(out_.kernel_descs.size()) - 1, nblocks, sl);
 }
 
 void ProgramGen::hist_kernel(const core::Stm &s) {

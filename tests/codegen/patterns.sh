@@ -133,14 +133,18 @@ entry main (xs: []f32) : []f32 = map (\x -> loop y = x for _i < 3 do y * 2) xs
 P
 count "$tmp/nolanes.ptx" '\.v4\.' 0
 
-# reduce_by_index: one thread per update with an atomic for +, min/max on integers and
-# & | ^; a compare-and-swap loop for float min/max and *; one thread in index order for
-# other operators. The values (a fused map) are computed in the update kernel.
+# reduce_by_index: an atomic for +, min/max on integers and & | ^ (per-block histograms
+# in shared memory when the bins fit, merged with global atomics: Note [Histograms in
+# shared memory]); a compare-and-swap loop for float min/max and *; one thread in index
+# order for other operators. The values (a fused map) are computed in the update kernel.
 emit hist_add ptx <<'P'
 entry main (is: []i64) : []i32 = reduce_by_index (replicate 8 0i32) (+) 0 is (map (\_ -> 1i32) is)
 P
 count "$tmp/hist_add.ptx" '^\.visible \.entry' 2
-count "$tmp/hist_add.ptx" 'atom\.global\.add\.u32' 1
+count "$tmp/hist_add.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_hist_shared\(' 1
+at_least "$tmp/hist_add.ptx" 'atom\.shared\.add\.u32' 1
+at_least "$tmp/hist_add.ptx" 'atom\.global\.add\.u32' 1
+count "$tmp/hist_add.ptx" '\.shared \.align 16 \.b8 kerb_kernel_[0-9]+_hist_shared_bins\[16384\]' 1
 emit hist_fmax ptx <<'P'
 entry main (is: []i64) (vs: []f32) : []f32 = reduce_by_index (replicate 8 0f32) f32.max f32.lowest is vs
 P
