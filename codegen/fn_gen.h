@@ -202,6 +202,9 @@ public:
   // Whether `e` mentions any of `vars`, and whether a body holds a check (a site).
   static bool mentions(const core::Exp &e, const std::set<int> &vars);
   static bool has_checks(const core::Body &b);
+  // Whether the map `s` of `body`, or a map of `body` whose results it reads (fused into
+  // it), transitively, has checks in its lambda.
+  static bool map_chain_has_checks(const core::Body &body, const core::Stm &s);
 
   std::vector<Val> results(const core::Body &b);
 

@@ -4,6 +4,7 @@
 // thread.
 #include "codegen/fn_gen.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
@@ -36,11 +37,25 @@ bool FnGen::consumed_whole(const core::Program &p, const core::Body &body, const
   }
   for (const core::SubExp &r : body.result)
     if (r.is_var() && vars.count(r.var)) return false;
-  // A map that nothing reads would never be computed: that is fine unless its lambda
-  // can fail, whose checks must still happen, as on the interpreter. (Found by kerb
-  // difftest: an unused map with a bad index failed on the interpreter only.)
-  if (!used && s.exp.kind == core::ExpKind::Map && has_checks(s.exp.lambda->body)) return false;
+  // A map that nothing reads would never be computed: that is fine unless its lambda,
+  // or that of a map fused into it, can fail, whose checks must still happen, as on the
+  // interpreter. (Found by kerb difftest: an unused map with a bad index, seeds 357
+  // and 457, and an unused map over a map with an assert, seed 403658, failed on the
+  // interpreter only.)
+  if (!used && s.exp.kind == core::ExpKind::Map && map_chain_has_checks(body, s)) return false;
   return true;
+}
+
+bool FnGen::map_chain_has_checks(const core::Body &body, const core::Stm &s) {
+  if (has_checks(s.exp.lambda->body)) return true;
+  for (int a : s.exp.arrays)
+    for (const core::Stm &t : body.stms) {
+      if (&t == &s) break;
+      if (t.exp.kind == core::ExpKind::Map && t.exp.lambda &&
+          std::find(t.pat.begin(), t.pat.end(), a) != t.pat.end() && map_chain_has_checks(body, t))
+        return true;
+    }
+  return false;
 }
 
 bool FnGen::mentions(const core::Exp &e, const std::set<int> &vars) {
