@@ -55,6 +55,11 @@ fi
 
 per=$((total / ${#targets[@]}))
 mkdir -p build-fuzz/artifacts build-fuzz/logs
+# log_of TARGET WORKER: the log of one process (TARGET.log when there is one worker).
+log_of() {
+  if ((workers == 1)); then echo "build-fuzz/logs/$1.log"; else echo "build-fuzz/logs/$1-$2.log"; fi
+}
+
 status=0
 for t in "${targets[@]}"; do
   bin=build-fuzz/tests/fuzz/fuzz_$t
@@ -66,33 +71,27 @@ for t in "${targets[@]}"; do
   rm -f build-fuzz/logs/"$t".log build-fuzz/logs/"$t"-*.log
   pids=()
   for ((w = 0; w < workers; w++)); do
-    log=build-fuzz/logs/$t.log
-    ((workers == 1)) || log=build-fuzz/logs/$t-$w.log
     nice -n 10 "$bin" -max_total_time="$per" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
       -print_final_stats=1 -seed=$((w + 1)) -artifact_prefix=build-fuzz/artifacts/"$t"- \
-      "$corpus" "${seeds[@]}" >"$log" 2>&1 &
+      "$corpus" "${seeds[@]}" >"$(log_of "$t" "$w")" 2>&1 &
     pids+=($!)
   done
-  failed=()
-  for ((w = 0; w < workers; w++)); do
-    wait "${pids[$w]}" || failed+=("$w")
-  done
   runs=0
-  for log in build-fuzz/logs/"$t".log build-fuzz/logs/"$t"-*.log; do
-    [ -f "$log" ] || continue
+  failed=0
+  for ((w = 0; w < workers; w++)); do
+    log=$(log_of "$t" "$w")
+    if ! wait "${pids[$w]}"; then
+      failed=1
+      echo "fuzz: $t (worker $w): FAILED; the end of $log:"
+      grep -v '^#\|^INFO\|NEW_FUNC' "$log" | tail -n 30
+    fi
     n=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
     runs=$((runs + ${n:-0}))
   done
-  if ((${#failed[@]} == 0)); then
-    echo "fuzz: $t: $runs inputs in ${per}s x $workers, no crash"
-  else
+  if ((failed)); then
     status=1
-    for w in "${failed[@]}"; do
-      log=build-fuzz/logs/$t.log
-      ((workers == 1)) || log=build-fuzz/logs/$t-$w.log
-      echo "fuzz: $t (worker $w): FAILED; the end of $log:"
-      grep -v '^#\|^INFO\|NEW_FUNC' "$log" | tail -n 30
-    done
+  else
+    echo "fuzz: $t: $runs inputs in ${per}s x $workers, no crash"
   fi
 done
 exit $status
