@@ -11,7 +11,7 @@ import statistics
 import sys
 
 SCALE = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9, "Tbyte": 1e12,
-         "nsecond": 1e-9, "usecond": 1e-6, "msecond": 1e-3, "second": 1.0,
+         "nsecond": 1e-9, "ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0, "usecond": 1e-6, "msecond": 1e-3, "second": 1.0,
          "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3, "Kbyte/block": 1e3, "byte/block": 1}
 
 
@@ -62,8 +62,9 @@ def main():
             med = statistics.median(dur)
             i = dur.index(sorted(dur)[len(dur) // 2])
             r = rs[i]
-            rd = value(r, units, "dram__bytes_read.sum") or 0
-            wr = value(r, units, "dram__bytes_write.sum") or 0
+            # DRAM bytes read and written: the section's rate times the duration.
+            rd = (value(r, units, "dram__bytes.sum.per_second") or 0) * (value(r, units, "gpu__time_duration.sum") or 0)
+            wr = 0
             regs = value(r, units, "launch__registers_per_thread")
             smem = (value(r, units, "launch__shared_mem_per_block_static") or 0) + \
                 (value(r, units, "launch__shared_mem_per_block_dynamic") or 0)
