@@ -39,8 +39,10 @@ prof() { # TAG CMD...
   shift
   if [ $((deadline - SECONDS)) -lt 20 ]; then say "$tag skipped (deadline)"; return; fi
   timeout $((deadline - SECONDS - 10)) "$ncu" --clock-control none -c "$launches" "${sections[@]}" --csv \
-    --page raw --log-file "$work/csv/$tag.log" "$@" >"$work/csv/$tag.csv" 2>"$work/csv/$tag.err"
-  say "$tag: exit $? ($(grep -c '^"' "$work/csv/$tag.csv") csv lines)"
+    --page raw --log-file "$work/csv/$tag.log" "$@" >"$work/csv/$tag.out" 2>"$work/csv/$tag.err"
+  local st=$?
+  grep "^\"" "$work/csv/$tag.log" >"$work/csv/$tag.csv"
+  say "$tag: exit $st ($(wc -l <"$work/csv/$tag.csv") csv lines)"
 }
 for p in "${programs[@]}"; do
   prof "kerb_$p" "$kerb" bench "bench/$p.fut" --device cuda --runs 1 --warmup 0
