@@ -162,6 +162,22 @@ private:
   // the inner map for row i, then inner element j if j < m), not one thread per row.
   const core::Stm *nested_inner_map(const core::Stm &s);
   void flat_map_kernel(const core::Stm &s, const core::Stm &inner);
+  // A Threads kernel over a rows x cols space in 2-D tiles of kTileThreads threads
+  // (Note [2-D tiles of map kernels]): its launch slots and thread count (host code).
+  struct Tiles {
+    size_t rows_slot = 0, cols_slot = 0, tw_slot = 0, th_slot = 0, tiles_x_slot = 0;
+    size_t tw_div_slot = 0, tiles_x_div_slot = 0; // magic numbers: multiplier, shift
+    Value *threads = nullptr;
+  };
+  static constexpr int64_t kTileThreads = kGpuThreadsBlock;
+  Tiles add_tiles(SlotList &sl, Value *rows, Value *cols);
+  // Kernel code: the element (i, j) of thread gid, and whether it has one.
+  struct TileIndex {
+    Value *i = nullptr, *j = nullptr, *valid = nullptr;
+  };
+  TileIndex tile_index(KernelFn &k, const Tiles &t, Value *gid);
+  // x / d for an i32 0 <= x < 2^31 by the magic number of d (add_tiles' slots).
+  Value *magic_div(IRBuilder<> &b, Value *x, Value *m, Value *l);
   bool lanes_map(const core::Stm &s, const SlotList &sl, const ArenaSlots &arena);
   // Whether a body is straight-line scalar code (branches allowed): no loops, no
   // SOACs, no arrays made.

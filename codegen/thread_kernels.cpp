@@ -249,6 +249,122 @@ const core::Stm *ProgramGen::segmented_reduce(const core::Stm &s) {
   return &red;
 }
 
+// Note [2-D tiles of map kernels]
+// A map over a rows x cols space (perfectly nested maps, flat_map_kernel) runs as a
+// Threads kernel whose blocks of kTileThreads threads (the runtime's block size on the
+// GPU, kGpuThreadsBlock) each cover a tile of th rows x tw columns, tw * th <=
+// kTileThreads, the column fastest: thread t of block b takes element
+//   (by * th + t / tw, bx * tw + t % tw),  (by, bx) = (b / tiles_x, b % tiles_x),
+// tiles_x = ceil(cols / tw), and has no element when t / tw >= th or the element is out
+// of range. The host picks the tile (add_tiles): 32 columns x 8 rows (a warp reads and
+// writes 32 consecutive elements of a row, and a block's rows share what they read of
+// other arrays' columns, as the hand-written 32 x 8 blocks do), or whole rows (tw =
+// cols, th = kTileThreads / cols rows) when cols < 256 and that leaves fewer threads
+// idle (always for cols <= 32; cols = 1 gives 256 rows a block). The kernel divides by
+// tw and tiles_x without a division: the host passes a magic multiplier and shift
+// (x / d = (x * m) >> s for 0 <= x < 2^31, magic_divisor), computed once per launch.
+// On the GPU the block and thread index are the special registers (b < 2^31 is the
+// grid's limit); on the CPU, which runs the same kernel over a range of global thread
+// indices, b = gid / kTileThreads and t = gid % kTileThreads, and b / tiles_x is a
+// plain division (b is not bounded there), so the CPU device runs the same tiles.
+namespace {
+// For 1 <= d < 2^32: m and l with x / d = mulhi(2x, m) >> l for every 0 <= x < 2^31,
+// mulhi the high 32 bits of a 32 x 32-bit product (Granlund and Montgomery, "Division
+// by invariant integers using multiplication", 1994, Thm. 4.2 with N = 31: l = ceil(log2
+// d), m = floor(2^(31+l) / d) + 1, so 2^(31+l) < m * d <= 2^(31+l) + d <= 2^(31+l) + 2^l
+// and x / d = (x * m) >> (31 + l) = (2x * m) >> (32 + l); m < 2^32 and 2x < 2^32).
+std::pair<Value *, Value *> magic_divisor(IRBuilder<> &b, Module &m, Value *d) {
+  Function *ctlz = Intrinsic::getDeclaration(&m, Intrinsic::ctlz, {b.getInt64Ty()});
+  Value *lz = b.CreateCall(ctlz, {b.CreateSub(d, b.getInt64(1)), b.getFalse()});
+  // (d >= 2^32 only where the launch is refused, the grid being too large; l is kept
+  // below 33 so that the shift below stays defined.)
+  Value *l = b.CreateSub(b.getInt64(64), lz);
+  l = b.CreateSelect(b.CreateICmpULT(l, b.getInt64(33)), l, b.getInt64(32));
+  Value *mul = b.CreateAdd(b.CreateUDiv(b.CreateShl(b.getInt64(1), b.CreateAdd(l, b.getInt64(31))), d),
+                           b.getInt64(1));
+  return {mul, l};
+}
+} // namespace
+
+// x / d for an i32 0 <= x < 2^31, by magic_divisor's m and l (i64 slots): on the GPU
+// mul.hi.u32 and a shift.
+Value *ProgramGen::magic_div(IRBuilder<> &b, Value *x, Value *m, Value *l) {
+  Type *i32 = b.getInt32Ty();
+  Value *x2 = b.CreateShl(x, b.getInt32(1), "", true, true);
+  Value *m32 = b.CreateTrunc(m, i32);
+  Value *hi;
+  if (gpu()) {
+    hi = b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_mulhi_ui), {x2, m32});
+  } else {
+    Type *i64 = b.getInt64Ty();
+    Value *p = b.CreateMul(b.CreateZExt(x2, i64), b.CreateZExt(m32, i64), "", true, true);
+    hi = b.CreateTrunc(b.CreateLShr(p, b.getInt64(32)), i32);
+  }
+  return b.CreateLShr(hi, b.CreateTrunc(l, i32));
+}
+
+ProgramGen::Tiles ProgramGen::add_tiles(SlotList &sl, Value *rows, Value *cols) {
+  FnGen &h = *host_;
+  IRBuilder<> &b = h.builder();
+  Tiles t;
+  // cols >= 1. Whole rows when cols < 256 and they leave no more threads idle than
+  // tiles 32 wide: (256 % cols) / 256 <= (c32 - cols) / c32, c32 = cols rounded up to 32.
+  Value *tt = h.i64(kTileThreads);
+  Value *c32 = b.CreateAnd(b.CreateAdd(cols, h.i64(31)), h.i64(-32));
+  Value *idle_rows = b.CreateMul(b.CreateURem(tt, cols), c32);
+  Value *idle_32 = b.CreateMul(b.CreateSub(c32, cols), tt);
+  Value *whole = b.CreateAnd(b.CreateICmpULT(cols, tt), b.CreateICmpULE(idle_rows, idle_32));
+  Value *tw = b.CreateSelect(whole, cols, h.i64(32));
+  Value *th = b.CreateUDiv(tt, tw);
+  Value *tiles_x = b.CreateUDiv(b.CreateAdd(cols, b.CreateSub(tw, h.i64(1))), tw);
+  Value *tiles_y = b.CreateUDiv(b.CreateAdd(rows, b.CreateSub(th, h.i64(1))), th);
+  t.threads = b.CreateMul(b.CreateMul(tiles_x, tiles_y), tt);
+  t.rows_slot = add_raw(sl, rows);
+  t.cols_slot = add_raw(sl, cols);
+  t.tw_slot = add_raw(sl, tw);
+  t.th_slot = add_raw(sl, th);
+  t.tiles_x_slot = add_raw(sl, tiles_x);
+  auto [tw_m, tw_s] = magic_divisor(b, *h.function()->getParent(), tw);
+  t.tw_div_slot = add_raw(sl, tw_m);
+  add_raw(sl, tw_s);
+  auto [tx_m, tx_s] = magic_divisor(b, *h.function()->getParent(), tiles_x);
+  t.tiles_x_div_slot = add_raw(sl, tx_m);
+  add_raw(sl, tx_s);
+  return t;
+}
+
+ProgramGen::TileIndex ProgramGen::tile_index(KernelFn &k, const Tiles &t, Value *gid) {
+  IRBuilder<> &b = k.g->builder();
+  Type *i32 = b.getInt32Ty(), *i64 = b.getInt64Ty();
+  auto wide = [&](Value *v) { return b.CreateZExt(v, i64); };
+  // The block's tile (by, bx) and the thread's place in it (ty, tx), i32 where they
+  // fit: by, bx on the GPU (the block index is below 2^31), ty, tx always (t < 256).
+  Value *by, *bx, *tid;
+  if (gpu()) {
+    Function *ctaid = Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_read_ptx_sreg_ctaid_x);
+    Function *tid_x = Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_read_ptx_sreg_tid_x);
+    Value *blk = b.CreateCall(ctaid);
+    tid = b.CreateCall(tid_x);
+    Value *q = magic_div(b, blk, k.slot(t.tiles_x_div_slot), k.slot(t.tiles_x_div_slot + 1));
+    bx = wide(b.CreateSub(blk, b.CreateMul(q, b.CreateTrunc(k.slot(t.tiles_x_slot), i32))));
+    by = wide(q);
+  } else {
+    Value *blk = b.CreateUDiv(gid, b.getInt64(kTileThreads));
+    tid = b.CreateTrunc(b.CreateURem(gid, b.getInt64(kTileThreads)), i32);
+    by = b.CreateUDiv(blk, k.slot(t.tiles_x_slot));
+    bx = b.CreateSub(blk, b.CreateMul(by, k.slot(t.tiles_x_slot)));
+  }
+  Value *ty = magic_div(b, tid, k.slot(t.tw_div_slot), k.slot(t.tw_div_slot + 1));
+  Value *tx = b.CreateSub(tid, b.CreateMul(ty, b.CreateTrunc(k.slot(t.tw_slot), i32)));
+  TileIndex r;
+  r.i = b.CreateAdd(b.CreateMul(by, k.slot(t.th_slot)), wide(ty));
+  r.j = b.CreateAdd(b.CreateMul(bx, k.slot(t.tw_slot)), wide(tx));
+  r.valid = b.CreateAnd(b.CreateICmpULT(ty, b.CreateTrunc(k.slot(t.th_slot), i32)),
+                        b.CreateAnd(b.CreateICmpULT(r.i, k.slot(t.rows_slot)),
+                                    b.CreateICmpULT(r.j, k.slot(t.cols_slot))));
+  return r;
+}
+
 void ProgramGen::flat_map_kernel(const core::Stm &s, const core::Stm &in) {
   const core::Exp &e = s.exp;
   FnGen &h = *host_;
@@ -257,26 +373,29 @@ void ProgramGen::flat_map_kernel(const core::Stm &s, const core::Stm &in) {
   Value *m = h.ops().to_i64(h.prim_of(in.exp.args[0]), h.scalar(in.exp.args[0]));
   // max(m, 1) threads per row: with m = 0 each row still runs its statements (and checks).
   Value *m1 = hb.CreateSelect(hb.CreateICmpSGT(m, h.i64(0)), m, h.i64(1));
-  Value *total = hb.CreateMul(n, m1);
   SlotList sl;
-  size_t total_slot = add_raw(sl, total);
-  size_t m1_slot = add_raw(sl, m1);
+  Tiles tiles = add_tiles(sl, n, m1);
+  size_t threads_slot = add_raw(sl, tiles.threads);
   std::set<int> free = lambda_free_vars(p_, *e.lambda);
   for (int v : free) add_input(sl, v);
   for (int a : e.arrays) add_input(sl, a);
   size_t first_out = sl.args.size();
   alloc_outputs(s, n, sl);
-  ArenaSlots arena = add_arena(sl, total, {{e.lambda.get(), true}}, e);
+  ArenaSlots arena = add_arena(sl, tiles.threads, {{e.lambda.get(), true}}, e);
   KernelFn k = new_kernel("map", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
   bind_kernel_args(k, sl);
   FnGen &g = *k.g;
   g.invariant_loads = true;
   IRBuilder<> &b = g.builder();
   LLVMContext &c = b.getContext();
-  threads_kernel(k, k.slot(total_slot), [&](Value *gid) {
+  threads_kernel(k, k.slot(threads_slot), [&](Value *gid) {
+    TileIndex at = tile_index(k, tiles, gid);
+    BasicBlock *row = BasicBlock::Create(c, "tile.elem", k.f);
+    BasicBlock *skip = BasicBlock::Create(c, "tile.skip", k.f);
+    b.CreateCondBr(at.valid, row, skip);
+    b.SetInsertPoint(row);
+    Value *i = at.i, *j = at.j;
     bind_arena(k, arena, gid);
-    Value *i = b.CreateUDiv(gid, k.slot(m1_slot));
-    Value *j = b.CreateURem(gid, k.slot(m1_slot));
     std::vector<Val> rows = g.rows_at(e.arrays, i);
     for (size_t p = 0; p < rows.size(); p++) g.bind(e.lambda->params[p], rows[p]);
     std::vector<Val> dests;
@@ -290,15 +409,14 @@ void ProgramGen::flat_map_kernel(const core::Stm &s, const core::Stm &in) {
     for (size_t st = 0; st + 1 < e.lambda->body.stms.size(); st++) g.stm(e.lambda->body.stms[st]);
     Value *w = g.ops().to_i64(g.prim_of(in.exp.args[0]), g.scalar(in.exp.args[0]));
     BasicBlock *elem = BasicBlock::Create(c, "nested.elem", k.f);
-    BasicBlock *done = BasicBlock::Create(c, "nested.done", k.f);
-    b.CreateCondBr(b.CreateICmpSLT(j, w), elem, done);
+    b.CreateCondBr(b.CreateICmpSLT(j, w), elem, skip);
     b.SetInsertPoint(elem);
     g.map_element(*in.exp.lambda, in.exp.arrays, j, dests);
-    b.CreateBr(done);
-    b.SetInsertPoint(done);
+    b.CreateBr(skip);
+    b.SetInsertPoint(skip);
     g.cur_body_ = saved;
   }, sl.prelude || needs_prelude(e.lambda->body));
-  emit_launch(int(out_.kernel_descs.size()) - 1, total, sl);
+  emit_launch(int(out_.kernel_descs.size()) - 1, tiles.threads, sl);
 }
 
 bool ProgramGen::elementwise(const core::Body &body) {

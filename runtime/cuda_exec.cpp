@@ -17,7 +17,7 @@ namespace kerb {
 
 namespace {
 
-constexpr unsigned kThreadsBlock = 256; // Threads kernels
+constexpr unsigned kThreadsBlock = unsigned(kGpuThreadsBlock); // Threads kernels
 constexpr unsigned kBlocksBlock = unsigned(kGpuBlockThreads); // Blocks kernels
 
 class CudaExecDevice : public Device {

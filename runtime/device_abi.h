@@ -52,6 +52,11 @@ struct KernelDesc {
   uint32_t shared_bytes_per_thread = 0; // Blocks: shared memory per thread
 };
 
+// Threads per block of Threads kernels on the GPU. The 2-D tiles of map kernels
+// (codegen/thread_kernels.cpp, Note [2-D tiles of map kernels]) take a block's index
+// and thread index from the global thread index by it.
+constexpr int64_t kGpuThreadsBlock = 256;
+
 // Threads per block of Blocks kernels on the GPU. The tiled block kernels
 // (codegen/block_kernels.cpp) size their shared arrays by it.
 constexpr int64_t kGpuBlockThreads = 256;
