@@ -258,6 +258,13 @@ std::vector<Val> FnGen::results(const core::Body &b) {
 void FnGen::stm(const core::Stm &s) {
   if (mode_ == Host && launch_hook && launch_hook(s)) return;
   if (destination_stm(s)) return;
+  if (!given.empty() && s.pat.size() == 1) {
+    auto it = given.find(s.pat[0]);
+    if (it != given.end()) {
+      bind(s.pat[0], Val{it->second, nullptr, {}, {}});
+      return;
+    }
+  }
   const core::Exp &e = s.exp;
   auto bind1 = [&](Val v) {
     KERB_ASSERT(s.pat.size() == 1, "one result expected");

@@ -105,6 +105,10 @@ public:
   Value *failure_slot();
   // Host: called for statements that become kernels.
   std::function<bool(const core::Stm &)> launch_hook;
+  // Kernel: statements whose one scalar result the kernel already has; they are not
+  // generated (the row and column of a map over iota (n * p) that runs in 2-D tiles:
+  // t / p and t % p, ProgramGen::split_map_kernel).
+  std::map<int, Value *> given;
 
   void bind(int var, Val v) { env_[var] = std::move(v); }
   bool has(int var) const { return env_.count(var) != 0; }

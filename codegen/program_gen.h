@@ -367,8 +367,22 @@ private:
   void segred_kernels(const core::Stm &s, const core::Stm &red, Value *segments,
                       Value *blocks_per_segment);
   static constexpr int64_t kSegRedMaxSegments = 16384;
-  // One thread per element (map_kernel without the choices above).
-  void thread_map_kernel(const core::Stm &s);
+  // One thread per element (map_kernel without the choices above); `split`: a map
+  // that flat_split finds runs in 2-D tiles where it can (split_map_kernel).
+  void thread_map_kernel(const core::Stm &s, bool split = true);
+  // A map over iota n whose lambda is not straight-line code (that runs in lanes) and
+  // splits its index t into t / p and t % p at its top level (Div or Quot, Mod or Rem;
+  // the same p, an i64 known on the host): `map (\t -> f (t / p) (t % p)) (iota (n *
+  // p))`. Those statements' results.
+  struct FlatSplit {
+    core::SubExp p;
+    std::vector<int> quot, rem;
+  };
+  std::optional<FlatSplit> flat_split(const core::Stm &s);
+  // When p > 0 (a branch in host code), the tiles of a ceil(n / p) x p space, the
+  // thread of (i, j) taking t = i * p + j < n with t / p = i and t % p = j (not
+  // computed: they cannot fail); otherwise thread_map_kernel's kernel.
+  void split_map_kernel(const core::Stm &s, const FlatSplit &fs);
 
   const core::Program &p_;
   Target target_;

@@ -120,7 +120,9 @@ void ProgramGen::map_kernel(const core::Stm &s) {
   hb.SetInsertPoint(join);
 }
 
-void ProgramGen::thread_map_kernel(const core::Stm &s) {
+void ProgramGen::thread_map_kernel(const core::Stm &s, bool split) {
+  if (split)
+    if (std::optional<FlatSplit> fs = flat_split(s)) return split_map_kernel(s, *fs);
   const core::Exp &e = s.exp;
   FnGen &h = *host_;
   Value *n = h.scalar(e.args[0]);
@@ -417,6 +419,94 @@ void ProgramGen::flat_map_kernel(const core::Stm &s, const core::Stm &in) {
     g.cur_body_ = saved;
   }, sl.prelude || needs_prelude(e.lambda->body));
   emit_launch(int(out_.kernel_descs.size()) - 1, tiles.threads, sl);
+}
+
+std::optional<ProgramGen::FlatSplit> ProgramGen::flat_split(const core::Stm &s) {
+  const core::Exp &e = s.exp;
+  if (e.arrays.size() != 1 || elementwise(e.lambda->body)) return std::nullopt;
+  auto lz = host_lazy_.find(e.arrays[0]);
+  if (lz == host_lazy_.end() || lz->second.stm->exp.kind != core::ExpKind::Iota ||
+      lz->second.stm->exp.to != PrimType::I64)
+    return std::nullopt;
+  int t = e.lambda->params[0];
+  FlatSplit fs;
+  bool have_p = false;
+  auto same = [](const core::SubExp &a, const core::SubExp &b) {
+    return a.is_var() ? a.var == b.var : !b.is_var() && a.constant == b.constant;
+  };
+  for (const core::Stm &st : e.lambda->body.stms) {
+    const core::Exp &x = st.exp;
+    if (x.kind != core::ExpKind::BinOp || !x.args[0].is_var() || x.args[0].var != t) continue;
+    bool quot = x.binop == BinOp::Div || x.binop == BinOp::Quot;
+    bool rem = x.binop == BinOp::Mod || x.binop == BinOp::Rem;
+    if (!quot && !rem) continue;
+    const core::SubExp &p = x.args[1];
+    if (p.is_var() && (!host_->has(p.var) || !host_->lookup(p.var).scalar)) continue;
+    if (have_p && !same(p, fs.p)) continue;
+    if (!have_p && host_->prim_of(p) != PrimType::I64) continue;
+    fs.p = p;
+    have_p = true;
+    (quot ? fs.quot : fs.rem).push_back(st.pat[0]);
+  }
+  if (fs.quot.empty() || fs.rem.empty()) return std::nullopt;
+  return fs;
+}
+
+void ProgramGen::split_map_kernel(const core::Stm &s, const FlatSplit &fs) {
+  const core::Exp &e = s.exp;
+  FnGen &h = *host_;
+  IRBuilder<> &hb = h.builder();
+  Value *n = h.scalar(e.args[0]);
+  Value *p = h.scalar(fs.p);
+  SlotList outs;
+  alloc_outputs(s, n, outs);
+  LLVMContext &c = hb.getContext();
+  BasicBlock *tiled = BasicBlock::Create(c, "split.tiles", h.function());
+  BasicBlock *plain = BasicBlock::Create(c, "split.threads", h.function());
+  BasicBlock *join = BasicBlock::Create(c, "split.done", h.function());
+  hb.CreateCondBr(hb.CreateICmpSGT(p, h.i64(0)), tiled, plain);
+  hb.SetInsertPoint(tiled);
+  // ceil(n / p) rows (n >= 0, p > 0).
+  Value *rows = hb.CreateAdd(hb.CreateUDiv(n, p), hb.CreateZExt(hb.CreateICmpNE(hb.CreateURem(n, p), h.i64(0)),
+                                                                 hb.getInt64Ty()));
+  SlotList sl;
+  Tiles tiles = add_tiles(sl, rows, p);
+  size_t threads_slot = add_raw(sl, tiles.threads);
+  size_t n_slot = add_raw(sl, n);
+  std::set<int> free = lambda_free_vars(p_, *e.lambda);
+  for (int v : free) add_input(sl, v);
+  for (int a : e.arrays) add_input(sl, a);
+  size_t first_out = sl.args.size();
+  alloc_outputs(s, n, sl);
+  ArenaSlots arena = add_arena(sl, tiles.threads, {{e.lambda.get(), true}}, e);
+  KernelFn k = new_kernel("map", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+  bind_kernel_args(k, sl);
+  FnGen &g = *k.g;
+  g.invariant_loads = true;
+  IRBuilder<> &b = g.builder();
+  threads_kernel(k, k.slot(threads_slot), [&](Value *gid) {
+    TileIndex at = tile_index(k, tiles, gid);
+    Value *t = b.CreateAdd(b.CreateMul(at.i, k.slot(tiles.cols_slot)), at.j);
+    BasicBlock *elem = BasicBlock::Create(c, "tile.elem", k.f);
+    BasicBlock *skip = BasicBlock::Create(c, "tile.skip", k.f);
+    b.CreateCondBr(b.CreateAnd(at.valid, b.CreateICmpULT(t, k.slot(n_slot))), elem, skip);
+    b.SetInsertPoint(elem);
+    bind_arena(k, arena, gid);
+    for (int v : fs.quot) g.given[v] = at.i;
+    for (int v : fs.rem) g.given[v] = at.j;
+    std::vector<Val> dests;
+    for (size_t r = 0; r < s.pat.size(); r++) dests.push_back(g.lookup(sl.args[first_out + r].var));
+    g.map_element(*e.lambda, e.arrays, t, dests);
+    g.given.clear();
+    b.CreateBr(skip);
+    b.SetInsertPoint(skip);
+  }, sl.prelude || needs_prelude(e.lambda->body));
+  emit_launch(int(out_.kernel_descs.size()) - 1, tiles.threads, sl);
+  hb.CreateBr(join);
+  hb.SetInsertPoint(plain);
+  thread_map_kernel(s, false);
+  hb.CreateBr(join);
+  hb.SetInsertPoint(join);
 }
 
 bool ProgramGen::elementwise(const core::Body &body) {

@@ -64,3 +64,49 @@ entry fail_at (n: i64) (m: i64) (fi: i64) (fj: i64) : [n][m]i64 =
 entry fail_row (n: i64) (m: i64) : [n][m]i64 =
   let ys = iota (n - 1)
   in map (\i -> let y = ys[i] in map (\j -> y * 1000 + j) (iota m)) (iota n)
+
+-- A map over iota n that splits its index into t / p and t % p (matmul's `flat`) runs in
+-- the tiles of a ceil(n / p) x p space when p > 0 (the last row partial when n is not a
+-- multiple of p), t / p and t % p taken from the tile; otherwise (p <= 0) one thread per
+-- element computes them, and p = 0 fails. `//` and `%%` too.
+-- ==
+-- entry: split
+-- input { 1000i64 130i64 3i64 } output @ data/map_tiles_split_1000_130_3.out
+-- input { 10i64 4i64 2i64 } output { [0i64, 1i64, 2i64, 3i64, 1001i64, 1002i64, 1003i64, 1004i64, 2002i64, 2003i64] }
+-- input { 3i64 300i64 2i64 } output { [0i64, 1i64, 2i64] }
+-- input { 5i64 1i64 2i64 } output { [0i64, 1001i64, 2002i64, 3003i64, 4004i64] }
+-- input { 5i64 -2i64 2i64 } output { [0i64, -1002i64, -1001i64, -2003i64, -2002i64] }
+-- input { 0i64 0i64 2i64 } output { empty([0]i64) }
+-- input { 0i64 7i64 2i64 } output { empty([0]i64) }
+-- input { 5i64 0i64 2i64 } error: division by zero
+entry split (n: i64) (p: i64) (k: i64) : [n]i64 =
+  map (\t -> let i = t / p
+             let j = t % p
+             in loop acc = i * 1000 + j for l < k do acc + l * i)
+      (iota n)
+
+-- ==
+-- entry: split_quot
+-- input { 10i64 4i64 } output { [0i64, 1i64, 2i64, 3i64, 1000i64, 1001i64, 1002i64, 1003i64, 2000i64, 2001i64] }
+-- input { 5i64 -2i64 } output { [0i64, 1i64, -1000i64, -999i64, -2000i64] }
+entry split_quot (n: i64) (p: i64) : [n]i64 =
+  map (\t -> let i = t // p
+             let j = t %% p
+             in loop acc = i * 1000 + j for _l < 1 do acc)
+      (iota n)
+
+-- A failure in one element at a tile's edge (the last element of a partial last row,
+-- the last column, the first element of a row) reports that element's values.
+-- ==
+-- entry: split_fail
+-- input { 1000i64 130i64 999i64 } error: Index \[219\] out of bounds for array of shape \[130\]
+-- input { 1000i64 130i64 129i64 } error: Index \[259\] out of bounds for array of shape \[130\]
+-- input { 1000i64 130i64 260i64 } error: Index \[130\] out of bounds for array of shape \[130\]
+-- input { 1000i64 130i64 1000i64 } output @ data/map_tiles_split_fail_1000_130.out
+entry split_fail (n: i64) (p: i64) (ft: i64) : [n]i64 =
+  let ys = iota p
+  in map (\t -> let i = t / p
+                let j = t % p
+                let y = ys[j + (if t == ft then p else 0)]
+                in loop acc = i * 1000 + y for _l < 1 do acc)
+         (iota n)
