@@ -163,9 +163,11 @@ P
 count "$tmp/tabulate.ptx" '^\.visible \.entry' 1
 count "$tmp/tabulate.ptx" 'ld\.global\.nc' 0
 count "$tmp/tabulate.ptx" 'st\.global\.v4\.f32' 1
+# (four elements a thread, not the 2-D tiles below: its lambda is straight-line code)
+count "$tmp/tabulate.ptx" 'mul\.hi\.u32' 0
 
-# Perfectly nested maps are one grid over the inner elements: the kernel divides its
-# thread index by the inner width (one thread per cell, not a loop per row).
+# Perfectly nested maps are one grid over the inner elements (one thread per cell, not
+# a loop per row).
 emit nested llvm <<'P'
 entry main [n][m] (g: [n][m]f32) : [n][m]f32 = map (\i -> map (\j -> g[i, j] * 2) (iota m)) (iota n)
 P
@@ -177,6 +179,24 @@ entry main (xs: []f32) (m: i64) : [][]f32 =
   map (\x -> map (\j -> x + f32.i64 j) (iota m)) (map (\x -> loop y = x for _i < 3 do y * 2) xs)
 P
 count "$tmp/nested_lazy.llvm" '^nested\.elem:' 0
+
+# Nested maps run in 2-D tiles (Note [2-D tiles of map kernels]): the block index is
+# split into the tile's row and column, and the thread index into its place in the
+# tile, by magic numbers (mul.hi.u32), with no division.
+emit nested_tiles ptx <<'P'
+entry main [n][m] (g: [n][m]f32) : [n][m]f32 = map (\i -> map (\j -> g[i, j] * 2) (iota m)) (iota n)
+P
+count "$tmp/nested_tiles.ptx" 'mov\.u32.*%ctaid\.x' 1
+count "$tmp/nested_tiles.ptx" 'mul\.hi\.u32' 2
+count "$tmp/nested_tiles.ptx" '(div|rem)\.[su](32|64)' 0
+# A map over iota n that splits its index into t / p and t % p: the tiled kernel (for
+# p > 0, no division) and the one-thread-per-element kernel (p <= 0), which divides.
+emit split_tiles ptx <<'P'
+entry main (n: i64) (p: i64) : []i64 = map (\t -> loop acc = t / p for _l < t % p do acc + 1) (iota n)
+P
+count "$tmp/split_tiles.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_map\(' 2
+count "$tmp/split_tiles.ptx" 'mul\.hi\.u32' 2
+count "$tmp/split_tiles.ptx" 'div\.s64' 1
 
 # A reduction's two block kernels each have a barrier after the chunk pass and one in
 # the tree; the IR shows an index's check site.
