@@ -270,18 +270,20 @@ const core::Stm *ProgramGen::segmented_reduce(const core::Stm &s) {
 // indices, b = gid / kTileThreads and t = gid % kTileThreads, and b / tiles_x is a
 // plain division (b is not bounded there), so the CPU device runs the same tiles.
 namespace {
-// For 1 <= d < 2^32: m and l with x / d = mulhi(2x, m) >> l for every 0 <= x < 2^31,
+// For 1 <= d <= 2^31: m and l with x / d = mulhi(2x, m) >> l for every 0 <= x < 2^31,
 // mulhi the high 32 bits of a 32 x 32-bit product (Granlund and Montgomery, "Division
 // by invariant integers using multiplication", 1994, Thm. 4.2 with N = 31: l = ceil(log2
 // d), m = floor(2^(31+l) / d) + 1, so 2^(31+l) < m * d <= 2^(31+l) + d <= 2^(31+l) + 2^l
 // and x / d = (x * m) >> (31 + l) = (2x * m) >> (32 + l); m < 2^32 and 2x < 2^32).
+// Checked exhaustively for d <= 4096, x < 70000, and on 2M random and edge pairs up to
+// d = 2^31, x = 2^31 - 1 (a C program, 2026-11-23).
 std::pair<Value *, Value *> magic_divisor(IRBuilder<> &b, Module &m, Value *d) {
   Function *ctlz = Intrinsic::getDeclaration(&m, Intrinsic::ctlz, {b.getInt64Ty()});
   Value *lz = b.CreateCall(ctlz, {b.CreateSub(d, b.getInt64(1)), b.getFalse()});
-  // (d >= 2^32 only where the launch is refused, the grid being too large; l is kept
-  // below 33 so that the shift below stays defined.)
+  // (d > 2^31 only where the launch is refused, the grid being too large; l is kept
+  // below 32 so that the kernel's 32-bit shift stays defined.)
   Value *l = b.CreateSub(b.getInt64(64), lz);
-  l = b.CreateSelect(b.CreateICmpULT(l, b.getInt64(33)), l, b.getInt64(32));
+  l = b.CreateSelect(b.CreateICmpULT(l, b.getInt64(32)), l, b.getInt64(31));
   Value *mul = b.CreateAdd(b.CreateUDiv(b.CreateShl(b.getInt64(1), b.CreateAdd(l, b.getInt64(31))), d),
                            b.getInt64(1));
   return {mul, l};
@@ -292,14 +294,14 @@ std::pair<Value *, Value *> magic_divisor(IRBuilder<> &b, Module &m, Value *d) {
 // mul.hi.u32 and a shift.
 Value *ProgramGen::magic_div(IRBuilder<> &b, Value *x, Value *m, Value *l) {
   Type *i32 = b.getInt32Ty();
-  Value *x2 = b.CreateShl(x, b.getInt32(1), "", true, true);
+  Value *x2 = b.CreateShl(x, b.getInt32(1), "", /*HasNUW=*/true); // 2x < 2^32
   Value *m32 = b.CreateTrunc(m, i32);
   Value *hi;
   if (gpu()) {
     hi = b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_mulhi_ui), {x2, m32});
   } else {
     Type *i64 = b.getInt64Ty();
-    Value *p = b.CreateMul(b.CreateZExt(x2, i64), b.CreateZExt(m32, i64), "", true, true);
+    Value *p = b.CreateMul(b.CreateZExt(x2, i64), b.CreateZExt(m32, i64), "", /*HasNUW=*/true);
     hi = b.CreateTrunc(b.CreateLShr(p, b.getInt64(32)), i32);
   }
   return b.CreateLShr(hi, b.CreateTrunc(l, i32));
