@@ -6,6 +6,7 @@
 #include "codegen/program_gen.h"
 
 #include <algorithm>
+#include <functional>
 
 #include <fmt/format.h>
 #include <llvm/IR/IRBuilder.h>
@@ -108,11 +109,23 @@ void ProgramGen::map_kernel(const core::Stm &s) {
   BasicBlock *seg = BasicBlock::Create(c, "segred", h.function());
   BasicBlock *thr = BasicBlock::Create(c, "segred.threads", h.function());
   BasicBlock *join = BasicBlock::Create(c, "segred.done", h.function());
+  if (segred_across_rows(s, *red)) {
+    // 1 to kSegRedRowsMaxSegments segments (and long): across rows, on blocks for the
+    // m * n elements.
+    BasicBlock *across = BasicBlock::Create(c, "segred.rows", h.function());
+    BasicBlock *other = BasicBlock::Create(c, "segred.other", h.function());
+    Value *few = hb.CreateAnd(hb.CreateICmpSGE(n, h.i64(1)), hb.CreateICmpSLE(n, h.i64(kSegRedRowsMaxSegments)));
+    hb.CreateCondBr(hb.CreateAnd(hb.CreateICmpSGT(bps, h.i64(1)), few), across, other);
+    hb.SetInsertPoint(across);
+    segred_kernels(s, *red, n, hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, hb.CreateMul(m, n)}), true);
+    hb.CreateBr(join);
+    hb.SetInsertPoint(other);
+  }
   hb.CreateCondBr(hb.CreateAnd(hb.CreateICmpSGT(bps, h.i64(1)),
                                hb.CreateICmpSLE(n, h.i64(kSegRedMaxSegments))),
                   seg, thr);
   hb.SetInsertPoint(seg);
-  segred_kernels(s, *red, n, bps);
+  segred_kernels(s, *red, n, bps, false);
   hb.CreateBr(join);
   hb.SetInsertPoint(thr);
   thread_map_kernel(s);
@@ -247,6 +260,26 @@ const core::Stm *ProgramGen::segmented_reduce(const core::Stm &s) {
   }
   if (!cheap_inputs(s.exp.arrays)) return nullptr;
   return &red;
+}
+
+bool ProgramGen::segred_across_rows(const core::Stm &s, const core::Stm &red) {
+  if (!commutative(*red.exp.lambda)) return false;
+  const core::Lambda &l = *s.exp.lambda;
+  std::set<int> seg(l.params.begin(), l.params.end());
+  std::function<bool(const core::Body &)> minor = [&](const core::Body &body) {
+    for (const core::Stm &st : body.stms) {
+      const core::Exp &x = st.exp;
+      if (x.kind == core::ExpKind::Index && x.args.size() >= 2 &&
+          int(x.args.size()) == p_.var(x.arrays[0]).type.rank && x.args.back().is_var() &&
+          seg.count(x.args.back().var))
+        return true;
+      if (x.lambda && minor(x.lambda->body)) return true;
+      for (const std::unique_ptr<core::Body> &bb : x.bodies)
+        if (minor(*bb)) return true;
+    }
+    return false;
+  };
+  return minor(l.body);
 }
 
 void ProgramGen::flat_map_kernel(const core::Stm &s, const core::Stm &in) {
