@@ -379,6 +379,11 @@ public:
     return c_.read_results(index_, out_);
   }
 
+  Memory memory() const override {
+    ContextMemory m = context_memory(c_.ctx_);
+    return Memory{m.fresh_allocations, m.pool_reserved_bytes};
+  }
+
 private:
   Compiled &c_;
   int32_t index_;
