@@ -417,6 +417,7 @@ void define_runtime_symbols(HostJit &jit) {
       {"kerb_rt_failure_slot", reinterpret_cast<void *>(&kerb_rt_failure_slot)},
       {"kerb_rt_block_size", reinterpret_cast<void *>(&kerb_rt_block_size)},
       {"kerb_rt_num_blocks", reinterpret_cast<void *>(&kerb_rt_num_blocks)},
+      {"kerb_rt_resident_blocks", reinterpret_cast<void *>(&kerb_rt_resident_blocks)},
       {"kerb_rt_launch", reinterpret_cast<void *>(&kerb_rt_launch)},
       {"kerb_rt_read", reinterpret_cast<void *>(&kerb_rt_read)},
       {"kerb_rt_write", reinterpret_cast<void *>(&kerb_rt_write)},

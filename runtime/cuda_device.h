@@ -67,6 +67,7 @@ public:
   const std::string &name() const { return name_; }
   int cc_major() const { return cc_major_; }
   int cc_minor() const { return cc_minor_; }
+  int multiprocessors() const { return multiprocessors_; }
   // As cuDriverGetVersion reports it: 1000 * major + 10 * minor (e.g. 12040).
   int driver_version() const { return driver_version_; }
   // E.g. "NVIDIA H100 80GB HBM3 (device 0, compute capability 9.0, driver 12.4)".
@@ -144,7 +145,7 @@ private:
   std::vector<std::pair<CUevent, CUevent>> events_;
   std::size_t timing_depth_ = 0;
   std::string name_;
-  int cc_major_ = 0, cc_minor_ = 0, driver_version_ = 0;
+  int cc_major_ = 0, cc_minor_ = 0, driver_version_ = 0, multiprocessors_ = 1;
 };
 
 } // namespace kerb

@@ -468,6 +468,9 @@ void kerb_rt_scope_release(void *ctx, int64_t mark, const int64_t *live, int32_t
 int64_t kerb_rt_failure_slot(void *ctx) { return context(ctx).failure_slot(); }
 int64_t kerb_rt_block_size(void *ctx) { return context(ctx).device().block_size(); }
 int64_t kerb_rt_num_blocks(void *ctx, int64_t n) { return context(ctx).device().num_blocks(n); }
+int64_t kerb_rt_resident_blocks(void *ctx, int64_t n, int64_t per_sm) {
+  return context(ctx).device().resident_blocks(n, per_sm);
+}
 int32_t kerb_rt_launch(void *ctx, int32_t kernel, int64_t total, const int64_t *slots,
                        int32_t num_slots, int32_t flags) {
   return context(ctx).launch(kernel, total, slots, num_slots, (flags & kLaunchMayFail) != 0);

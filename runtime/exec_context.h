@@ -64,6 +64,11 @@ public:
   virtual void launch(int kernel, int64_t total, const int64_t *slots, int num_slots) = 0;
   virtual int64_t block_size() const = 0;
   virtual int64_t num_blocks(int64_t n) const = 0;
+  // num_blocks(n), at most per_sm blocks per multiprocessor (kerb_rt_resident_blocks).
+  virtual int64_t resident_blocks(int64_t n, int64_t per_sm) const {
+    (void)per_sm;
+    return num_blocks(n);
+  }
   // Waits until all work queued so far has finished.
   virtual void synchronize() = 0;
   // Host memory that kernels can write (pinned and mapped on the GPU): the host pointer,
