@@ -841,7 +841,7 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   std::vector<AllocaInst *> running = new_acc();
   write_acc(running, ne);
   Value *tile_v = b.getInt64(tile), *nt_v = b.getInt64(nt), *items_v = b.getInt64(items);
-  auto tiles = [&](Value *lo, Value *hi, bool scan, const std::function<std::vector<Val>(Value *)> &input) {
+  auto scan_tiles = [&](Value *lo, Value *hi, const std::function<std::vector<Val>(Value *)> &input) {
     AllocaInst *basep = g.entry_alloca(i64);
     b.CreateStore(lo, basep);
     BasicBlock *head = block_of("tile.head"), *body = block_of("tile.body"), *done = block_of("tile.done");
@@ -884,19 +884,7 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
                       [&](Value *q) { write_acc(a, op(read_acc(a), get(tl, b.CreateAdd(first, q)))); });
       put(pa, t, read_acc(a));
     });
-    if (!scan) {
-      // Step st: the first nt / 2st threads combine neighbours: thread t parts
-      // 2st * t and 2st * t + st into the first (so the active threads are packed into
-      // the first warps).
-      for (int64_t st = 1; st < nt; st *= 2)
-        phase([&](Value *t) {
-          when(b.CreateICmpSLT(t, b.getInt64(nt / (2 * st))), [&] {
-            Value *left = b.CreateMul(t, b.getInt64(2 * st));
-            put(pa, left, op(get(pa, left), get(pa, b.CreateAdd(left, b.getInt64(st)))));
-          });
-        });
-      uniform([&] { write_acc(running, op(read_acc(running), get(pa, b.getInt64(0)))); });
-    } else {
+    {
       const std::vector<Arr> *src = &pa, *dst = &pb;
       for (int64_t st = 1; st < nt; st *= 2) {
         phase([&](Value *t) {
@@ -938,6 +926,143 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     b.SetInsertPoint(done);
   };
 
+  // Reductions (Note [Warp-contiguous reductions]): the block's part [lo, hi) split into
+  // nw contiguous runs, one per warp of w threads, each walked in warp tiles of
+  // w * items elements with only warp barriers; then running := running op the warps'
+  // values in order (every thread alike).
+  const int64_t w = gpu() ? 32 : 4, nw = nt / w, wtile = w * items;
+  bool step_may_fail = false;
+  auto warp_reduce = [&](Value *lo, Value *hi, const std::function<std::vector<Val>(Value *)> &input) {
+    BasicBlock *wexit = block_of("warps.exit");
+    // Where a warp goes when one of its threads failed: on the GPU to the block barrier
+    // (all warps meet there and leave); on the CPU (one thread) out of the block.
+    BasicBlock *wfail = gpu() ? wexit : after;
+    std::vector<AllocaInst *> wrun = new_acc();
+    Value *wlen = b.CreateSDiv(b.CreateAdd(b.CreateSub(hi, lo), b.getInt64(nw - 1)), b.getInt64(nw));
+    Value *lane = nullptr, *warp = nullptr;
+    if (gpu()) {
+      lane = b.CreateAnd(tid, b.getInt64(w - 1));
+      warp = b.CreateLShr(tid, b.getInt64(5));
+    }
+    // A warp step: body(lane) for each thread of the warp (or once, `lanes` false, on
+    // the CPU), then a warp barrier; if a thread failed, the warp leaves together.
+    auto wstep = [&](bool lanes, const std::function<void(Value *)> &body) {
+      BasicBlock *end = block_of("wstep.end");
+      step_may_fail = false;
+      bool *mf = &step_may_fail;
+      g.on_fail = [&b, failed, end, mf](Value *) {
+        *mf = true;
+        b.CreateStore(b.getTrue(), failed);
+        b.CreateBr(end);
+      };
+      if (gpu()) {
+        body(lane);
+        b.CreateBr(end);
+      } else if (lanes) {
+        g.counted_range(b.getInt64(0), b.getInt64(w), end, body);
+      } else {
+        body(b.getInt64(0));
+        b.CreateBr(end);
+      }
+      b.SetInsertPoint(end);
+      g.on_fail = nullptr;
+      if (gpu())
+        b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_bar_warp_sync),
+                     {b.getInt32(0xffffffffu)});
+      if (!step_may_fail) return;
+      Value *any = b.CreateLoad(b.getInt1Ty(), failed);
+      if (gpu())
+        any = b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_vote_any_sync),
+                           {b.getInt32(0xffffffffu), any});
+      BasicBlock *next = block_of("wstep.next");
+      b.CreateCondBr(any, wfail, next);
+      b.SetInsertPoint(next);
+    };
+    auto one_warp = [&](Value *wi) {
+      write_acc(wrun, ne);
+      Value *wlo = b.CreateAdd(lo, b.CreateMul(wi, wlen));
+      wlo = b.CreateSelect(b.CreateICmpSLT(wlo, hi), wlo, hi);
+      Value *whi = b.CreateAdd(wlo, wlen);
+      whi = b.CreateSelect(b.CreateICmpSLT(whi, hi), whi, hi);
+      Value *toff = b.CreateMul(wi, b.getInt64(wtile)), *poff = b.CreateMul(wi, b.getInt64(w));
+      AllocaInst *basep = g.entry_alloca(i64);
+      b.CreateStore(wlo, basep);
+      BasicBlock *head = block_of("wtile.head"), *body = block_of("wtile.body"), *done = block_of("wtile.done");
+      b.CreateBr(head);
+      b.SetInsertPoint(head);
+      Value *base = b.CreateLoad(i64, basep);
+      b.CreateCondBr(b.CreateICmpSLT(base, whi), body, done);
+      b.SetInsertPoint(body);
+      Value *rest = b.CreateSub(whi, base);
+      Value *wt = b.getInt64(wtile);
+      Value *cnt = b.CreateSelect(b.CreateICmpSLT(rest, wt), rest, wt);
+      Value *full = b.CreateICmpEQ(cnt, wt);
+      // Load, striped over the warp: thread l takes elements l, l + w, ... (coalesced).
+      wstep(true, [&](Value *l) {
+        auto each = [&](Value *i) { put(tl, b.CreateAdd(toff, i), input(b.CreateAdd(base, i))); };
+        BasicBlock *fast = block_of("wload.full"), *slow = block_of("wload.part"), *join = block_of("wload.done");
+        b.CreateCondBr(full, fast, slow);
+        b.SetInsertPoint(fast);
+        for (int64_t j = 0; j < items; j++) each(b.CreateAdd(l, b.getInt64(j * w)));
+        b.CreateBr(join);
+        b.SetInsertPoint(slow);
+        g.counted_range(b.getInt64(0), items_v, join, [&](Value *jj) {
+          Value *i = b.CreateAdd(l, b.CreateMul(jj, b.getInt64(w)));
+          when(b.CreateICmpSLT(i, cnt), [&] { each(i); });
+        });
+      });
+      // Fold, blocked: thread l its run of `items` elements, in order.
+      wstep(true, [&](Value *l) {
+        Value *first = b.CreateMul(l, items_v);
+        Value *m = b.CreateSub(cnt, first);
+        m = b.CreateSelect(b.CreateICmpSLT(m, items_v), m, items_v);
+        m = b.CreateSelect(b.CreateICmpSGT(m, b.getInt64(0)), m, b.getInt64(0));
+        std::vector<AllocaInst *> a = new_acc();
+        write_acc(a, ne);
+        g.counted_range(b.getInt64(0), m, nullptr, [&](Value *q) {
+          write_acc(a, op(read_acc(a), get(tl, b.CreateAdd(toff, b.CreateAdd(first, q)))));
+        });
+        put(pa, b.CreateAdd(poff, l), read_acc(a));
+      });
+      // Order-preserving tree over the warp's parts: step st, thread l (l % 2st == 0)
+      // combines its part with l + st's.
+      for (int64_t st = 1; st < w; st *= 2)
+        wstep(true, [&](Value *l) {
+          when(b.CreateICmpEQ(b.CreateAnd(l, b.getInt64(2 * st - 1)), b.getInt64(0)), [&] {
+            Value *at = b.CreateAdd(poff, l);
+            put(pa, at, op(get(pa, at), get(pa, b.CreateAdd(at, b.getInt64(st)))));
+          });
+        });
+      wstep(false, [&](Value *) { write_acc(wrun, op(read_acc(wrun), get(pa, poff))); });
+      b.CreateStore(b.CreateAdd(base, wt), basep);
+      b.CreateBr(head);
+      b.SetInsertPoint(done);
+    };
+    if (gpu()) {
+      one_warp(warp);
+      b.CreateBr(wexit);
+      b.SetInsertPoint(wexit);
+      when(b.CreateICmpEQ(lane, b.getInt64(0)), [&] { put(pb, warp, read_acc(wrun)); });
+      Function *bar_or = Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_barrier0_or);
+      Value *any = b.CreateICmpNE(
+          b.CreateCall(bar_or, {b.CreateZExt(b.CreateLoad(b.getInt1Ty(), failed), b.getInt32Ty())}),
+          b.getInt32(0));
+      BasicBlock *next = block_of("warps.next");
+      b.CreateCondBr(any, after, next);
+      b.SetInsertPoint(next);
+    } else {
+      g.counted_range(b.getInt64(0), b.getInt64(nw), wexit, [&](Value *wi) {
+        one_warp(wi);
+        put(pb, wi, read_acc(wrun));
+      });
+    }
+    // The warps' values in order.
+    uniform([&] {
+      g.counted_range(b.getInt64(0), b.getInt64(nw), nullptr,
+                      [&](Value *wi) { write_acc(running, op(read_acc(running), get(pb, wi))); });
+    });
+  };
+
   // This block's part of the input.
   Value *len = b.CreateSDiv(b.CreateAdd(n, b.CreateSub(nblocks, b.getInt64(1))), nblocks);
   Value *lo = b.CreateMul(block, len);
@@ -955,17 +1080,17 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     // The prefix: the totals of the blocks before this one.
     std::vector<Value *> totals;
     for (size_t j = 0; j < kr; j++) totals.push_back(b.CreateIntToPtr(k.slot(bk.extra_slots[j]), gptr));
-    tiles(b.getInt64(0), block, false, [&](Value *i) {
+    warp_reduce(b.getInt64(0), block, [&](Value *i) {
       std::vector<Val> r;
       for (size_t j = 0; j < kr; j++)
         r.push_back(Val{g.load_elem(types[j], g.element_addr(totals[j], i, types[j])), nullptr, {}, {}});
       return r;
     });
-    tiles(lo, hi, true, input);
+    scan_tiles(lo, hi, input);
     b.CreateBr(after);
     return;
   }
-  tiles(lo, hi, false, input);
+  warp_reduce(lo, hi, input);
   // One thread writes the block's value (unless the block failed).
   Value *should = b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed));
   if (gpu()) should = b.CreateAnd(should, b.CreateICmpEQ(tid, b.getInt64(0)));
