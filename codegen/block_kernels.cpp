@@ -685,18 +685,17 @@ void ProgramGen::end_blocks(KernelFn &k, const BlockIds &ids) {
 }
 
 // Note [Tiled block kernels]
-// Reductions with an operator that is not known to be commutative, and scans, must
-// combine the elements in order, yet a warp's loads must be coalesced. Each block takes
-// a contiguous part of the input ([lo, hi), the same split in every launch of the
-// statement) and walks it in tiles of nt * items elements (nt threads; items odd, so
-// that thread t's run of `items` elements in shared memory starts in a different bank
-// from its neighbours'). Per tile, in phases separated by barriers:
+// Scans (and, as Note [Warp-contiguous reductions] describes, reductions with an
+// operator that is not known to be commutative) must combine the elements in order,
+// yet a warp's loads must be coalesced. Each block takes a contiguous part of the
+// input ([lo, hi), the same split in every launch of the statement) and walks it in
+// tiles of nt * items elements (nt threads; items odd, so that thread t's run of
+// `items` elements in shared memory starts in a different bank from its
+// neighbours'). Per tile, in phases separated by barriers:
 //   1. load, striped: thread t computes elements t, t + nt, ... (the fused maps and
 //      their checks) and stores them in the tile in shared memory: coalesced;
 //   2. fold, blocked: thread t folds its run t * items, ... (in order) into parts[t];
-//   3. reduce: an order-preserving tree over parts (neighbours, strides 1, 2, 4, ...;
-//      the active threads packed first), then running := running op parts[0];
-//      scan: an inclusive Hillis-Steele scan of parts (two buffers), then thread t
+//   3. an inclusive Hillis-Steele scan of parts (two buffers), then thread t
 //      rescans its run in the tile from running op parts[t - 1] (running for t = 0),
 //      the running value := running op parts[nt - 1], and the tile is stored, striped.
 // A full tile loads and stores without bounds tests (unrolled, so that the loads are
@@ -708,7 +707,26 @@ void ProgramGen::end_blocks(KernelFn &k, const BlockIds &ids) {
 // Launches: reduce: the block's value goes to partial[block] (TiledReduce, then once
 // more over the partials with one block). scan: TiledReduce gives the block totals;
 // the last pass (TiledScan) first reduces the totals of the blocks before its own (a
-// tiled reduction over at most 1024 values) and then scans its part from there.
+// warp-contiguous reduction over at most 1024 values) and then scans its part from
+// there.
+//
+// Note [Warp-contiguous reductions]
+// A block-wide tile costs its reduction 2 + log2(nt) block barriers per tile (12 for
+// 256 threads), at which the whole block waits for its slowest warp; nn's argmin ran at
+// half the copy rate with barrier stalls. The reductions (TiledReduce, and the prefix
+// of the scan's last pass) instead split the block's part [lo, hi) into nw contiguous
+// runs, one per warp (w threads; 32 x 8 on the GPU, 4 x 2 emulated on the CPU). A warp
+// walks its run alone in warp tiles of w * items elements, in its own slices of the
+// shared arrays: load striped (coalesced), fold each thread's run of `items` in order,
+// an order-preserving tree over the warp's parts (step st: thread l, l % 2st == 0,
+// combines its part with l + st's), then every thread of the warp folds the tile's
+// value into the warp's running value. Between the steps only warp barriers
+// (bar.warp.sync); a step that can fail ends with a vote (vote.any.sync) over the
+// threads' failed flags, and a warp in which one failed leaves its run, all threads
+// together. At the end one block barrier (bar.red.or over the failed flags: a failed
+// warp makes the whole block leave), after which every thread folds the warps' values
+// in order into the running value (uniform). The same algorithm on the CPU runs the
+// emulated warps one after the other.
 // The CPU device runs the same phases over kCpuTileThreads emulated threads, one after
 // the other, so the CPU corpus tests the tiling, the trees and the failure exits.
 void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
@@ -1019,9 +1037,17 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
         m = b.CreateSelect(b.CreateICmpSGT(m, b.getInt64(0)), m, b.getInt64(0));
         std::vector<AllocaInst *> a = new_acc();
         write_acc(a, ne);
-        g.counted_range(b.getInt64(0), m, nullptr, [&](Value *q) {
+        auto fold = [&](Value *q) {
           write_acc(a, op(read_acc(a), get(tl, b.CreateAdd(toff, b.CreateAdd(first, q)))));
-        });
+        };
+        // A full tile's runs unrolled (the shared loads issued together).
+        BasicBlock *fast = block_of("wfold.full"), *slow = block_of("wfold.part"), *join = block_of("wfold.done");
+        b.CreateCondBr(full, fast, slow);
+        b.SetInsertPoint(fast);
+        for (int64_t q = 0; q < items; q++) fold(b.getInt64(q));
+        b.CreateBr(join);
+        b.SetInsertPoint(slow);
+        g.counted_range(b.getInt64(0), m, join, fold);
         put(pa, b.CreateAdd(poff, l), read_acc(a));
       });
       // Order-preserving tree over the warp's parts: step st, thread l (l % 2st == 0)
