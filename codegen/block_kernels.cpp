@@ -749,6 +749,16 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     bytes += int64_t(out_.host->getDataLayout().getTypeAllocSize(mem.back()));
   }
   const int64_t nt = gpu() ? kGpuBlockThreads : kCpuTileThreads;
+  if (gpu() && mode == BlockMode::TiledReduce && bytes <= 12) {
+    // Six blocks per SM (48 of 64 warps): ptxas keeps the kernel to 40 registers
+    // (nn's argmin took 41 and fitted five; Note [Warp-contiguous reductions]). Not for
+    // larger elements: tiled_sizes.fut's product of 2 x 2 matrices (16 bytes) then
+    // spilled.
+    NamedMDNode *ann = kernel_module().getOrInsertNamedMetadata("nvvm.annotations");
+    for (auto [key, v] : {std::pair<const char *, int>{"maxntidx", int(kGpuBlockThreads)}, {"minctasm", 6}})
+      ann->addOperand(MDNode::get(c, {ValueAsMetadata::get(f), MDString::get(c, key),
+                                      ConstantAsMetadata::get(b.getInt32(uint32_t(v)))}));
+  }
   int64_t items = std::clamp<int64_t>(kTileBytes / (kGpuBlockThreads * std::max<int64_t>(bytes, 1)), 1, 15);
   if (items % 2 == 0) items--;
   const int64_t tile = nt * items;
