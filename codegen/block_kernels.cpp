@@ -691,19 +691,26 @@ void ProgramGen::end_blocks(KernelFn &k, const BlockIds &ids) {
 // input ([lo, hi), the same split in every launch of the statement) and walks it in
 // tiles of nt * items elements (nt threads; items odd, so that thread t's run of
 // `items` elements in shared memory starts in a different bank from its
-// neighbours'). Per tile, in phases separated by barriers:
+// neighbours'). Per tile, in four phases that end with block barriers:
 //   1. load, striped: thread t computes elements t, t + nt, ... (the fused maps and
 //      their checks) and stores them in the tile in shared memory: coalesced;
-//   2. fold, blocked: thread t folds its run t * items, ... (in order) into parts[t];
-//   3. an inclusive Hillis-Steele scan of parts (two buffers), then thread t
-//      rescans its run in the tile from running op parts[t - 1] (running for t = 0),
-//      the running value := running op parts[nt - 1], and the tile is stored, striped.
+//   2. per warp, with warp barriers only (the warp steps of Note [Warp-contiguous
+//      reductions]): thread t folds its run t * items, ... (in order) into parts[t],
+//      an inclusive Hillis-Steele scan of the warp's parts (two buffers), and the
+//      warp's last thread writes the warp's total;
+//   3. thread t rescans its run in the tile from running op the totals of the warps
+//      before its own op the warp's scanned part of thread t - 1 (none for its first
+//      thread); then running := running op the warps' totals (every thread alike);
+//   4. the tile is stored, striped.
+// (The scan of all nt parts in shared memory took 8 block barriers per tile.)
 // A full tile loads and stores without bounds tests (unrolled, so that the loads are
 // in flight together); the last, partial tile tests each element.
-// Failures: every barrier is an OR over the threads' `failed` flags (bar.red.or), and
-// a block in which any thread failed leaves at once, all threads together; so no
-// thread uses a value a failed thread did not write, and none waits at a barrier the
-// others left. The running value is computed by every thread alike (uniform).
+// Failures: every block barrier is an OR over the threads' `failed` flags
+// (bar.red.or), and a block in which any thread failed leaves at once, all threads
+// together; so no thread uses a value a failed thread did not write, and none waits at
+// a barrier the others left (a warp step that can fail ends with a vote over its
+// threads, and a warp in which one failed goes to the block barrier together). The
+// running value is computed by every thread alike (uniform).
 // Launches: reduce: the block's value goes to partial[block] (TiledReduce, then once
 // more over the partials with one block). scan: TiledReduce gives the block totals;
 // the last pass (TiledScan) first reduces the totals of the blocks before its own (a
@@ -749,13 +756,15 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     bytes += int64_t(out_.host->getDataLayout().getTypeAllocSize(mem.back()));
   }
   const int64_t nt = gpu() ? kGpuBlockThreads : kCpuTileThreads;
-  if (gpu() && mode == BlockMode::TiledReduce && bytes <= 12) {
-    // Six blocks per SM (48 of 64 warps): ptxas keeps the kernel to 40 registers
-    // (nn's argmin took 41 and fitted five; Note [Warp-contiguous reductions]). Not for
-    // larger elements: tiled_sizes.fut's product of 2 x 2 matrices (16 bytes) then
-    // spilled.
+  if (gpu() && bytes <= 12) {
+    // Reductions: six blocks per SM (48 of 64 warps): ptxas keeps the kernel to 40
+    // registers (nn's argmin took 41 and fitted five; Note [Warp-contiguous
+    // reductions]). Scans: five (48 registers; the scan of 2^26 i32 took 64 without).
+    // Not for larger elements: tiled_sizes.fut's product of 2 x 2 matrices (16 bytes)
+    // then spilled.
+    int per_sm = mode == BlockMode::TiledReduce ? 6 : 5;
     NamedMDNode *ann = kernel_module().getOrInsertNamedMetadata("nvvm.annotations");
-    for (auto [key, v] : {std::pair<const char *, int>{"maxntidx", int(kGpuBlockThreads)}, {"minctasm", 6}})
+    for (auto [key, v] : {std::pair<const char *, int>{"maxntidx", int(kGpuBlockThreads)}, {"minctasm", per_sm}})
       ann->addOperand(MDNode::get(c, {ValueAsMetadata::get(f), MDString::get(c, key),
                                       ConstantAsMetadata::get(b.getInt32(uint32_t(v)))}));
   }
@@ -764,7 +773,10 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   const int64_t tile = nt * items;
   auto block_of = [&](const char *name) { return BasicBlock::Create(c, name, f); };
 
-  // Shared arrays, per result component: the tile and two buffers of per-thread parts.
+  // Warps (Note [Warp-contiguous reductions]): w threads each, nw per block.
+  const int64_t w = gpu() ? 32 : 4, nw = nt / w;
+  // Shared arrays, per result component: the tile, two buffers of per-thread parts and
+  // the warps' values.
   struct Arr {
     Value *p;
     ArrayType *t;
@@ -778,11 +790,12 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     gv->setAlignment(Align(16));
     return Arr{gv, t};
   };
-  std::vector<Arr> tl, pa, pb;
+  std::vector<Arr> tl, pa, pb, wv;
   for (size_t j = 0; j < kr; j++) {
     tl.push_back(make_arr("tile", j, tile));
     pa.push_back(make_arr("parts", j, nt));
     pb.push_back(make_arr("parts_b", j, nt));
+    wv.push_back(make_arr("warps", j, nw));
   }
   auto get = [&](const std::vector<Arr> &a, Value *i) {
     std::vector<Val> v;
@@ -868,6 +881,69 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   // The block's running value (reduce: so far; scan: the prefix before the tile).
   std::vector<AllocaInst *> running = new_acc();
   write_acc(running, ne);
+  // On the GPU this thread's lane and warp.
+  const int64_t wtile = w * items;
+  Value *lane = nullptr, *warp = nullptr;
+  if (gpu()) {
+    lane = b.CreateAnd(tid, b.getInt64(w - 1));
+    warp = b.CreateLShr(tid, b.getInt64(5));
+  }
+  // A warp step: body(lane) for each thread of the warp (or once, `lanes` false, on
+  // the CPU), then a warp barrier; if a thread failed, the warp goes to `wfail`, all
+  // its threads together.
+  BasicBlock *wfail = nullptr;
+  bool step_may_fail = false;
+  auto wstep = [&](bool lanes, const std::function<void(Value *)> &body) {
+    BasicBlock *end = block_of("wstep.end");
+    step_may_fail = false;
+    bool *mf = &step_may_fail;
+    g.on_fail = [&b, failed, end, mf](Value *) {
+      *mf = true;
+      b.CreateStore(b.getTrue(), failed);
+      b.CreateBr(end);
+    };
+    if (gpu()) {
+      body(lane);
+      b.CreateBr(end);
+    } else if (lanes) {
+      g.counted_range(b.getInt64(0), b.getInt64(w), end, body);
+    } else {
+      body(b.getInt64(0));
+      b.CreateBr(end);
+    }
+    b.SetInsertPoint(end);
+    g.on_fail = nullptr;
+    if (gpu())
+      b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_bar_warp_sync),
+                   {b.getInt32(0xffffffffu)});
+    if (!step_may_fail) return;
+    Value *any = b.CreateLoad(b.getInt1Ty(), failed);
+    if (gpu())
+      any = b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_vote_any_sync),
+                         {b.getInt32(0xffffffffu), any});
+    BasicBlock *next = block_of("wstep.next");
+    b.CreateCondBr(any, wfail, next);
+    b.SetInsertPoint(next);
+  };
+
+  // GPU: a block barrier that tells whether any thread failed; if one did, the block
+  // leaves.
+  auto block_barrier_or_leave = [&]() {
+    Function *bar_or = Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_barrier0_or);
+    Value *any = b.CreateICmpNE(
+        b.CreateCall(bar_or, {b.CreateZExt(b.CreateLoad(b.getInt1Ty(), failed), b.getInt32Ty())}),
+        b.getInt32(0));
+    BasicBlock *next = block_of("barrier.next");
+    b.CreateCondBr(any, after, next);
+    b.SetInsertPoint(next);
+  };
+  // running := running op the warps' values (wv) in order, every thread alike.
+  auto fold_warps = [&]() {
+    uniform([&] {
+      g.counted_range(b.getInt64(0), b.getInt64(nw), nullptr,
+                      [&](Value *wi) { write_acc(running, op(read_acc(running), get(wv, wi))); });
+    });
+  };
   Value *tile_v = b.getInt64(tile), *nt_v = b.getInt64(nt), *items_v = b.getInt64(items);
   auto scan_tiles = [&](Value *lo, Value *hi, const std::function<std::vector<Val>(Value *)> &input) {
     AllocaInst *basep = g.entry_alloca(i64);
@@ -904,51 +980,78 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
       return std::make_pair(first, m);
     };
     phase([&](Value *t) { striped(t, [&](Value *i) { put(tl, i, input(b.CreateAdd(base, i))); }); });
-    phase([&](Value *t) {
-      auto [first, m] = run_of(t);
-      std::vector<AllocaInst *> a = new_acc();
-      write_acc(a, ne);
-      g.counted_range(b.getInt64(0), m, nullptr,
-                      [&](Value *q) { write_acc(a, op(read_acc(a), get(tl, b.CreateAdd(first, q)))); });
-      put(pa, t, read_acc(a));
-    });
-    {
-      const std::vector<Arr> *src = &pa, *dst = &pb;
-      for (int64_t st = 1; st < nt; st *= 2) {
-        phase([&](Value *t) {
+    // Fold and scan per warp, with warp barriers only (Note [Tiled block kernels]).
+    const std::vector<Arr> *src = &pa, *dst = &pb;
+    BasicBlock *gend = block_of("wscan.end");
+    wfail = gpu() ? gend : after;
+    auto one_warp = [&](Value *wi) {
+      Value *poff = b.CreateMul(wi, b.getInt64(w));
+      wstep(true, [&](Value *l) {
+        Value *t = b.CreateAdd(poff, l);
+        auto [first, m] = run_of(t);
+        std::vector<AllocaInst *> a = new_acc();
+        write_acc(a, ne);
+        g.counted_range(b.getInt64(0), m, nullptr,
+                        [&](Value *q) { write_acc(a, op(read_acc(a), get(tl, b.CreateAdd(first, q)))); });
+        put(pa, t, read_acc(a));
+      });
+      // An inclusive Hillis-Steele scan of the warp's parts (two buffers).
+      src = &pa;
+      dst = &pb;
+      for (int64_t st = 1; st < w; st *= 2) {
+        wstep(true, [&](Value *l) {
+          Value *t = b.CreateAdd(poff, l);
           std::vector<AllocaInst *> a = new_acc();
           write_acc(a, get(*src, t));
-          when(b.CreateICmpSGE(t, b.getInt64(st)),
+          when(b.CreateICmpSGE(l, b.getInt64(st)),
                [&] { write_acc(a, op(get(*src, b.CreateSub(t, b.getInt64(st))), read_acc(a))); });
           put(*dst, t, read_acc(a));
         });
         std::swap(src, dst);
       }
-      // *src: the inclusive scan of the parts.
-      phase([&](Value *t) {
-        std::vector<AllocaInst *> a = new_acc();
-        write_acc(a, read_acc(running));
-        when(b.CreateICmpSGT(t, b.getInt64(0)),
-             [&] { write_acc(a, op(read_acc(a), get(*src, b.CreateSub(t, b.getInt64(1))))); });
-        auto [first, m] = run_of(t);
-        g.counted_range(b.getInt64(0), m, nullptr, [&](Value *q) {
-          Value *i = b.CreateAdd(first, q);
-          write_acc(a, op(read_acc(a), get(tl, i)));
-          put(tl, i, read_acc(a));
-        });
-      });
-      uniform([&] { write_acc(running, op(read_acc(running), get(*src, b.getInt64(nt - 1)))); });
-      phase([&](Value *t) {
-        striped(t, [&](Value *i) {
-          std::vector<Val> v = get(tl, i);
-          Value *at = b.CreateAdd(base, i);
-          for (size_t j = 0; j < kr; j++) {
-            Value *dst_p = b.CreateIntToPtr(k.slot(bk.out_slots[j]), gptr);
-            g.store_elem(types[j], v[j].scalar, g.element_addr(dst_p, at, types[j]));
-          }
-        });
-      });
+      // The warp's total, from its last thread.
+      Value *last = b.CreateAdd(poff, b.getInt64(w - 1));
+      if (gpu())
+        when(b.CreateICmpEQ(lane, b.getInt64(w - 1)), [&] { put(wv, wi, get(*src, last)); });
+      else
+        put(wv, wi, get(*src, last));
+    };
+    if (gpu()) {
+      one_warp(warp);
+      b.CreateBr(gend);
+      b.SetInsertPoint(gend);
+      block_barrier_or_leave();
+    } else {
+      g.counted_range(b.getInt64(0), b.getInt64(nw), gend, one_warp);
     }
+    // Thread t rescans its run from running op the totals of the warps before its own
+    // op its warp's parts before its own.
+    phase([&](Value *t) {
+      Value *wi = b.CreateUDiv(t, b.getInt64(w)), *l = b.CreateURem(t, b.getInt64(w));
+      std::vector<AllocaInst *> a = new_acc();
+      write_acc(a, read_acc(running));
+      g.counted_range(b.getInt64(0), wi, nullptr,
+                      [&](Value *ww) { write_acc(a, op(read_acc(a), get(wv, ww))); });
+      when(b.CreateICmpSGT(l, b.getInt64(0)),
+           [&] { write_acc(a, op(read_acc(a), get(*src, b.CreateSub(t, b.getInt64(1))))); });
+      auto [first, m] = run_of(t);
+      g.counted_range(b.getInt64(0), m, nullptr, [&](Value *q) {
+        Value *i = b.CreateAdd(first, q);
+        write_acc(a, op(read_acc(a), get(tl, i)));
+        put(tl, i, read_acc(a));
+      });
+    });
+    fold_warps();
+    phase([&](Value *t) {
+      striped(t, [&](Value *i) {
+        std::vector<Val> v = get(tl, i);
+        Value *at = b.CreateAdd(base, i);
+        for (size_t j = 0; j < kr; j++) {
+          Value *dst_p = b.CreateIntToPtr(k.slot(bk.out_slots[j]), gptr);
+          g.store_elem(types[j], v[j].scalar, g.element_addr(dst_p, at, types[j]));
+        }
+      });
+    });
     b.CreateStore(b.CreateAdd(base, tile_v), basep);
     b.CreateBr(head);
     b.SetInsertPoint(done);
@@ -958,54 +1061,13 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   // nw contiguous runs, one per warp of w threads, each walked in warp tiles of
   // w * items elements with only warp barriers; then running := running op the warps'
   // values in order (every thread alike).
-  const int64_t w = gpu() ? 32 : 4, nw = nt / w, wtile = w * items;
-  bool step_may_fail = false;
   auto warp_reduce = [&](Value *lo, Value *hi, const std::function<std::vector<Val>(Value *)> &input) {
     BasicBlock *wexit = block_of("warps.exit");
     // Where a warp goes when one of its threads failed: on the GPU to the block barrier
     // (all warps meet there and leave); on the CPU (one thread) out of the block.
-    BasicBlock *wfail = gpu() ? wexit : after;
+    wfail = gpu() ? wexit : after;
     std::vector<AllocaInst *> wrun = new_acc();
     Value *wlen = b.CreateSDiv(b.CreateAdd(b.CreateSub(hi, lo), b.getInt64(nw - 1)), b.getInt64(nw));
-    Value *lane = nullptr, *warp = nullptr;
-    if (gpu()) {
-      lane = b.CreateAnd(tid, b.getInt64(w - 1));
-      warp = b.CreateLShr(tid, b.getInt64(5));
-    }
-    // A warp step: body(lane) for each thread of the warp (or once, `lanes` false, on
-    // the CPU), then a warp barrier; if a thread failed, the warp leaves together.
-    auto wstep = [&](bool lanes, const std::function<void(Value *)> &body) {
-      BasicBlock *end = block_of("wstep.end");
-      step_may_fail = false;
-      bool *mf = &step_may_fail;
-      g.on_fail = [&b, failed, end, mf](Value *) {
-        *mf = true;
-        b.CreateStore(b.getTrue(), failed);
-        b.CreateBr(end);
-      };
-      if (gpu()) {
-        body(lane);
-        b.CreateBr(end);
-      } else if (lanes) {
-        g.counted_range(b.getInt64(0), b.getInt64(w), end, body);
-      } else {
-        body(b.getInt64(0));
-        b.CreateBr(end);
-      }
-      b.SetInsertPoint(end);
-      g.on_fail = nullptr;
-      if (gpu())
-        b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_bar_warp_sync),
-                     {b.getInt32(0xffffffffu)});
-      if (!step_may_fail) return;
-      Value *any = b.CreateLoad(b.getInt1Ty(), failed);
-      if (gpu())
-        any = b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_vote_any_sync),
-                           {b.getInt32(0xffffffffu), any});
-      BasicBlock *next = block_of("wstep.next");
-      b.CreateCondBr(any, wfail, next);
-      b.SetInsertPoint(next);
-    };
     auto one_warp = [&](Value *wi) {
       write_acc(wrun, ne);
       Value *wlo = b.CreateAdd(lo, b.CreateMul(wi, wlen));
@@ -1078,25 +1140,15 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
       one_warp(warp);
       b.CreateBr(wexit);
       b.SetInsertPoint(wexit);
-      when(b.CreateICmpEQ(lane, b.getInt64(0)), [&] { put(pb, warp, read_acc(wrun)); });
-      Function *bar_or = Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_barrier0_or);
-      Value *any = b.CreateICmpNE(
-          b.CreateCall(bar_or, {b.CreateZExt(b.CreateLoad(b.getInt1Ty(), failed), b.getInt32Ty())}),
-          b.getInt32(0));
-      BasicBlock *next = block_of("warps.next");
-      b.CreateCondBr(any, after, next);
-      b.SetInsertPoint(next);
+      when(b.CreateICmpEQ(lane, b.getInt64(0)), [&] { put(wv, warp, read_acc(wrun)); });
+      block_barrier_or_leave();
     } else {
       g.counted_range(b.getInt64(0), b.getInt64(nw), wexit, [&](Value *wi) {
         one_warp(wi);
-        put(pb, wi, read_acc(wrun));
+        put(wv, wi, read_acc(wrun));
       });
     }
-    // The warps' values in order.
-    uniform([&] {
-      g.counted_range(b.getInt64(0), b.getInt64(nw), nullptr,
-                      [&](Value *wi) { write_acc(running, op(read_acc(running), get(pb, wi))); });
-    });
+    fold_warps();
   };
 
   // This block's part of the input.
