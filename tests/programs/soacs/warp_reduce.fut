@@ -6,7 +6,8 @@
 -- GPU up to 2048) and the lengths around a full warp tile in each of the GPU's 1024
 -- blocks (1024 * 8 * 32 * items) are checked against references that do not use the
 -- tiled kernels: a sequential loop in one thread (compose), a commutative max of the
--- indices (the last non-zero) and a commutative min then min index (argmin with ties).
+-- indices (the last non-zero) and a commutative min then min index (argmin with ties);
+-- and a scan (whose tiles scan per warp, Note [Tiled block kernels]) element by element.
 -- ==
 -- entry: sweep
 -- input { 0i64 300i64 } output { 0i64 }
@@ -48,8 +49,16 @@ def check (n: i64) : i64 =
   let dmin = reduce f32.min f32.inf ds
   let imin = reduce i64.min n (map (\i -> if ds[i] == dmin then i else n) (iota n))
   let ea = if n == 0 then (f32.inf, -1) else (dmin, imin)
+  -- The scan (its tiles scan per warp): each element from the one before, the last
+  -- against the loop.
+  let s = scan compose (1, 0) fs
+  let sbad = reduce (+) 0 (map (\i -> let p = if i == 0 then (1, 0) else s[i - 1]
+                                     let q = compose p fs[i]
+                                     in if s[i].0 == q.0 && s[i].1 == q.1 then 0i64 else 1i64) (iota n))
+  let slast = if n == 0 then (1, 0) else s[n - 1]
   in (if r.0 == e.0 && r.1 == e.1 then 0 else 1) + (if z == ez then 0 else 1)
      + (if a.0 == ea.0 && a.1 == ea.1 then 0 else 1)
+     + sbad + (if slast.0 == e.0 && slast.1 == e.1 then 0 else 1)
 
 entry one (n: i64) : i64 = check n
 
