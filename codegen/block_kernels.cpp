@@ -27,6 +27,16 @@ constexpr int64_t kTileBytes = 16384;
 // The CPU device runs a block on one host thread; the tiled kernels emulate this many
 // threads per block there (phase by phase), so that the CPU runs the GPU's algorithm.
 constexpr int64_t kCpuTileThreads = 8;
+
+// `.maxntid 256, 1, 1` and `.minnctapersm per_sm` on a block kernel: ptxas then keeps
+// it to the registers that let per_sm blocks of 256 threads share an SM.
+void min_blocks_per_sm(Module &m, Function *f, int per_sm) {
+  LLVMContext &c = m.getContext();
+  NamedMDNode *ann = m.getOrInsertNamedMetadata("nvvm.annotations");
+  for (auto [key, v] : {std::pair<const char *, int>{"maxntidx", int(kGpuBlockThreads)}, {"minctasm", per_sm}})
+    ann->addOperand(MDNode::get(c, {ValueAsMetadata::get(f), MDString::get(c, key),
+                                    ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(c), uint64_t(v)))}));
+}
 } // namespace
 
 ProgramGen::BlockKernel ProgramGen::block_kernel(const core::Stm &s, const char *name,
@@ -478,6 +488,18 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     };
   };
 
+  // A reduction (not segmented) of arrays of 4- or 8-byte scalars (no map fused into
+  // it): eight blocks per SM (32 registers), so that the 1024 blocks of a large
+  // reduction run in one wave (bench/reduce.fut's 34 registers gave six per SM: 1.3
+  // waves, the last at a fifth of the SMs' blocks). ptxas then spills a value or two
+  // around the loop (4-8 bytes, not in it). With a fused map it spilled more
+  // (tests/programs/soacs/tiled_sizes.fut: up to 156 bytes), and for 1- and 2-byte
+  // elements inside the loop (module_reductions.fut).
+  int64_t bytes = 0;
+  for (PrimType t : types) bytes += int64_t(out_.host->getDataLayout().getTypeAllocSize(g.ops().mem_type(t)));
+  bool plain = std::none_of(e.arrays.begin(), e.arrays.end(), [&](int a) { return host_lazy_.count(a) > 0; });
+  if (gpu() && !segs && (bytes == 4 || bytes == 8) && (plain || !bk.partial_inputs.empty()))
+    min_blocks_per_sm(kernel_module(), f, 8);
   // Shared memory: one element per thread per result component.
   std::vector<Value *> shared;
   for (size_t j = 0; j < kr; j++) {
@@ -762,11 +784,7 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     // reductions]). Scans: five (48 registers; the scan of 2^26 i32 took 64 without).
     // Not for larger elements: tiled_sizes.fut's product of 2 x 2 matrices (16 bytes)
     // then spilled.
-    int per_sm = mode == BlockMode::TiledReduce ? 6 : 5;
-    NamedMDNode *ann = kernel_module().getOrInsertNamedMetadata("nvvm.annotations");
-    for (auto [key, v] : {std::pair<const char *, int>{"maxntidx", int(kGpuBlockThreads)}, {"minctasm", per_sm}})
-      ann->addOperand(MDNode::get(c, {ValueAsMetadata::get(f), MDString::get(c, key),
-                                      ConstantAsMetadata::get(b.getInt32(uint32_t(v)))}));
+    min_blocks_per_sm(kernel_module(), f, mode == BlockMode::TiledReduce ? 6 : 5);
   }
   int64_t items = std::clamp<int64_t>(kTileBytes / (kGpuBlockThreads * std::max<int64_t>(bytes, 1)), 1, 15);
   if (items % 2 == 0) items--;
