@@ -295,7 +295,7 @@ void ProgramGen::scan_kernels(const core::Stm &s) {
 }
 
 void ProgramGen::segred_kernels(const core::Stm &s, const core::Stm &red, Value *segments,
-                                Value *blocks_per_segment) {
+                                Value *blocks_per_segment, bool across) {
   const core::Exp &e = s.exp;
   const core::Lambda &l = *e.lambda;
   const core::Exp &re = red.exp;
@@ -331,21 +331,27 @@ void ProgramGen::segred_kernels(const core::Stm &s, const core::Stm &red, Value 
   };
 
   // Kernel 1: segments x blocks_per_segment blocks, each reducing its part of its
-  // segment into partials[segment * blocks_per_segment + block].
+  // segment into partials[segment * blocks_per_segment + block]; across rows,
+  // blocks_per_segment blocks, each reducing its rows of every segment (the same
+  // layout).
   {
     BlockKernel bk;
     slots(bk, h.ops().to_i64(h.prim_of(re.args[0]), h.scalar(re.args[0])));
     for (Value *pa : partials) bk.out_slots.push_back(add_raw(bk.sl, pa));
-    KernelFn k = new_kernel("segred", bk.sl.host_values.size() + 1, KernelDesc{KernelDesc::Blocks, shared});
+    KernelFn k = new_kernel(across ? "segred_rows" : "segred", bk.sl.host_values.size() + 1,
+                            KernelDesc{KernelDesc::Blocks, shared});
     bk.id = int(out_.kernel_descs.size()) - 1;
     bind_kernel_args(k, bk.sl);
     FnGen &g = *k.g;
     g.invariant_loads = true;
     BlockSegments segs{k.slot(bk.extra_slots[0]), k.slot(bk.extra_slots[1]),
                        [&](Value *seg) { setup(g, seg); }, [&] { return ne(g); }, {}};
-    block_body(k, red, k.slot(bk.n_slot), bk, BlockMode::Interleaved,
-               bk.sl.prelude || needs_prelude(l.body), &segs);
-    emit_launch(bk.id, parts, bk.sl);
+    bool prelude = bk.sl.prelude || needs_prelude(l.body);
+    if (across)
+      segred_rows_body(k, red, bk, segs, prelude);
+    else
+      block_body(k, red, k.slot(bk.n_slot), bk, BlockMode::Interleaved, prelude, &segs);
+    emit_launch(bk.id, across ? blocks_per_segment : parts, bk.sl);
   }
 
   // Kernel 2: one block per segment reduces its partial results, then thread 0 runs
@@ -384,6 +390,180 @@ void ProgramGen::segred_kernels(const core::Stm &s, const core::Stm &red, Value 
                      }};
   block_body(k, red, k.slot(bk.n_slot), bk, BlockMode::Interleaved, true, &segs);
   emit_launch(bk.id, segments, bk.sl);
+}
+
+// Note [Segmented reductions across rows]
+// backprop's hidden layer, `map (\j -> f (reduce (+) 0 (map (\i -> w[i, j] * x[i])
+// (iota m)))) (iota n)` with few segments n, reads w by columns when each segment has
+// blocks of its own (segred): a warp's 32 loads fall in 32 rows of w, 4 useful bytes of
+// each 32-byte sector. When the operator is commutative and the lambda reads an array
+// with the segment as its last index (segred_across_rows), the first kernel instead
+// gives each thread one segment and a row walk: a block of nt threads holds R = nt / S
+// rows of S segments, thread t = r * S + j reducing segment j over rows b * R + r,
+// b * R + r + B * R, ... (B blocks; the setup of segment j runs once per thread). A
+// warp then reads 32 consecutive (row, segment) elements, w's rows whole. The walk
+// loads kRowsUnroll rows before combining them (loads in flight). Then each block
+// reduces its R rows per segment (a halving tree over rows in shared memory; S threads
+// write the block's partial results at [j * B + b]), and the second kernel of segred
+// reduces each segment's B partial results (unchanged). The CPU device (one thread per
+// block) walks the segments one after the other, R = 1. The order of the combinations
+// differs from the sequential one, hence the commutative operator. Segments beyond the
+// block (S > nt) would have no thread: the host takes this path for S <=
+// kSegRedRowsMaxSegments only. A failing thread finishes its phases like block_body's.
+namespace {
+constexpr int64_t kRowsUnroll = 4;
+} // namespace
+
+void ProgramGen::segred_rows_body(KernelFn &k, const core::Stm &red, const BlockKernel &bk,
+                                  const BlockSegments &segs, bool prelude) {
+  const core::Exp &e = red.exp;
+  FnGen &g = *k.g;
+  IRBuilder<> &b = g.builder();
+  LLVMContext &c = b.getContext();
+  Function *f = k.f;
+  Type *gptr = PointerType::get(c, gpu() ? 1 : 0);
+  size_t kr = red.pat.size();
+  std::vector<PrimType> types;
+  for (int v : red.pat) types.push_back(p_.var(v).type.prim);
+  BlockIds ids = begin_blocks(k);
+  block_prelude(k, ids.tid, prelude);
+  Value *nseg = segs.segments, *nblocks = segs.blocks_per_segment, *m = k.slot(bk.n_slot);
+  AllocaInst *failed = g.entry_alloca(b.getInt1Ty());
+  b.CreateStore(b.getFalse(), failed);
+  std::vector<AllocaInst *> acc;
+  for (size_t x = 0; x < kr; x++) {
+    acc.push_back(g.entry_alloca(g.ops().reg_type(types[x])));
+    b.CreateStore(Constant::getNullValue(g.ops().reg_type(types[x])), acc.back());
+  }
+  auto combine_into_acc = [&](const std::vector<Val> &rhs) {
+    std::vector<Val> args;
+    for (size_t x = 0; x < kr; x++)
+      args.push_back(Val{b.CreateLoad(g.ops().reg_type(types[x]), acc[x]), nullptr, {}, {}});
+    args.insert(args.end(), rhs.begin(), rhs.end());
+    std::vector<Val> res = g.apply(*e.lambda, args);
+    for (size_t x = 0; x < kr; x++) b.CreateStore(res[x].scalar, acc[x]);
+  };
+  Value *rows_per_block = gpu() ? b.CreateUDiv(ids.ntid, nseg) : b.getInt64(1);
+  Value *stride = b.CreateMul(nblocks, rows_per_block);
+  // Segment j over rows block * R + r, + stride, ... below m; continues at `done`.
+  auto walk = [&](Value *r, Value *j, BasicBlock *done) {
+    g.on_fail = [&b, failed, done](Value *) {
+      b.CreateStore(b.getTrue(), failed);
+      b.CreateBr(done);
+    };
+    segs.setup(j);
+    std::vector<Value *> ne = segs.ne();
+    for (size_t x = 0; x < kr; x++) b.CreateStore(ne[x], acc[x]);
+    Value *first = b.CreateAdd(b.CreateMul(ids.block, rows_per_block), r);
+    Value *left = b.CreateSub(m, first);
+    Value *count = b.CreateSDiv(b.CreateAdd(left, b.CreateSub(stride, b.getInt64(1))), stride);
+    count = b.CreateSelect(b.CreateICmpSGT(count, b.getInt64(0)), count, b.getInt64(0));
+    Value *groups = b.CreateUDiv(count, b.getInt64(kRowsUnroll));
+    auto row = [&](Value *q) { return b.CreateAdd(first, b.CreateMul(q, stride)); };
+    g.counted_range(b.getInt64(0), groups, nullptr, [&](Value *q) {
+      std::vector<std::vector<Val>> xs;
+      for (int64_t u = 0; u < kRowsUnroll; u++)
+        xs.push_back(g.rows_at(e.arrays, row(b.CreateAdd(b.CreateMul(q, b.getInt64(kRowsUnroll)), b.getInt64(u)))));
+      for (const std::vector<Val> &x : xs) combine_into_acc(x);
+    });
+    g.counted_range(b.CreateMul(groups, b.getInt64(kRowsUnroll)), count, done,
+                    [&](Value *q) { combine_into_acc(g.rows_at(e.arrays, row(q))); });
+  };
+  auto partial_at = [&](size_t x, Value *j) {
+    return g.element_addr(b.CreateIntToPtr(k.slot(bk.out_slots[x]), gptr),
+                          b.CreateAdd(b.CreateMul(j, nblocks), ids.block), types[x]);
+  };
+
+  if (!gpu()) {
+    g.counted_range(b.getInt64(0), nseg, nullptr, [&](Value *j) {
+      BasicBlock *done = BasicBlock::Create(c, "rows.done", f);
+      BasicBlock *write = BasicBlock::Create(c, "rows.write", f);
+      walk(b.getInt64(0), j, done);
+      b.CreateCondBr(b.CreateLoad(b.getInt1Ty(), failed), ids.after, write);
+      b.SetInsertPoint(write);
+      for (size_t x = 0; x < kr; x++)
+        b.CreateStore(g.ops().to_mem(types[x], b.CreateLoad(g.ops().reg_type(types[x]), acc[x])),
+                      partial_at(x, j));
+    });
+    b.CreateBr(ids.after);
+    end_blocks(k, ids);
+    return;
+  }
+
+  Value *tid = ids.tid;
+  Value *active = b.CreateICmpULT(tid, b.CreateMul(rows_per_block, nseg));
+  Value *r = b.CreateUDiv(tid, nseg);
+  Value *j = b.CreateSub(tid, b.CreateMul(r, nseg));
+  BasicBlock *work = BasicBlock::Create(c, "rows.walk", f);
+  BasicBlock *done = BasicBlock::Create(c, "rows.done", f);
+  b.CreateCondBr(active, work, done);
+  b.SetInsertPoint(work);
+  walk(r, j, done);
+  // Shared memory: one element per thread per result component.
+  std::vector<GlobalVariable *> shared;
+  for (size_t x = 0; x < kr; x++) {
+    auto *arr = ArrayType::get(g.ops().mem_type(types[x]), uint64_t(kGpuBlockThreads));
+    auto *gv = new GlobalVariable(kernel_module(), arr, false, GlobalValue::InternalLinkage,
+                                  UndefValue::get(arr), fmt::format("{}_shared{}", f->getName().str(), x),
+                                  nullptr, GlobalValue::NotThreadLocal, 3);
+    gv->setAlignment(Align(8));
+    shared.push_back(gv);
+  }
+  auto shared_at = [&](size_t x, Value *i) {
+    return b.CreateGEP(shared[x]->getValueType(), shared[x], {b.getInt64(0), i});
+  };
+  auto load_shared = [&](size_t x, Value *i) {
+    return Val{g.ops().from_mem(types[x], b.CreateLoad(g.ops().mem_type(types[x]), shared_at(x, i))),
+               nullptr, {}, {}};
+  };
+  auto barrier = [&]() { b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_barrier0)); };
+  for (size_t x = 0; x < kr; x++)
+    b.CreateStore(g.ops().to_mem(types[x], b.CreateLoad(g.ops().reg_type(types[x]), acc[x])), shared_at(x, tid));
+  barrier();
+  // The tree over the block's rows: while h > 1 rows hold values, row r < h - ceil(h / 2)
+  // takes in row r + ceil(h / 2).
+  AllocaInst *height = g.entry_alloca(b.getInt64Ty());
+  b.CreateStore(rows_per_block, height);
+  BasicBlock *head = BasicBlock::Create(c, "rows.tree", f);
+  BasicBlock *step = BasicBlock::Create(c, "rows.step", f);
+  BasicBlock *combine = BasicBlock::Create(c, "rows.combine", f);
+  BasicBlock *sync = BasicBlock::Create(c, "rows.sync", f);
+  BasicBlock *tdone = BasicBlock::Create(c, "rows.tree_done", f);
+  b.CreateBr(head);
+  b.SetInsertPoint(head);
+  Value *hv = b.CreateLoad(b.getInt64Ty(), height);
+  b.CreateCondBr(b.CreateICmpUGT(hv, b.getInt64(1)), step, tdone);
+  b.SetInsertPoint(step);
+  Value *half = b.CreateLShr(b.CreateAdd(hv, b.getInt64(1)), 1);
+  Value *ok = b.CreateAnd(active, b.CreateICmpULT(b.CreateAdd(r, half), hv));
+  ok = b.CreateAnd(ok, b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed)));
+  b.CreateCondBr(ok, combine, sync);
+  b.SetInsertPoint(combine);
+  g.on_fail = [&b, failed, sync](Value *) {
+    b.CreateStore(b.getTrue(), failed);
+    b.CreateBr(sync);
+  };
+  std::vector<Val> xs;
+  Value *partner = b.CreateAdd(tid, b.CreateMul(half, nseg));
+  for (size_t x = 0; x < kr; x++) xs.push_back(load_shared(x, tid));
+  for (size_t x = 0; x < kr; x++) xs.push_back(load_shared(x, partner));
+  std::vector<Val> rr = g.apply(*e.lambda, xs);
+  for (size_t x = 0; x < kr; x++) b.CreateStore(g.ops().to_mem(types[x], rr[x].scalar), shared_at(x, tid));
+  b.CreateBr(sync);
+  b.SetInsertPoint(sync);
+  barrier();
+  b.CreateStore(half, height);
+  b.CreateBr(head);
+  b.SetInsertPoint(tdone);
+  // Row 0 (threads 0 .. S - 1) writes the block's partial results.
+  BasicBlock *write = BasicBlock::Create(c, "rows.write", f);
+  Value *should = b.CreateAnd(b.CreateICmpULT(tid, nseg), b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed)));
+  b.CreateCondBr(should, write, ids.after);
+  b.SetInsertPoint(write);
+  for (size_t x = 0; x < kr; x++)
+    b.CreateStore(b.CreateLoad(g.ops().mem_type(types[x]), shared_at(x, tid)), partial_at(x, j));
+  b.CreateBr(ids.after);
+  end_blocks(k, ids);
 }
 
 bool ProgramGen::commutative(const core::Lambda &l) {
@@ -441,38 +621,7 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     bidx = b.getInt64(0);
     bcount = b.getInt64(1);
   }
-  // Prelude (see threads_kernel), uniform over the block so that no thread is left
-  // waiting at a barrier: thread 0 reads the failure slot for the block.
-  // Skipped when the host passes the slot as certainly clear: the same for every block,
-  // so the barrier inside is reached by all threads or by none.
-  BasicBlock *go = BasicBlock::Create(c, "prelude.run", f);
-  if (prelude && may_fail()) {
-    BasicBlock *look = BasicBlock::Create(c, "prelude.look", f);
-    b.CreateCondBr(certainly_clear(b, k), go, look);
-    b.SetInsertPoint(look);
-    Value *code;
-    if (gpu()) {
-      auto *flag = new GlobalVariable(kernel_module(), b.getInt32Ty(), false,
-                                      GlobalValue::InternalLinkage, UndefValue::get(b.getInt32Ty()),
-                                      f->getName().str() + "_prelude", nullptr,
-                                      GlobalValue::NotThreadLocal, 3);
-      BasicBlock *t0 = BasicBlock::Create(c, "prelude.thread0", f);
-      BasicBlock *sync = BasicBlock::Create(c, "prelude.sync", f);
-      b.CreateCondBr(b.CreateICmpEQ(tid, b.getInt64(0)), t0, sync);
-      b.SetInsertPoint(t0);
-      b.CreateStore(b.CreateLoad(b.getInt32Ty(), g.failure_slot(), true), flag);
-      b.CreateBr(sync);
-      b.SetInsertPoint(sync);
-      b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_barrier0));
-      code = b.CreateLoad(b.getInt32Ty(), flag, true);
-    } else {
-      code = b.CreateLoad(b.getInt32Ty(), g.failure_slot(), true);
-    }
-    b.CreateCondBr(b.CreateICmpEQ(code, b.getInt32(uint32_t(-1))), go, k.exit);
-  } else {
-    b.CreateBr(go);
-  }
-  b.SetInsertPoint(go);
+  block_prelude(k, tid, prelude);
   AllocaInst *failed = g.entry_alloca(b.getInt1Ty());
   b.CreateStore(b.getFalse(), failed);
   if (mode != BlockMode::Interleaved) {
@@ -665,6 +814,45 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     }
   }
   end_blocks(k, ids);
+}
+
+void ProgramGen::block_prelude(KernelFn &k, Value *tid, bool prelude) {
+  FnGen &g = *k.g;
+  IRBuilder<> &b = g.builder();
+  LLVMContext &c = b.getContext();
+  Function *f = k.f;
+  // Prelude (see threads_kernel), uniform over the block so that no thread is left
+  // waiting at a barrier: thread 0 reads the failure slot for the block.
+  // Skipped when the host passes the slot as certainly clear: the same for every block,
+  // so the barrier inside is reached by all threads or by none.
+  BasicBlock *go = BasicBlock::Create(c, "prelude.run", f);
+  if (prelude && may_fail()) {
+    BasicBlock *look = BasicBlock::Create(c, "prelude.look", f);
+    b.CreateCondBr(certainly_clear(b, k), go, look);
+    b.SetInsertPoint(look);
+    Value *code;
+    if (gpu()) {
+      auto *flag = new GlobalVariable(kernel_module(), b.getInt32Ty(), false,
+                                      GlobalValue::InternalLinkage, UndefValue::get(b.getInt32Ty()),
+                                      f->getName().str() + "_prelude", nullptr,
+                                      GlobalValue::NotThreadLocal, 3);
+      BasicBlock *t0 = BasicBlock::Create(c, "prelude.thread0", f);
+      BasicBlock *sync = BasicBlock::Create(c, "prelude.sync", f);
+      b.CreateCondBr(b.CreateICmpEQ(tid, b.getInt64(0)), t0, sync);
+      b.SetInsertPoint(t0);
+      b.CreateStore(b.CreateLoad(b.getInt32Ty(), g.failure_slot(), true), flag);
+      b.CreateBr(sync);
+      b.SetInsertPoint(sync);
+      b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_barrier0));
+      code = b.CreateLoad(b.getInt32Ty(), flag, true);
+    } else {
+      code = b.CreateLoad(b.getInt32Ty(), g.failure_slot(), true);
+    }
+    b.CreateCondBr(b.CreateICmpEQ(code, b.getInt32(uint32_t(-1))), go, k.exit);
+  } else {
+    b.CreateBr(go);
+  }
+  b.SetInsertPoint(go);
 }
 
 ProgramGen::BlockIds ProgramGen::begin_blocks(KernelFn &k) {

@@ -379,6 +379,11 @@ public:
     return c_.read_results(index_, out_);
   }
 
+  Memory memory() const override {
+    ContextMemory m = context_memory(c_.ctx_);
+    return Memory{m.fresh_allocations, m.pool_reserved_bytes};
+  }
+
 private:
   Compiled &c_;
   int32_t index_;
@@ -403,6 +408,7 @@ void define_runtime_symbols(HostJit &jit) {
       {"kerb_rt_failure_slot", reinterpret_cast<void *>(&kerb_rt_failure_slot)},
       {"kerb_rt_block_size", reinterpret_cast<void *>(&kerb_rt_block_size)},
       {"kerb_rt_num_blocks", reinterpret_cast<void *>(&kerb_rt_num_blocks)},
+      {"kerb_rt_resident_blocks", reinterpret_cast<void *>(&kerb_rt_resident_blocks)},
       {"kerb_rt_launch", reinterpret_cast<void *>(&kerb_rt_launch)},
       {"kerb_rt_read", reinterpret_cast<void *>(&kerb_rt_read)},
       {"kerb_rt_write", reinterpret_cast<void *>(&kerb_rt_write)},

@@ -46,6 +46,14 @@ public:
   // The results of the last run, read back to the host. Only after a run that succeeded,
   // and once per run (it frees the run's memory).
   virtual RunResult results() = 0;
+  // The program's context's memory counters: device allocations made so far (not
+  // taken from the context's cache), and the bytes the CUDA device's memory pool holds
+  // (-1 on the CPU device).
+  struct Memory {
+    int64_t fresh_allocations = 0;
+    int64_t pool_reserved_bytes = -1;
+  };
+  virtual Memory memory() const = 0;
 };
 
 class CompiledProgram {

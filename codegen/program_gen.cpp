@@ -51,6 +51,7 @@ void ProgramGen::declare_runtime(Module &m) {
   decl("kerb_rt_failure_slot", i64, {ptr});
   decl("kerb_rt_block_size", i64, {ptr});
   decl("kerb_rt_num_blocks", i64, {ptr, i64});
+  decl("kerb_rt_resident_blocks", i64, {ptr, i64, i64});
   decl("kerb_rt_launch", i32, {ptr, i32, i64, ptr, i32, i32});
   decl("kerb_rt_read", i32, {ptr, ptr, i64, i64});
   decl("kerb_rt_write", i32, {ptr, i64, ptr, i64});

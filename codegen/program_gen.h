@@ -329,6 +329,10 @@ private:
     llvm::BasicBlock *head = nullptr, *after = nullptr;
   };
   BlockIds begin_blocks(KernelFn &k);
+  // The prelude of a Blocks kernel (see threads_kernel), uniform over the block: thread
+  // 0 reads the failure slot (unless `prelude` is false or nothing may fail); the block
+  // goes to the kernel's exit after a failure. Leaves the builder where the work starts.
+  void block_prelude(KernelFn &k, Value *tid, bool prelude);
   void end_blocks(KernelFn &k, const BlockIds &ids);
   // The tiled modes (Notes [Tiled block kernels] and [Warp-contiguous reductions] in
   // block_kernels.cpp): `after` is where
@@ -348,10 +352,23 @@ private:
   // block per segment reduces its partial results and runs the statements after the
   // reduction, writing the segment's element. Otherwise the map's ordinary kernel runs.
   // segmented_reduce: the lambda's reduction statement when the map has that shape.
+  // `across`: the first kernel is segred_rows (Note [Segmented reductions across rows]
+  // in block_kernels.cpp) over `blocks` blocks; otherwise `blocks` is the blocks per
+  // segment of the segment-minor kernel.
   const core::Stm *segmented_reduce(const core::Stm &s);
-  void segred_kernels(const core::Stm &s, const core::Stm &red, Value *segments,
-                      Value *blocks_per_segment);
+  void segred_kernels(const core::Stm &s, const core::Stm &red, Value *segments, Value *blocks,
+                      bool across);
   static constexpr int64_t kSegRedMaxSegments = 16384;
+  // Whether few segments of this segmented reduction are better reduced across rows:
+  // a commutative operator, and the lambda reads some array with the segment as its
+  // last index (w[i, j]: consecutive segments read neighbouring elements).
+  bool segred_across_rows(const core::Stm &s, const core::Stm &red);
+  static constexpr int64_t kSegRedRowsMaxSegments = 64;
+  // The first kernel of a segmented reduction across rows: `segs` gives the segment's
+  // setup and neutral elements; the partial result of segment j in block b goes to
+  // out slot [j * blocks + b].
+  void segred_rows_body(KernelFn &k, const core::Stm &red, const BlockKernel &bk,
+                        const BlockSegments &segs, bool prelude);
   // One thread per element (map_kernel without the choices above).
   void thread_map_kernel(const core::Stm &s);
 

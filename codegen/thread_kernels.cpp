@@ -6,6 +6,7 @@
 #include "codegen/program_gen.h"
 
 #include <algorithm>
+#include <functional>
 
 #include <fmt/format.h>
 #include <llvm/IR/IRBuilder.h>
@@ -108,11 +109,23 @@ void ProgramGen::map_kernel(const core::Stm &s) {
   BasicBlock *seg = BasicBlock::Create(c, "segred", h.function());
   BasicBlock *thr = BasicBlock::Create(c, "segred.threads", h.function());
   BasicBlock *join = BasicBlock::Create(c, "segred.done", h.function());
+  if (segred_across_rows(s, *red)) {
+    // 1 to kSegRedRowsMaxSegments segments (and long): across rows, on blocks for the
+    // m * n elements.
+    BasicBlock *across = BasicBlock::Create(c, "segred.rows", h.function());
+    BasicBlock *other = BasicBlock::Create(c, "segred.other", h.function());
+    Value *few = hb.CreateAnd(hb.CreateICmpSGE(n, h.i64(1)), hb.CreateICmpSLE(n, h.i64(kSegRedRowsMaxSegments)));
+    hb.CreateCondBr(hb.CreateAnd(hb.CreateICmpSGT(bps, h.i64(1)), few), across, other);
+    hb.SetInsertPoint(across);
+    segred_kernels(s, *red, n, hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, hb.CreateMul(m, n)}), true);
+    hb.CreateBr(join);
+    hb.SetInsertPoint(other);
+  }
   hb.CreateCondBr(hb.CreateAnd(hb.CreateICmpSGT(bps, h.i64(1)),
                                hb.CreateICmpSLE(n, h.i64(kSegRedMaxSegments))),
                   seg, thr);
   hb.SetInsertPoint(seg);
-  segred_kernels(s, *red, n, bps);
+  segred_kernels(s, *red, n, bps, false);
   hb.CreateBr(join);
   hb.SetInsertPoint(thr);
   thread_map_kernel(s);
@@ -247,6 +260,26 @@ const core::Stm *ProgramGen::segmented_reduce(const core::Stm &s) {
   }
   if (!cheap_inputs(s.exp.arrays)) return nullptr;
   return &red;
+}
+
+bool ProgramGen::segred_across_rows(const core::Stm &s, const core::Stm &red) {
+  if (!commutative(*red.exp.lambda)) return false;
+  const core::Lambda &l = *s.exp.lambda;
+  std::set<int> seg(l.params.begin(), l.params.end());
+  std::function<bool(const core::Body &)> minor = [&](const core::Body &body) {
+    for (const core::Stm &st : body.stms) {
+      const core::Exp &x = st.exp;
+      if (x.kind == core::ExpKind::Index && x.args.size() >= 2 &&
+          int(x.args.size()) == p_.var(x.arrays[0]).type.rank && x.args.back().is_var() &&
+          seg.count(x.args.back().var))
+        return true;
+      if (x.lambda && minor(x.lambda->body)) return true;
+      for (const std::unique_ptr<core::Body> &bb : x.bodies)
+        if (minor(*bb)) return true;
+    }
+    return false;
+  };
+  return minor(l.body);
 }
 
 void ProgramGen::flat_map_kernel(const core::Stm &s, const core::Stm &in) {
@@ -664,6 +697,10 @@ Constant *rmw_identity(AtomicRMWInst::BinOp op, Type *et) {
 }
 // A block's histogram in shared memory takes at most this many bytes.
 constexpr int64_t kSharedHistBytes = 16384;
+// Blocks per multiprocessor (kerb_rt_resident_blocks) and updates read before they are
+// applied, per thread (Note [Histograms in shared memory]).
+constexpr int64_t kSharedHistBlocksPerSm = 2;
+constexpr int64_t kSharedHistUnroll = 8;
 } // namespace
 
 // Note [Histograms in shared memory]
@@ -672,7 +709,13 @@ constexpr int64_t kSharedHistBytes = 16384;
 // on the bins' count, uniform), starting from the operator's identity; its threads
 // take the updates grid-strided (coalesced) and update the shared bins with atomics
 // there, then, after a barrier, add every bin the block changed to the result with one
-// global atomic. With more bins the same kernel updates the result directly. A thread
+// global atomic. With more bins the same kernel updates the result directly.
+// The merge costs a global atomic per bin and block, so the grid is small: at most
+// kSharedHistBlocksPerSm blocks per multiprocessor (kerb_rt_resident_blocks: 264 on
+// an H100, where num_blocks gave 1024: 4096 bins x 1024 blocks were 4M atomics), each
+// taking many updates; to keep enough loads in flight with few threads, a thread reads
+// kSharedHistUnroll updates (indices and values, the fused maps computed) before it
+// applies them. A thread
 // whose value fails stops updating and still reaches the barrier; the block's partial
 // histogram is merged anyway (the call fails, so the result is not seen), and the
 // merge has no checks of its own.
@@ -682,7 +725,8 @@ void ProgramGen::shared_hist(const core::Stm &s, HistUpdate how, SlotList &sl, s
   IRBuilder<> &hb = h.builder();
   int dest = s.pat[0], is = e.arrays[1];
   PrimType t = p_.var(dest).type.prim;
-  Value *nblocks = hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, h.lookup(is).dims[0]});
+  Value *nblocks = hb.CreateCall(h.rt("kerb_rt_resident_blocks"),
+                                 {h.ctx, h.lookup(is).dims[0], h.i64(kSharedHistBlocksPerSm)});
   KernelFn kf = hist_fn("hist_shared", KernelDesc::Blocks, sl);
   FnGen &g = *kf.g;
   IRBuilder<> &b = g.builder();
@@ -733,11 +777,11 @@ void ProgramGen::shared_hist(const core::Stm &s, HistUpdate how, SlotList &sl, s
   BasicBlock *updated = BasicBlock::Create(c, "hist.updated", f);
   g.on_fail = [&b, updated](Value *) { b.CreateBr(updated); };
   Value *threads = b.CreateMul(ids.nblocks, ids.ntid);
-  strided(b.CreateAdd(b.CreateMul(ids.block, ids.ntid), ids.tid), n, threads, updated, [&](Value *i) {
-    // The value first: every value is computed (and checked), as in the interpreter,
-    // also where its index is out of range.
-    std::vector<Val> read = g.rows_at({e.arrays[2], is}, i);
-    Value *v = read[0].scalar, *idx = read[1].scalar;
+  // The value first: every value is computed (and checked), as in the interpreter,
+  // also where its index is out of range.
+  auto read = [&](Value *i) { return g.rows_at({e.arrays[2], is}, i); };
+  auto update = [&](const std::vector<Val> &vi) {
+    Value *v = vi[0].scalar, *idx = vi[1].scalar;
     when(b.CreateICmpULT(idx, nbins), [&] {
       BasicBlock *in_shared = BasicBlock::Create(c, "hist.shared", f);
       BasicBlock *in_global = BasicBlock::Create(c, "hist.global", f);
@@ -751,7 +795,24 @@ void ProgramGen::shared_hist(const core::Stm &s, HistUpdate how, SlotList &sl, s
       b.CreateBr(done);
       b.SetInsertPoint(done);
     });
+  };
+  // Updates first, first + threads, ...: kSharedHistUnroll of them read before they
+  // are applied (loads in flight: the update depends on its index), then the rest one
+  // by one.
+  Value *first = b.CreateAdd(b.CreateMul(ids.block, ids.ntid), ids.tid);
+  Value *left = b.CreateSub(n, first);
+  Value *count = b.CreateSDiv(b.CreateAdd(left, b.CreateSub(threads, b.getInt64(1))), threads);
+  count = b.CreateSelect(b.CreateICmpSGT(count, b.getInt64(0)), count, b.getInt64(0));
+  Value *groups = b.CreateUDiv(count, b.getInt64(kSharedHistUnroll));
+  auto at = [&](Value *q) { return b.CreateAdd(first, b.CreateMul(q, threads)); };
+  g.counted_range(b.getInt64(0), groups, nullptr, [&](Value *q) {
+    std::vector<std::vector<Val>> vis;
+    for (int64_t u = 0; u < kSharedHistUnroll; u++)
+      vis.push_back(read(at(b.CreateAdd(b.CreateMul(q, b.getInt64(kSharedHistUnroll)), b.getInt64(u)))));
+    for (const std::vector<Val> &vi : vis) update(vi);
   });
+  g.counted_range(b.CreateMul(groups, b.getInt64(kSharedHistUnroll)), count, updated,
+                  [&](Value *q) { update(read(at(q))); });
   b.SetInsertPoint(updated);
   barrier();
   when(use, [&] {

@@ -87,10 +87,13 @@ check whose failure leaves no defined result (--unsafe, or --checks without boun
 div, range or size).
 
 The table gives each variant's median, min and max in milliseconds and, with several
-variants, the ratio of each median to the first variant's. The JSON report (schema
-"kerb-bench/1") holds the device, its driver, Kerb's commit, the date, the settings,
-and per case and variant every run's device and wall-clock time with their median,
-min and max. Exit status: 0 every case ran as expected; 1 a case failed, gave a wrong
+variants, the ratio of each median to the first variant's, and notes device
+allocations made in the timed runs (after the warm-up a call should take all its
+memory from its context's cache). The JSON report (schema "kerb-bench/1") holds the
+device, its driver, Kerb's commit, the date, the settings, and per case and variant
+every run's device and wall-clock time with their median, min and max, and the device
+allocations of the timed runs (fresh_allocations; per case, pool_growth_bytes: how much
+the CUDA memory pool grew meanwhile). Exit status: 0 every case ran as expected; 1 a case failed, gave a wrong
 result, or did not compile; 2 a usage error or bad input.
 )";
 
@@ -117,6 +120,9 @@ struct VariantResult {
   std::string skipped; // non-empty: why the variant does not run this case
   std::string outcome; // "output matched", "failed as expected", "ran"
   std::vector<double> device_ms, wall_ms;
+  // Device allocations the timed runs made (not taken from the context's cache); -1:
+  // not known (no timed run).
+  long long fresh_allocations = -1;
 };
 
 struct CaseResult {
@@ -124,6 +130,9 @@ struct CaseResult {
   int line = 0;
   std::string error; // the case could not run at all (bad input)
   std::vector<VariantResult> variants;
+  // How much the CUDA device's memory pool (shared by the variants) grew during the
+  // timed runs; -1: no pool (the CPU device) or no timed run.
+  long long pool_growth_bytes = -1;
 };
 
 struct ProgramError {
@@ -432,12 +441,33 @@ private:
         break;
       }
     }
+    // Memory counters around the timed runs: after the warm-up, a call should find all
+    // its memory in its context's cache (fresh allocations 0, the pool not growing).
+    std::vector<codegen::TimedCall::Memory> before(nv);
+    auto memory = [&](size_t v) {
+      try {
+        return calls[v]->memory();
+      } catch (const std::exception &e) {
+        res.variants[v].error = fmt::format("the {} device failed: {}", device_name(device_), e.what());
+        return codegen::TimedCall::Memory{};
+      }
+    };
+    for (size_t v = 0; v < nv; v++)
+      if (live(v)) before[v] = memory(v);
     // Timed rounds: at least 3 within the budget, only 1 when one round alone is over it.
     spent = 0;
     for (int r = 0; r < opts_.runs; r++, k++) {
       for (size_t v = 0; v < nv; v++)
         if (live(v)) spent += run_one(v, k, true);
       if (budget_ms > 0 && spent > budget_ms && (r + 1 >= 3 || r == 0)) break;
+    }
+    for (size_t v = 0; v < nv; v++) {
+      if (!live(v) || res.variants[v].device_ms.empty()) continue;
+      codegen::TimedCall::Memory after = memory(v);
+      res.variants[v].fresh_allocations = after.fresh_allocations - before[v].fresh_allocations;
+      if (after.pool_reserved_bytes >= 0 && before[v].pool_reserved_bytes >= 0 &&
+          res.pool_growth_bytes < 0)
+        res.pool_growth_bytes = after.pool_reserved_bytes - before[v].pool_reserved_bytes;
     }
     return res;
   }
@@ -460,6 +490,8 @@ private:
                             ms_text(st.min), ms_text(st.max), vr.device_ms.size());
       if (!vr.device_ms.empty() && r.variants.size() > 1 && v > 0 && base > 0)
         line += fmt::format("  {:.3f}x", st.median / base);
+      if (vr.fresh_allocations > 0)
+        line += fmt::format("  ({} device allocations in the timed runs)", vr.fresh_allocations);
       if (!vr.error.empty()) line += fmt::format("  error: {}", first_line(vr.error));
       if (!vr.skipped.empty()) line += fmt::format("  skipped: {}", vr.skipped);
       std::fprintf(table_, "%s\n", line.c_str());
@@ -547,6 +579,7 @@ std::string report_json(const Report &report, const Options &opts, const DeviceI
     j.field("input", c.input);
     j.field("expect", c.expect);
     if (!c.error.empty()) j.field("error", c.error);
+    if (c.pool_growth_bytes >= 0) j.field("pool_growth_bytes", c.pool_growth_bytes);
     j.key("variants").begin_array();
     for (const VariantResult &v : c.variants) {
       j.begin_object();
@@ -563,6 +596,7 @@ std::string report_json(const Report &report, const Options &opts, const DeviceI
         j.field("runs_ms", v.device_ms);
         j.field("wall_runs_ms", v.wall_ms);
       }
+      if (v.fresh_allocations >= 0) j.field("fresh_allocations", v.fresh_allocations);
       j.end_object();
     }
     j.end_array();

@@ -501,6 +501,19 @@ double time_on_device(kerb_context *h, const std::function<void()> &work) {
   return c->device->time_ms(work);
 }
 
+ContextMemory context_memory(kerb_context *h) {
+  Context *c = started_context(h, "context_memory");
+  if (!c) throw std::runtime_error(take_context_error(h).message);
+  ContextMemory m;
+  m.fresh_allocations = c->exec->fresh_allocations();
+  try {
+    m.pool_reserved_bytes = c->device->reserved_bytes();
+  } catch (const std::exception &) {
+    m.pool_reserved_bytes = -1;
+  }
+  return m;
+}
+
 } // namespace kerb
 
 using namespace kerb;
@@ -644,8 +657,8 @@ void kerb_context_free(kerb_context *ctx) {
   if (c->exec) {
     for (auto &a : arrays) release_buffer(*c, a->buffer);
     try {
-      // Waits for the device, and gives the memory pool's cache back.
-      c->device->trim();
+      // Waits for the device, and gives the context's cache and the memory pool's back.
+      c->exec->trim();
     } catch (...) {
       // Freeing goes on regardless.
     }
@@ -714,9 +727,11 @@ char *kerb_context_report(kerb_context *ctx) {
   }
   std::string json = fmt::format(
       "{{\"device\": \"{}\", \"entry_calls\": {}, \"live_arrays\": {}, \"bytes_in_use\": {}, "
-      "\"peak_bytes\": {}, \"allocations\": {}, \"pool_reserved_bytes\": {}}}",
+      "\"peak_bytes\": {}, \"allocations\": {}, \"fresh_allocations\": {}, "
+      "\"cached_bytes\": {}, \"pool_reserved_bytes\": {}}}",
       device, c->exec->current_call(), c->arrays.size(), c->exec->bytes_in_use(),
-      c->exec->peak_bytes(), c->exec->allocations(), reserved);
+      c->exec->peak_bytes(), c->exec->allocations(), c->exec->fresh_allocations(),
+      c->exec->cached_bytes(), reserved);
   return malloc_copy(json);
 }
 
@@ -725,7 +740,7 @@ int kerb_context_clear_caches(kerb_context *ctx) {
   Context *c = started_context(ctx, "kerb_context_clear_caches", &status);
   if (!c) return status;
   try {
-    c->device->trim();
+    c->exec->trim();
   } catch (const std::exception &e) {
     return c->set_error(KERB_ERROR, fmt::format("kerb_context_clear_caches: {}", e.what()));
   }

@@ -29,4 +29,13 @@ ContextError take_context_error(kerb_context *ctx);
 // std::runtime_error if the context is not alive or a device call fails.
 double time_on_device(kerb_context *ctx, const std::function<void()> &work);
 
+// A context's memory counters (kerb_context_report's): device allocations it made (not
+// taken from its cache), and the bytes the CUDA device's pool holds (-1: no pool).
+struct ContextMemory {
+  int64_t fresh_allocations = 0;
+  int64_t pool_reserved_bytes = -1;
+};
+// Throws std::runtime_error if the context is not alive or did not start.
+ContextMemory context_memory(kerb_context *ctx);
+
 } // namespace kerb

@@ -93,6 +93,8 @@ std::unique_ptr<CudaDevice> CudaDevice::open(int ordinal, std::string *why_not) 
     KERB_CU(d->cuDeviceGetAttribute(&dev->cc_minor_,
                                     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
                                     dev->device_));
+    KERB_CU(d->cuDeviceGetAttribute(&dev->multiprocessors_, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                                    dev->device_));
     KERB_CU(d->cuDriverGetVersion(&dev->driver_version_));
     KERB_CU(d->cuDevicePrimaryCtxRetain(&dev->ctx_, dev->device_));
     KERB_CU(d->cuCtxSetCurrent(dev->ctx_));

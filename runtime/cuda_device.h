@@ -64,6 +64,7 @@ public:
   const std::string &name() const { return name_; }
   int cc_major() const { return cc_major_; }
   int cc_minor() const { return cc_minor_; }
+  int multiprocessors() const { return multiprocessors_; }
   // As cuDriverGetVersion reports it: 1000 * major + 10 * minor (e.g. 12040).
   int driver_version() const { return driver_version_; }
   // E.g. "NVIDIA H100 80GB HBM3 (device 0, compute capability 9.0, driver 12.4)".
@@ -124,7 +125,7 @@ private:
   CUstream stream_ = nullptr;
   CUmemoryPool pool_ = nullptr; // the device's default pool; null: no pools
   std::string name_;
-  int cc_major_ = 0, cc_minor_ = 0, driver_version_ = 0;
+  int cc_major_ = 0, cc_minor_ = 0, driver_version_ = 0, multiprocessors_ = 1;
 };
 
 } // namespace kerb

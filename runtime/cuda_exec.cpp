@@ -110,6 +110,9 @@ public:
     int64_t want = (n + kBlocksBlock * 8 - 1) / (kBlocksBlock * 8);
     return std::max<int64_t>(1, std::min<int64_t>(want, 1024));
   }
+  int64_t resident_blocks(int64_t n, int64_t per_sm) const override {
+    return std::max<int64_t>(1, std::min<int64_t>(num_blocks(n), per_sm * dev_.multiprocessors()));
+  }
 
 private:
   CudaDevice &dev_;

@@ -74,6 +74,10 @@ int64_t kerb_rt_failure_slot(void *ctx);
 // Threads per block for Blocks kernels, and how many blocks to use for n elements.
 int64_t kerb_rt_block_size(void *ctx);
 int64_t kerb_rt_num_blocks(void *ctx, int64_t n);
+// As kerb_rt_num_blocks, but at most `per_sm` blocks per multiprocessor on the GPU
+// (kernels whose blocks each merge a partial result, such as histograms in shared
+// memory: few blocks that stay resident and take many elements each).
+int64_t kerb_rt_resident_blocks(void *ctx, int64_t n, int64_t per_sm);
 // Launches kernel `kernel` over `total` threads or blocks (see KernelDesc). slots[0] is
 // the failure slot's address; `flags` says what the kernel does with it
 // (kLaunchMayFail). When no kernel that may fail has been launched since the last look

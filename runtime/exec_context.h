@@ -12,9 +12,10 @@
 //
 // Memory: every allocation of an entry call goes on the call's list; a host loop frees
 // what an iteration made and no longer carries (scope_release), and end_call() frees
-// what is left once the results have been taken out (take()). On the CUDA device the
-// allocator is stream-ordered and cached (cuMemAllocAsync), so a freed buffer is reused
-// by the next call without a synchronisation.
+// what is left once the results have been taken out (take()). Freed blocks go to the
+// context's own cache (Note [The context's memory cache] in exec_context.cpp), from
+// which later allocations of the same size take them without asking the device; below
+// it, the CUDA device's allocator is stream-ordered and cached too (cuMemAllocAsync).
 #pragma once
 
 #include "failure_table/failure_table.h"
@@ -24,7 +25,9 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <unordered_map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -58,6 +61,11 @@ public:
   virtual void launch(int kernel, int64_t total, const int64_t *slots, int num_slots) = 0;
   virtual int64_t block_size() const = 0;
   virtual int64_t num_blocks(int64_t n) const = 0;
+  // num_blocks(n), at most per_sm blocks per multiprocessor (kerb_rt_resident_blocks).
+  virtual int64_t resident_blocks(int64_t n, int64_t per_sm) const {
+    (void)per_sm;
+    return num_blocks(n);
+  }
   // Waits until all work queued so far has finished.
   virtual void synchronize() = 0;
   // Host memory that kernels can write (pinned and mapped on the GPU): the host pointer,
@@ -126,10 +134,17 @@ public:
   std::optional<Allocation> take(int64_t addr);
   // Frees every allocation still on the call's list.
   void end_call();
-  // Counters for kerb_context_report.
+  // Gives the cache's blocks back to the device, then the device's cached memory to the
+  // system (waits for the device).
+  void trim();
+  // Counters for kerb_context_report. bytes_in_use counts allocations not freed yet
+  // (not the cache); allocations counts them all, fresh_allocations those the device
+  // made (the cache had no block of that size).
   int64_t bytes_in_use() const { return bytes_in_use_; }
   int64_t peak_bytes() const { return peak_bytes_; }
   int64_t allocations() const { return allocations_; }
+  int64_t fresh_allocations() const { return fresh_allocations_; }
+  int64_t cached_bytes() const;
 
   // --sync-checks: look for a failure after every launch (for comparison and
   // debugging; by default only at sync points).
@@ -172,6 +187,18 @@ private:
   Failure make_failure(int32_t code, const int64_t *args, int num_args) const;
   void reset_slot();
   void release(const Allocation &a);
+  // The memory cache: a block of exactly `bytes`, or 0; a new block from the device
+  // (giving back cached blocks, this context's first and then other contexts', when
+  // the device is out of memory; throws OutOfMemoryError if that does not help).
+  int64_t take_cached(int64_t bytes);
+  int64_t fresh_block(int64_t bytes);
+  void cache_block(const Allocation &a);
+  // Frees the cached blocks (all, or the oldest until the cache is within its bounds)
+  // on the device; returns the bytes freed.
+  int64_t flush_cache(bool all);
+  bool cache_over_bounds() const; // cache_mutex_ held
+  // flush_cache(true) on every other live context; returns the bytes freed.
+  int64_t flush_other_caches();
 
   Device &device_;
   const FailureTable &table_;
@@ -184,7 +211,20 @@ private:
   std::pair<uint64_t, uint64_t> window_{0, 0};
   void note_clean() { clean_through_ = in_call_ ? calls_ - 1 : calls_; }
   std::vector<Allocation> call_memory_;
-  int64_t bytes_in_use_ = 0, peak_bytes_ = 0, allocations_ = 0;
+  int64_t bytes_in_use_ = 0, peak_bytes_ = 0, allocations_ = 0, fresh_allocations_ = 0;
+  // The cache (guarded by cache_mutex_: another context's thread may flush it when its
+  // device runs out of memory): blocks by size, each with when it was cached (oldest
+  // first).
+  struct Cached {
+    int64_t addr;
+    uint64_t stamp;
+  };
+  mutable std::mutex cache_mutex_;
+  std::unordered_map<int64_t, std::vector<Cached>> cache_;
+  size_t cached_blocks_ = 0;
+  uint64_t cache_stamp_ = 0;
+  int64_t cached_bytes_ = 0;
+  bool profile_ = false; // KERB_PROFILE: memory counters to stderr when destroyed
 };
 
 } // namespace kerb

@@ -78,10 +78,13 @@ int kerb_context_poll_error(struct kerb_context *ctx);
 /* The device the context runs on, e.g. "cpu (8 host threads)"; owned by the context. */
 const char *kerb_context_get_device(struct kerb_context *ctx);
 /* A JSON object with the context's counters: entry calls, live arrays, device bytes
- * allocated by the context now and at most, and (CUDA) bytes its memory pool holds.
- * Malloc'd; the caller frees it. NULL on failure. */
+ * allocated by the context now and at most, allocations (all, and the fresh ones: not
+ * taken from the context's cache of freed blocks), the bytes in that cache, and (CUDA)
+ * bytes the device's memory pool holds. Malloc'd; the caller frees it. NULL on
+ * failure. */
 char *kerb_context_report(struct kerb_context *ctx);
-/* Waits for the device and returns cached device memory that no array uses. */
+/* Waits for the device and returns cached device memory that no array uses (the
+ * context's cache of freed blocks, and the CUDA memory pool's). */
 int kerb_context_clear_caches(struct kerb_context *ctx);
 
 #ifdef __cplusplus

@@ -244,6 +244,10 @@ for b in r["benchmarks"]:
         assert v["status"] == "ok" and v["runs"] == 3 and len(v["runs_ms"]) == 3, v
         assert v["min_ms"] <= v["median_ms"] <= v["max_ms"], v
         assert v["outcome"] in ("output matched", "failed as expected", "ran"), v
+        # After the warm-up, the interleaved variants' calls take their memory from
+        # their contexts' caches (bench/NOTES.md, "Allocation cache").
+        assert v["fresh_allocations"] == 0, v
+    assert "pool_growth_bytes" not in b, b  # the CPU device has no pool
 print("json ok")
 PY
 then

@@ -256,7 +256,9 @@ count "$tmp/near_miss.ir" '@site [0-9]+: bounds' 5
 
 # A map over few segments whose lambda reduces a long inner map (backprop's hidden
 # layer) has the segmented reduction's two block kernels, and the one-thread-per-
-# element map for many or short segments (chosen at run time).
+# element map for many or short segments (chosen at run time); reading w with the
+# segment as its last index, also the first kernel across rows for 1 to 64 segments
+# (its own segred_segments).
 emit segred ptx <<'P'
 entry main [nin][nh] (input: [nin]f32) (w: [nin][nh]f32) : [nh]f32 =
   map (\j -> let s = reduce (+) 0f32 (map (\i -> w[i, j] * input[i]) (iota nin))
@@ -264,8 +266,24 @@ entry main [nin][nh] (input: [nin]f32) (w: [nin][nh]f32) : [nh]f32 =
       (iota nh)
 P
 count "$tmp/segred.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_segred\(' 1
-count "$tmp/segred.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_segred_segments\(' 1
+count "$tmp/segred.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_segred_rows\(' 1
+count "$tmp/segred.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_segred_segments\(' 2
 count "$tmp/segred.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_map\(' 1
+# ... not across rows when the segments are rows (w[j, i]: the segment is not the last
+# index) ...
+emit segred_major ptx <<'P'
+entry main [nin][nh] (input: [nin]f32) (w: [nh][nin]f32) : [nh]f32 =
+  map (\j -> reduce (+) 0f32 (map (\i -> w[j, i] * input[i]) (iota nin))) (iota nh)
+P
+count "$tmp/segred_major.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_segred\(' 1
+count "$tmp/segred_major.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_segred_rows\(' 0
+# ... nor with an operator not known to be commutative.
+emit segred_noncomm ptx <<'P'
+entry main [nin][nh] (w: [nin][nh]i64) : [nh]i64 =
+  map (\j -> reduce (\a b -> a * 3 + b) 0 (map (\i -> w[i, j]) (iota nin))) (iota nh)
+P
+count "$tmp/segred_noncomm.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_segred\(' 1
+count "$tmp/segred_noncomm.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_segred_rows\(' 0
 # ... not when the statements after the reduction loop (one thread per element only).
 emit segred_loop ptx <<'P'
 entry main (xs: []f32) (n: i64) : []f32 =

@@ -241,7 +241,38 @@ static void test_memory(struct kerb_context *ctx) {
   CHECK(report_value(ctx, "live_arrays") == 1);
   CHECK(report_value(ctx, "pool_reserved_bytes") == reserved); /* -1 on the CPU */
   CHECK(kerb_context_clear_caches(ctx) == 0);
+  CHECK(report_value(ctx, "cached_bytes") == 0);
   kerb_free_f32_1d(ctx, xs);
+}
+
+/* Two contexts whose calls alternate (a user of two programs): after the first calls,
+ * each call takes its memory from its own context's cache, whatever the other does. */
+static void test_alternating(struct kerb_context *ctx, const char *device) {
+  enum { N = 1 << 16 };
+  static float data[N];
+  struct kerb_context_config *cfg = kerb_context_config_new();
+  CHECK(kerb_context_config_set_device(cfg, device) == 0);
+  struct kerb_context *other = kerb_context_new(cfg);
+  struct kerb_f32_1d *xs = kerb_new_f32_1d(ctx, data, N), *ys = NULL;
+  struct kerb_f32_1d *oxs = kerb_new_f32_1d(other, data, N), *oys = NULL;
+  long long fresh = 0, ofresh = 0;
+  for (int i = 0; i < 50; i++) {
+    if (ys) kerb_free_f32_1d(ctx, ys);
+    CHECK(kerb_entry_iterate(ctx, &ys, 3, xs) == 0);
+    if (oys) kerb_free_f32_1d(other, oys);
+    CHECK(kerb_entry_iterate(other, &oys, 3 + i % 2, oxs) == 0);
+    if (i == 1) {
+      fresh = report_value(ctx, "fresh_allocations");
+      ofresh = report_value(other, "fresh_allocations");
+    }
+  }
+  CHECK(fresh > 0 && report_value(ctx, "fresh_allocations") == fresh);
+  CHECK(ofresh > 0 && report_value(other, "fresh_allocations") == ofresh);
+  CHECK(kerb_context_sync(ctx) == 0 && kerb_context_sync(other) == 0);
+  kerb_free_f32_1d(ctx, ys);
+  kerb_free_f32_1d(ctx, xs);
+  kerb_context_free(other);
+  kerb_context_config_free(cfg);
 }
 
 static void test_misuse(struct kerb_context *ctx, const char *device) {
@@ -352,6 +383,7 @@ int main(int argc, char **argv) {
   test_arrays(ctx);
   test_failures(ctx);
   test_memory(ctx);
+  test_alternating(ctx, device);
   test_misuse(ctx, device);
   test_sync_checks(device);
   CHECK(report_value(ctx, "live_arrays") == 0);

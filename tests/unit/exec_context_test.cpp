@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <cstdlib>
+#include <map>
 #include <cstring>
 #include <vector>
 
@@ -162,4 +164,140 @@ TEST_CASE("the slot is certainly clear until a kernel that may fail runs", "[run
   REQUIRE(ctx.launch(2, 1, slots, 1, /*may_fail=*/false) == 0);
   CHECK(ctx.sync_check() == 0);
   ctx.finish_call();
+}
+
+namespace {
+
+// A device of `limit` bytes of host memory that counts its allocations and frees.
+class CountingDevice : public Device {
+public:
+  explicit CountingDevice(int64_t limit) : limit_(limit) {}
+  int64_t allocs = 0, frees = 0, used = 0;
+  std::string describe() const override { return "counting"; }
+  int64_t alloc(int64_t bytes) override {
+    if (used + bytes > limit_) throw OutOfMemoryError("out of memory (test)");
+    void *p = std::malloc(size_t(bytes));
+    sizes_[int64_t(reinterpret_cast<uintptr_t>(p))] = bytes;
+    used += bytes;
+    allocs++;
+    return int64_t(reinterpret_cast<uintptr_t>(p));
+  }
+  void free(int64_t addr) override {
+    used -= sizes_.at(addr);
+    sizes_.erase(addr);
+    frees++;
+    std::free(reinterpret_cast<void *>(uintptr_t(addr)));
+  }
+  void write(int64_t dst, const void *src, int64_t bytes) override {
+    std::memcpy(reinterpret_cast<void *>(uintptr_t(dst)), src, size_t(bytes));
+  }
+  void read(void *dst, int64_t src, int64_t bytes) override {
+    std::memcpy(dst, reinterpret_cast<const void *>(uintptr_t(src)), size_t(bytes));
+  }
+  void copy(int64_t, int64_t, int64_t) override {}
+  void launch(int, int64_t, const int64_t *, int) override {}
+  int64_t block_size() const override { return 1; }
+  int64_t num_blocks(int64_t) const override { return 1; }
+  void synchronize() override {}
+  void *alloc_mapped(int64_t, int64_t *) override { return nullptr; }
+  void free_mapped(void *) override {}
+
+private:
+  int64_t limit_;
+  std::map<int64_t, int64_t> sizes_;
+};
+
+// One entry call's memory as generated code uses it: a temporary, a loop of 3
+// iterations carrying an array, and a result the caller frees after the next call.
+Allocation one_call(ExecContext &ctx, std::optional<Allocation> &previous) {
+  if (previous) ctx.free_owned(*previous);
+  ctx.begin_call();
+  int64_t tmp = ctx.alloc(4096);
+  REQUIRE(tmp);
+  int64_t mark = ctx.scope_mark();
+  int64_t carried = 0;
+  for (int i = 0; i < 3; i++) {
+    carried = ctx.alloc(1 << 20);
+    REQUIRE(carried);
+    ctx.scope_release(mark, &carried, 1);
+  }
+  std::optional<Allocation> result = ctx.take(carried);
+  REQUIRE(result);
+  ctx.finish_call();
+  previous = result;
+  return *result;
+}
+
+} // namespace
+
+TEST_CASE("calls reuse their memory whatever other contexts do in between", "[runtime]") {
+  FailureTable table = one_site_table();
+  CountingDevice da(int64_t(1) << 30), db(int64_t(1) << 30);
+  {
+    ExecContext a(da, table), b(db, table);
+    int64_t slot_allocs = da.allocs;
+    std::optional<Allocation> ra, rb;
+    one_call(a, ra);
+    one_call(b, rb);
+    one_call(a, ra);
+    one_call(b, rb);
+    int64_t fresh_a = a.fresh_allocations(), fresh_b = b.fresh_allocations();
+    int64_t device_a = da.allocs;
+    // The temporary and the loop's two buffers (one of them the result, which the
+    // caller frees before the next call): 3 blocks.
+    CHECK(fresh_a == 3);
+    CHECK(device_a - slot_allocs == 3);
+    for (int i = 0; i < 100; i++) {
+      one_call(a, ra);
+      one_call(b, rb);
+      one_call(b, rb);
+    }
+    CHECK(a.fresh_allocations() == fresh_a);
+    CHECK(b.fresh_allocations() == fresh_b);
+    CHECK(da.allocs == device_a);
+    CHECK(a.allocations() == 2 * 4 + 100 * 4);
+    // Freed blocks wait in the cache; clearing it gives them back.
+    CHECK(a.cached_bytes() == 4096 + (1 << 20));
+    a.free_owned(*ra);
+    a.trim();
+    CHECK(a.cached_bytes() == 0);
+    CHECK(da.used == int64_t(sizeof(FailureSlot)));
+    b.free_owned(*rb);
+  }
+  // Destroying a context gives everything back.
+  CHECK(da.used == 0);
+  CHECK(db.used == 0);
+  CHECK(db.allocs == db.frees);
+}
+
+TEST_CASE("the memory cache stays within its context's peak", "[runtime]") {
+  FailureTable table = one_site_table();
+  CountingDevice d(int64_t(1) << 30);
+  ExecContext ctx(d, table);
+  // Sizes that never repeat: the cache keeps at most the peak in use.
+  for (int64_t n = 1000; n < 200000; n += 1000) {
+    Allocation a = ctx.alloc_owned(n);
+    ctx.free_owned(a);
+    CHECK(ctx.cached_bytes() <= ctx.peak_bytes());
+  }
+  CHECK(ctx.peak_bytes() == 199000);
+}
+
+TEST_CASE("out of memory, contexts give their cached blocks back", "[runtime]") {
+  FailureTable table = one_site_table();
+  // One device's memory seen by two contexts: what one caches, the other cannot get.
+  CountingDevice d(int64_t(3) << 20);
+  ExecContext a(d, table), b(d, table);
+  Allocation x = a.alloc_owned(int64_t(1) << 20), y = b.alloc_owned(int64_t(1) << 20);
+  a.free_owned(x);
+  b.free_owned(y);
+  CHECK(a.cached_bytes() == int64_t(1) << 20);
+  CHECK(b.cached_bytes() == int64_t(1) << 20);
+  // 2 MB for a: its own cached block and then b's go back to the device first.
+  Allocation big = a.alloc_owned(int64_t(2) << 20);
+  CHECK(a.cached_bytes() == 0);
+  CHECK(b.cached_bytes() == 0);
+  a.free_owned(big);
+  // More than the device has: still out of memory.
+  CHECK_THROWS_AS(b.alloc_owned(int64_t(4) << 20), OutOfMemoryError);
 }

@@ -1,0 +1,27 @@
+-- A segmented reduction over few segments whose lambda reads a matrix with the segment
+-- as its last index (w[i, j], backprop's hidden layer), with a commutative operator:
+-- with long segments the compiled program reduces across rows (segred_rows: each
+-- thread one segment and a walk over rows, a tree over a block's rows, then one block
+-- per segment). Segment counts 1, 2, 16, 40 and 64 (the most across rows), 65 (the
+-- segment-minor kernel); row counts not multiples of anything; few rows, none; no
+-- segments. The neutral element comes from the segment's statements.
+-- ==
+-- input { 1i64 3000i64 } output { [18038i64] }
+-- input { 2i64 5001i64 } output { [30012i64, 30017i64] }
+-- input { 16i64 3000i64 } output { [18038i64, 18029i64, 17932i64, 18011i64, 18002i64, 18015i64, 18050i64, 17997i64, 17988i64, 18023i64, 17970i64, 18049i64, 18040i64, 17943i64, 18022i64, 18013i64] }
+-- input { 40i64 2049i64 } output { [12308i64, 12307i64, 12262i64, 12305i64, 12304i64, 12281i64, 12324i64, 12301i64, 12344i64, 12255i64, 12254i64, 12319i64, 12318i64, 12273i64, 12316i64, 12315i64, 12292i64, 12335i64, 12312i64, 12355i64, 12266i64, 12265i64, 12330i64, 12329i64, 12284i64, 12327i64, 12326i64, 12303i64, 12346i64, 12323i64, 12366i64, 12277i64, 12276i64, 12341i64, 12340i64, 12295i64, 12338i64, 12337i64, 12314i64, 12357i64] }
+-- input { 64i64 4100i64 } output { [24638i64, 24629i64, 24532i64, 24611i64, 24602i64, 24615i64, 24650i64, 24597i64, 24588i64, 24623i64, 24570i64, 24649i64, 24640i64, 24543i64, 24622i64, 24613i64, 24626i64, 24661i64, 24608i64, 24599i64, 24634i64, 24581i64, 24660i64, 24651i64, 24554i64, 24633i64, 24624i64, 24637i64, 24672i64, 24619i64, 24610i64, 24645i64, 24592i64, 24671i64, 24662i64, 24565i64, 24644i64, 24635i64, 24648i64, 24683i64, 24630i64, 24621i64, 24656i64, 24603i64, 24682i64, 24673i64, 24576i64, 24655i64, 24646i64, 24659i64, 24694i64, 24641i64, 24632i64, 24667i64, 24614i64, 24693i64, 24684i64, 24587i64, 24666i64, 24657i64, 24670i64, 24705i64, 24652i64, 24643i64] }
+-- input { 65i64 3000i64 } output { [18038i64, 18029i64, 17932i64, 18011i64, 18002i64, 18015i64, 18050i64, 17997i64, 17988i64, 18023i64, 17970i64, 18049i64, 18040i64, 17943i64, 18022i64, 18013i64, 18026i64, 18061i64, 18008i64, 17999i64, 18034i64, 17981i64, 18060i64, 18051i64, 17954i64, 18033i64, 18024i64, 18037i64, 18072i64, 18019i64, 18010i64, 18045i64, 17992i64, 18071i64, 18062i64, 17965i64, 18044i64, 18035i64, 18048i64, 18083i64, 18030i64, 18021i64, 18056i64, 18003i64, 18082i64, 18073i64, 17976i64, 18055i64, 18046i64, 18059i64, 18094i64, 18041i64, 18032i64, 18067i64, 18014i64, 18093i64, 18084i64, 17987i64, 18066i64, 18057i64, 18070i64, 18105i64, 18052i64, 18043i64, 18078i64] }
+-- input { 3i64 2i64 } output { [4i64, 23i64, -2i64] }
+-- input { 5i64 1i64 } output { [-8i64, -1i64, 6i64, 13i64, -2i64] }
+-- input { 0i64 5000i64 } output { empty([0]i64) }
+-- input { 7i64 0i64 } output { [0i64, 1i64, 2i64, 3i64, 4i64, 5i64, 6i64] }
+-- input { 16i64 1i64 } output { [-8i64, -1i64, 6i64, 13i64, -2i64, 5i64, 12i64, 19i64, 4i64, 11i64, 18i64, 3i64, 10i64, 17i64, 24i64, 9i64] }
+-- input { 3i64 70001i64 } output { [420056i64, 420035i64, 419926i64] }
+entry main (n: i64) (m: i64) : []i64 =
+  let w = map (\i -> map (\j -> (i * 7 + j * 3) % 11 - 4) (iota n)) (iota m)
+  let xs = map (\i -> i % 5 + 1) (iota m)
+  in map (\j -> let z = j - j
+                let s = reduce (+) z (map (\i -> w[i, j] * xs[i]) (iota m))
+                in s * 2 + j)
+         (iota n)
