@@ -966,14 +966,21 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     bytes += int64_t(out_.host->getDataLayout().getTypeAllocSize(mem.back()));
   }
   const int64_t nt = gpu() ? kGpuBlockThreads : kCpuTileThreads;
-  if (gpu() && bytes <= 12) {
-    // Reductions: six blocks per SM (48 of 64 warps): ptxas keeps the kernel to 40
-    // registers (nn's argmin took 41 and fitted five; Note [Warp-contiguous
-    // reductions]). Scans: five (48 registers; the scan of 2^26 i32 took 64 without).
-    // Not for larger elements: tiled_sizes.fut's product of 2 x 2 matrices (16 bytes)
-    // then spilled.
-    min_blocks_per_sm(kernel_module(), f, mode == BlockMode::TiledReduce ? 6 : 5);
-  }
+  // Whether the kernel has a failure path (a check in a fused map or the operator).
+  bool can_fail = false;
+  bool *cf = &can_fail;
+  // Called once the kernel is made. Reductions: six blocks per SM (48 of 64 warps):
+  // ptxas keeps the kernel to 40 registers (nn's argmin took 41 and fitted five; Note
+  // [Warp-contiguous reductions]); eight (32 registers: 1024 blocks in one wave) for
+  // elements of at most 4 bytes and no failure path (bench/scan.fut's scan_totals;
+  // with checks ptxas spilled 32 bytes). Scans: five (48 registers; the scan of 2^26
+  // i32 took 64 without). Not for elements of more than 12 bytes: tiled_sizes.fut's
+  // product of 2 x 2 matrices (16 bytes) then spilled.
+  auto launch_bounds = [&]() {
+    if (!gpu() || bytes > 12) return;
+    int per_sm = mode == BlockMode::TiledScan ? 5 : bytes <= 4 && !can_fail ? 8 : 6;
+    min_blocks_per_sm(kernel_module(), f, per_sm);
+  };
   int64_t items = std::clamp<int64_t>(kTileBytes / (kGpuBlockThreads * std::max<int64_t>(bytes, 1)), 1, 15);
   if (items % 2 == 0) items--;
   const int64_t tile = nt * items;
@@ -1043,7 +1050,8 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     BasicBlock *run = block_of("phase.run"), *end = block_of("phase.end");
     b.CreateCondBr(b.CreateLoad(b.getInt1Ty(), failed), end, run);
     b.SetInsertPoint(run);
-    g.on_fail = [&b, failed, end](Value *) {
+    g.on_fail = [&b, failed, end, cf](Value *) {
+      *cf = true;
       b.CreateStore(b.getTrue(), failed);
       b.CreateBr(end);
     };
@@ -1067,7 +1075,8 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   // the next phase.
   auto uniform = [&](const std::function<void()> &body) {
     BasicBlock *end = block_of("uniform.end");
-    g.on_fail = [&b, failed, end](Value *) {
+    g.on_fail = [&b, failed, end, cf](Value *) {
+      *cf = true;
       b.CreateStore(b.getTrue(), failed);
       b.CreateBr(end);
     };
@@ -1103,8 +1112,9 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     BasicBlock *end = block_of("wstep.end");
     step_may_fail = false;
     bool *mf = &step_may_fail;
-    g.on_fail = [&b, failed, end, mf](Value *) {
+    g.on_fail = [&b, failed, end, cf, mf](Value *) {
       *mf = true;
+      *cf = true;
       b.CreateStore(b.getTrue(), failed);
       b.CreateBr(end);
     };
@@ -1382,6 +1392,7 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     });
     scan_tiles(lo, hi, input);
     b.CreateBr(after);
+    launch_bounds();
     return;
   }
   warp_reduce(lo, hi, input);
@@ -1396,6 +1407,7 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     }
   });
   b.CreateBr(after);
+  launch_bounds();
 }
 
 } // namespace kerb::codegen
