@@ -1160,117 +1160,139 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
                       [&](Value *wi) { write_acc(running, op(read_acc(running), get(wv, wi))); });
     });
   };
-  Value *tile_v = b.getInt64(tile), *nt_v = b.getInt64(nt), *items_v = b.getInt64(items);
-  auto scan_tiles = [&](Value *lo, Value *hi, const std::function<std::vector<Val>(Value *)> &input) {
+  Value *items_v = b.getInt64(items);
+  // Tiles of `size` elements of [lo, hi): body(base, cnt, full) for base = lo, lo + size,
+  // ..., with cnt = min(hi - base, size) and full = (cnt == size).
+  auto tile_loop = [&](Value *lo, Value *hi, int64_t size, const std::string &name,
+                       const std::function<void(Value *, Value *, Value *)> &body) {
     AllocaInst *basep = g.entry_alloca(i64);
     b.CreateStore(lo, basep);
-    BasicBlock *head = block_of("tile.head"), *body = block_of("tile.body"), *done = block_of("tile.done");
+    BasicBlock *head = block_of((name + ".head").c_str()),
+               *work = block_of((name + ".body").c_str()),
+               *done = block_of((name + ".done").c_str());
     b.CreateBr(head);
     b.SetInsertPoint(head);
     Value *base = b.CreateLoad(i64, basep);
-    b.CreateCondBr(b.CreateICmpSLT(base, hi), body, done);
-    b.SetInsertPoint(body);
-    Value *rest = b.CreateSub(hi, base);
-    Value *cnt = b.CreateSelect(b.CreateICmpSLT(rest, tile_v), rest, tile_v);
-    Value *full = b.CreateICmpEQ(cnt, tile_v);
-    // Striped: thread t takes tile elements t, t + nt, ... (coalesced).
-    auto striped = [&](Value *t, const std::function<void(Value *)> &each) {
-      BasicBlock *fast = block_of("striped.full"), *slow = block_of("striped.part"),
-                 *join = block_of("striped.done");
-      b.CreateCondBr(full, fast, slow);
-      b.SetInsertPoint(fast);
-      for (int64_t j = 0; j < items; j++) each(b.CreateAdd(t, b.getInt64(j * nt)));
-      b.CreateBr(join);
-      b.SetInsertPoint(slow);
-      g.counted_range(b.getInt64(0), items_v, join, [&](Value *jj) {
-        Value *i = b.CreateAdd(t, b.CreateMul(jj, nt_v));
-        when(b.CreateICmpSLT(i, cnt), [&] { each(i); });
-      });
-    };
-    // Blocked: thread t's run, tile elements [first, first + m).
-    auto run_of = [&](Value *t) {
-      Value *first = b.CreateMul(t, items_v);
-      Value *m = b.CreateSub(cnt, first);
-      m = b.CreateSelect(b.CreateICmpSLT(m, items_v), m, items_v);
-      m = b.CreateSelect(b.CreateICmpSGT(m, b.getInt64(0)), m, b.getInt64(0));
-      return std::make_pair(first, m);
-    };
-    phase([&](Value *t) { striped(t, [&](Value *i) { put(tl, i, input(b.CreateAdd(base, i))); }); });
-    // Fold and scan per warp, with warp barriers only (Note [Tiled block kernels]).
-    const std::vector<Arr> *src = &pa, *dst = &pb;
-    BasicBlock *gend = block_of("wscan.end");
-    wfail = gpu() ? gend : after;
-    auto one_warp = [&](Value *wi) {
-      Value *poff = b.CreateMul(wi, b.getInt64(w));
-      wstep(true, [&](Value *l) {
-        Value *t = b.CreateAdd(poff, l);
-        auto [first, m] = run_of(t);
-        std::vector<AllocaInst *> a = new_acc();
-        write_acc(a, ne);
-        g.counted_range(b.getInt64(0), m, nullptr,
-                        [&](Value *q) { write_acc(a, op(read_acc(a), get(tl, b.CreateAdd(first, q)))); });
-        put(pa, t, read_acc(a));
-      });
-      // An inclusive Hillis-Steele scan of the warp's parts (two buffers).
-      src = &pa;
-      dst = &pb;
-      for (int64_t st = 1; st < w; st *= 2) {
-        wstep(true, [&](Value *l) {
-          Value *t = b.CreateAdd(poff, l);
-          std::vector<AllocaInst *> a = new_acc();
-          write_acc(a, get(*src, t));
-          when(b.CreateICmpSGE(l, b.getInt64(st)),
-               [&] { write_acc(a, op(get(*src, b.CreateSub(t, b.getInt64(st))), read_acc(a))); });
-          put(*dst, t, read_acc(a));
-        });
-        std::swap(src, dst);
-      }
-      // The warp's total, from its last thread.
-      Value *last = b.CreateAdd(poff, b.getInt64(w - 1));
-      if (gpu())
-        when(b.CreateICmpEQ(lane, b.getInt64(w - 1)), [&] { put(wv, wi, get(*src, last)); });
-      else
-        put(wv, wi, get(*src, last));
-    };
-    if (gpu()) {
-      one_warp(warp);
-      b.CreateBr(gend);
-      b.SetInsertPoint(gend);
-      block_barrier_or_leave();
-    } else {
-      g.counted_range(b.getInt64(0), b.getInt64(nw), gend, one_warp);
-    }
-    // Thread t rescans its run from running op the totals of the warps before its own
-    // op its warp's parts before its own.
-    phase([&](Value *t) {
-      Value *wi = b.CreateUDiv(t, b.getInt64(w)), *l = b.CreateURem(t, b.getInt64(w));
-      std::vector<AllocaInst *> a = new_acc();
-      write_acc(a, read_acc(running));
-      g.counted_range(b.getInt64(0), wi, nullptr,
-                      [&](Value *ww) { write_acc(a, op(read_acc(a), get(wv, ww))); });
-      when(b.CreateICmpSGT(l, b.getInt64(0)),
-           [&] { write_acc(a, op(read_acc(a), get(*src, b.CreateSub(t, b.getInt64(1))))); });
-      auto [first, m] = run_of(t);
-      g.counted_range(b.getInt64(0), m, nullptr, [&](Value *q) {
-        Value *i = b.CreateAdd(first, q);
-        write_acc(a, op(read_acc(a), get(tl, i)));
-        put(tl, i, read_acc(a));
-      });
-    });
-    fold_warps();
-    phase([&](Value *t) {
-      striped(t, [&](Value *i) {
-        std::vector<Val> v = get(tl, i);
-        Value *at = b.CreateAdd(base, i);
-        for (size_t j = 0; j < kr; j++) {
-          Value *dst_p = b.CreateIntToPtr(k.slot(bk.out_slots[j]), gptr);
-          g.store_elem(types[j], v[j].scalar, g.element_addr(dst_p, at, types[j]));
-        }
-      });
-    });
-    b.CreateStore(b.CreateAdd(base, tile_v), basep);
+    b.CreateCondBr(b.CreateICmpSLT(base, hi), work, done);
+    b.SetInsertPoint(work);
+    Value *rest = b.CreateSub(hi, base), *size_v = b.getInt64(size);
+    Value *cnt = b.CreateSelect(b.CreateICmpSLT(rest, size_v), rest, size_v);
+    body(base, cnt, b.CreateICmpEQ(cnt, size_v));
+    b.CreateStore(b.CreateAdd(base, size_v), basep);
     b.CreateBr(head);
     b.SetInsertPoint(done);
+  };
+  // Striped over `stride` threads: thread t takes the tile's elements t, t + stride, ...
+  // (`items` of them; coalesced), each(i) for those below cnt (unrolled when full).
+  auto striped_by = [&](int64_t stride, Value *t, Value *cnt, Value *full, const std::string &name,
+                        const std::function<void(Value *)> &each) {
+    BasicBlock *fast = block_of((name + ".full").c_str()),
+               *slow = block_of((name + ".part").c_str()),
+               *join = block_of((name + ".done").c_str());
+    b.CreateCondBr(full, fast, slow);
+    b.SetInsertPoint(fast);
+    for (int64_t j = 0; j < items; j++)
+      each(b.CreateAdd(t, b.getInt64(j * stride)));
+    b.CreateBr(join);
+    b.SetInsertPoint(slow);
+    g.counted_range(b.getInt64(0), items_v, join, [&](Value *jj) {
+      Value *i = b.CreateAdd(t, b.CreateMul(jj, b.getInt64(stride)));
+      when(b.CreateICmpSLT(i, cnt), [&] { each(i); });
+    });
+  };
+  // Blocked: thread t's run in a tile of cnt elements, [first, first + m).
+  auto run_in = [&](Value *t, Value *cnt) {
+    Value *first = b.CreateMul(t, items_v);
+    Value *m = b.CreateSub(cnt, first);
+    m = b.CreateSelect(b.CreateICmpSLT(m, items_v), m, items_v);
+    m = b.CreateSelect(b.CreateICmpSGT(m, b.getInt64(0)), m, b.getInt64(0));
+    return std::make_pair(first, m);
+  };
+  auto scan_tiles = [&](Value *lo, Value *hi,
+                        const std::function<std::vector<Val>(Value *)> &input) {
+    tile_loop(lo, hi, tile, "tile", [&](Value *base, Value *cnt, Value *full) {
+      // Striped: thread t takes tile elements t, t + nt, ... (coalesced).
+      auto striped = [&](Value *t, const std::function<void(Value *)> &each) {
+        striped_by(nt, t, cnt, full, "striped", each);
+      };
+      auto run_of = [&](Value *t) { return run_in(t, cnt); };
+      phase([&](Value *t) {
+        striped(t, [&](Value *i) { put(tl, i, input(b.CreateAdd(base, i))); });
+      });
+      // Fold and scan per warp, with warp barriers only (Note [Tiled block kernels]).
+      const std::vector<Arr> *src = &pa, *dst = &pb;
+      BasicBlock *gend = block_of("wscan.end");
+      wfail = gpu() ? gend : after;
+      auto one_warp = [&](Value *wi) {
+        Value *poff = b.CreateMul(wi, b.getInt64(w));
+        wstep(true, [&](Value *l) {
+          Value *t = b.CreateAdd(poff, l);
+          auto [first, m] = run_of(t);
+          std::vector<AllocaInst *> a = new_acc();
+          write_acc(a, ne);
+          g.counted_range(b.getInt64(0), m, nullptr, [&](Value *q) {
+            write_acc(a, op(read_acc(a), get(tl, b.CreateAdd(first, q))));
+          });
+          put(pa, t, read_acc(a));
+        });
+        // An inclusive Hillis-Steele scan of the warp's parts (two buffers).
+        src = &pa;
+        dst = &pb;
+        for (int64_t st = 1; st < w; st *= 2) {
+          wstep(true, [&](Value *l) {
+            Value *t = b.CreateAdd(poff, l);
+            std::vector<AllocaInst *> a = new_acc();
+            write_acc(a, get(*src, t));
+            when(b.CreateICmpSGE(l, b.getInt64(st)),
+                 [&] { write_acc(a, op(get(*src, b.CreateSub(t, b.getInt64(st))), read_acc(a))); });
+            put(*dst, t, read_acc(a));
+          });
+          std::swap(src, dst);
+        }
+        // The warp's total, from its last thread.
+        Value *last = b.CreateAdd(poff, b.getInt64(w - 1));
+        if (gpu())
+          when(b.CreateICmpEQ(lane, b.getInt64(w - 1)), [&] { put(wv, wi, get(*src, last)); });
+        else
+          put(wv, wi, get(*src, last));
+      };
+      if (gpu()) {
+        one_warp(warp);
+        b.CreateBr(gend);
+        b.SetInsertPoint(gend);
+        block_barrier_or_leave();
+      } else {
+        g.counted_range(b.getInt64(0), b.getInt64(nw), gend, one_warp);
+      }
+      // Thread t rescans its run from running op the totals of the warps before its own
+      // op its warp's parts before its own.
+      phase([&](Value *t) {
+        Value *wi = b.CreateUDiv(t, b.getInt64(w)), *l = b.CreateURem(t, b.getInt64(w));
+        std::vector<AllocaInst *> a = new_acc();
+        write_acc(a, read_acc(running));
+        g.counted_range(b.getInt64(0), wi, nullptr,
+                        [&](Value *ww) { write_acc(a, op(read_acc(a), get(wv, ww))); });
+        when(b.CreateICmpSGT(l, b.getInt64(0)),
+             [&] { write_acc(a, op(read_acc(a), get(*src, b.CreateSub(t, b.getInt64(1))))); });
+        auto [first, m] = run_of(t);
+        g.counted_range(b.getInt64(0), m, nullptr, [&](Value *q) {
+          Value *i = b.CreateAdd(first, q);
+          write_acc(a, op(read_acc(a), get(tl, i)));
+          put(tl, i, read_acc(a));
+        });
+      });
+      fold_warps();
+      phase([&](Value *t) {
+        striped(t, [&](Value *i) {
+          std::vector<Val> v = get(tl, i);
+          Value *at = b.CreateAdd(base, i);
+          for (size_t j = 0; j < kr; j++) {
+            Value *dst_p = b.CreateIntToPtr(k.slot(bk.out_slots[j]), gptr);
+            g.store_elem(types[j], v[j].scalar, g.element_addr(dst_p, at, types[j]));
+          }
+        });
+      });
+    });
   };
 
   // Reductions (Note [Warp-contiguous reductions]): the block's part [lo, hi) split into
@@ -1283,7 +1305,8 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     // (all warps meet there and leave); on the CPU (one thread) out of the block.
     wfail = gpu() ? wexit : after;
     std::vector<AllocaInst *> wrun = new_acc();
-    Value *wlen = b.CreateSDiv(b.CreateAdd(b.CreateSub(hi, lo), b.getInt64(nw - 1)), b.getInt64(nw));
+    Value *wlen =
+        b.CreateSDiv(b.CreateAdd(b.CreateSub(hi, lo), b.getInt64(nw - 1)), b.getInt64(nw));
     auto one_warp = [&](Value *wi) {
       write_acc(wrun, ne);
       Value *wlo = b.CreateAdd(lo, b.CreateMul(wi, wlen));
@@ -1291,66 +1314,43 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
       Value *whi = b.CreateAdd(wlo, wlen);
       whi = b.CreateSelect(b.CreateICmpSLT(whi, hi), whi, hi);
       Value *toff = b.CreateMul(wi, b.getInt64(wtile)), *poff = b.CreateMul(wi, b.getInt64(w));
-      AllocaInst *basep = g.entry_alloca(i64);
-      b.CreateStore(wlo, basep);
-      BasicBlock *head = block_of("wtile.head"), *body = block_of("wtile.body"), *done = block_of("wtile.done");
-      b.CreateBr(head);
-      b.SetInsertPoint(head);
-      Value *base = b.CreateLoad(i64, basep);
-      b.CreateCondBr(b.CreateICmpSLT(base, whi), body, done);
-      b.SetInsertPoint(body);
-      Value *rest = b.CreateSub(whi, base);
-      Value *wt = b.getInt64(wtile);
-      Value *cnt = b.CreateSelect(b.CreateICmpSLT(rest, wt), rest, wt);
-      Value *full = b.CreateICmpEQ(cnt, wt);
-      // Load, striped over the warp: thread l takes elements l, l + w, ... (coalesced).
-      wstep(true, [&](Value *l) {
-        auto each = [&](Value *i) { put(tl, b.CreateAdd(toff, i), input(b.CreateAdd(base, i))); };
-        BasicBlock *fast = block_of("wload.full"), *slow = block_of("wload.part"), *join = block_of("wload.done");
-        b.CreateCondBr(full, fast, slow);
-        b.SetInsertPoint(fast);
-        for (int64_t j = 0; j < items; j++) each(b.CreateAdd(l, b.getInt64(j * w)));
-        b.CreateBr(join);
-        b.SetInsertPoint(slow);
-        g.counted_range(b.getInt64(0), items_v, join, [&](Value *jj) {
-          Value *i = b.CreateAdd(l, b.CreateMul(jj, b.getInt64(w)));
-          when(b.CreateICmpSLT(i, cnt), [&] { each(i); });
-        });
-      });
-      // Fold, blocked: thread l its run of `items` elements, in order.
-      wstep(true, [&](Value *l) {
-        Value *first = b.CreateMul(l, items_v);
-        Value *m = b.CreateSub(cnt, first);
-        m = b.CreateSelect(b.CreateICmpSLT(m, items_v), m, items_v);
-        m = b.CreateSelect(b.CreateICmpSGT(m, b.getInt64(0)), m, b.getInt64(0));
-        std::vector<AllocaInst *> a = new_acc();
-        write_acc(a, ne);
-        auto fold = [&](Value *q) {
-          write_acc(a, op(read_acc(a), get(tl, b.CreateAdd(toff, b.CreateAdd(first, q)))));
-        };
-        // A full tile's runs unrolled (the shared loads issued together).
-        BasicBlock *fast = block_of("wfold.full"), *slow = block_of("wfold.part"), *join = block_of("wfold.done");
-        b.CreateCondBr(full, fast, slow);
-        b.SetInsertPoint(fast);
-        for (int64_t q = 0; q < items; q++) fold(b.getInt64(q));
-        b.CreateBr(join);
-        b.SetInsertPoint(slow);
-        g.counted_range(b.getInt64(0), m, join, fold);
-        put(pa, b.CreateAdd(poff, l), read_acc(a));
-      });
-      // Order-preserving tree over the warp's parts: step st, thread l (l % 2st == 0)
-      // combines its part with l + st's.
-      for (int64_t st = 1; st < w; st *= 2)
+      tile_loop(wlo, whi, wtile, "wtile", [&](Value *base, Value *cnt, Value *full) {
+        // Load, striped over the warp: thread l takes elements l, l + w, ... (coalesced).
         wstep(true, [&](Value *l) {
-          when(b.CreateICmpEQ(b.CreateAnd(l, b.getInt64(2 * st - 1)), b.getInt64(0)), [&] {
-            Value *at = b.CreateAdd(poff, l);
-            put(pa, at, op(get(pa, at), get(pa, b.CreateAdd(at, b.getInt64(st)))));
-          });
+          striped_by(w, l, cnt, full, "wload",
+                     [&](Value *i) { put(tl, b.CreateAdd(toff, i), input(b.CreateAdd(base, i))); });
         });
-      wstep(false, [&](Value *) { write_acc(wrun, op(read_acc(wrun), get(pa, poff))); });
-      b.CreateStore(b.CreateAdd(base, wt), basep);
-      b.CreateBr(head);
-      b.SetInsertPoint(done);
+        // Fold, blocked: thread l its run of `items` elements, in order.
+        wstep(true, [&](Value *l) {
+          auto [first, m] = run_in(l, cnt);
+          std::vector<AllocaInst *> a = new_acc();
+          write_acc(a, ne);
+          auto fold = [&](Value *q) {
+            write_acc(a, op(read_acc(a), get(tl, b.CreateAdd(toff, b.CreateAdd(first, q)))));
+          };
+          // A full tile's runs unrolled (the shared loads issued together).
+          BasicBlock *fast = block_of("wfold.full"), *slow = block_of("wfold.part"),
+                     *join = block_of("wfold.done");
+          b.CreateCondBr(full, fast, slow);
+          b.SetInsertPoint(fast);
+          for (int64_t q = 0; q < items; q++)
+            fold(b.getInt64(q));
+          b.CreateBr(join);
+          b.SetInsertPoint(slow);
+          g.counted_range(b.getInt64(0), m, join, fold);
+          put(pa, b.CreateAdd(poff, l), read_acc(a));
+        });
+        // Order-preserving tree over the warp's parts: step st, thread l (l % 2st == 0)
+        // combines its part with l + st's.
+        for (int64_t st = 1; st < w; st *= 2)
+          wstep(true, [&](Value *l) {
+            when(b.CreateICmpEQ(b.CreateAnd(l, b.getInt64(2 * st - 1)), b.getInt64(0)), [&] {
+              Value *at = b.CreateAdd(poff, l);
+              put(pa, at, op(get(pa, at), get(pa, b.CreateAdd(at, b.getInt64(st)))));
+            });
+          });
+        wstep(false, [&](Value *) { write_acc(wrun, op(read_acc(wrun), get(pa, poff))); });
+      });
     };
     if (gpu()) {
       one_warp(warp);
