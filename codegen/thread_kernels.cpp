@@ -634,7 +634,7 @@ void ProgramGen::atomic_hist(const core::Stm &s, HistUpdate how) {
   add_input(sl, e.arrays[2]);
   add_var(sl, dest);
   ArenaSlots arena = add_arena(sl, n, {}, e);
-  if (!how.cas && !arena.used && !sl.prelude) return shared_hist(s, how, sl, n_slot);
+  if (!how.cas && !arena.used) return shared_hist(s, how, sl, n_slot);
   KernelFn kf = hist_fn("hist", KernelDesc::Threads, sl);
   FnGen &g = *kf.g;
   IRBuilder<> &b = g.builder();
@@ -715,10 +715,11 @@ constexpr int64_t kSharedHistUnroll = 8;
 // an H100, where num_blocks gave 1024: 4096 bins x 1024 blocks were 4M atomics), each
 // taking many updates; to keep enough loads in flight with few threads, a thread reads
 // kSharedHistUnroll updates (indices and values, the fused maps computed) before it
-// applies them. A thread
-// whose value fails stops updating and still reaches the barrier; the block's partial
-// histogram is merged anyway (the call fails, so the result is not seen), and the
-// merge has no checks of its own.
+// applies them. A thread whose value fails stops updating and still reaches the
+// barrier; the block's partial histogram is merged anyway (the call fails, so the
+// result is not seen), and the merge has no checks of its own. A kernel that needs the
+// prelude (maps fused into it index unchecked: after a failed kernel their indices may
+// be garbage) has the Blocks kernels' (block_prelude).
 void ProgramGen::shared_hist(const core::Stm &s, HistUpdate how, SlotList &sl, size_t n_slot) {
   const core::Exp &e = s.exp;
   FnGen &h = *host_;
@@ -747,6 +748,8 @@ void ProgramGen::shared_hist(const core::Stm &s, HistUpdate how, SlotList &sl, s
     sh = g.entry_alloca(arr_t);
   }
   BlockIds ids = begin_blocks(kf);
+  // (Fused maps with unchecked indexing: after a failed kernel, a look at the slot.)
+  block_prelude(kf, ids.tid, sl.prelude);
   const Val &dst = g.lookup(dest);
   Value *nbins = dst.dims[0];
   Value *n = kf.slot(n_slot);

@@ -37,4 +37,9 @@ void remove_disabled_checks(core::Program &p, const CheckOptions &opts);
 // conditions, mostly). Statements with a check site are kept: they may fail.
 void remove_dead_code(core::Program &p, const CheckOptions &opts);
 
+// For the code generator, after the checks: flatten (map (\i -> map (\f -> g i f) (iota
+// d)) (iota n)) in host code becomes one map over iota (n * d) (i = q / d, f = q % d),
+// which fuses into the kernels that read it whole (kmeans' slots into its sums).
+void flatten_nested_maps(core::Program &p, const CheckOptions &opts);
+
 } // namespace kerb

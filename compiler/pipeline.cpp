@@ -2,7 +2,8 @@
 // core IR and describes every check the program could make; one pass per kind of check
 // decides which of them are kept (compiler/passes.h); a range analysis removes the
 // bounds sites it proves cannot fail; two clean-up passes remove what
-// the disabled checks left. Kernel extraction and LLVM code generation follow in
+// the disabled checks left; flatten_nested_maps reshapes nested maps for the code
+// generator's fusion. Kernel extraction and LLVM code generation follow in
 // codegen/ (docs/CODEGEN.md); docs/CHECKS.md explains the checks end to end.
 #include "compiler/pipeline.h"
 
@@ -31,6 +32,7 @@ const Pass kPasses[] = {
     {"remove_proved_checks", remove_proved_checks},     // index sites proved in range
     {"remove_disabled_checks", remove_disabled_checks}, // asserts that are not sites
     {"remove_dead_code", remove_dead_code},             // their unused conditions
+    {"flatten_nested_maps", flatten_nested_maps},       // flatten of map of map over iotas
 };
 
 void dump_after(const PipelineOptions &opts, const std::string &pass, const core::Program &p) {

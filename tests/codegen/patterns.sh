@@ -294,5 +294,15 @@ P
 count "$tmp/segred_loop.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_segred' 0
 count "$tmp/segred_loop.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_map\(' 1
 
+# flatten of a nested map over iotas (kmeans' slots) is one flat map fused into the
+# reduce_by_index that reads it as indices: no map kernel (compiler/flatten_nested_maps.cpp).
+emit flat_hist ptx <<'P'
+entry main [n][d] (pts: [n][d]f32) (owner: [n]i64) (k: i64) : []f32 =
+  let slots = flatten (map (\i -> map (\f -> owner[i] * d + f) (iota d)) (iota n))
+  in reduce_by_index (replicate (k * d) 0f32) (+) 0f32 slots (flatten pts)
+P
+count "$tmp/flat_hist.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_map\(' 0
+count "$tmp/flat_hist.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_hist_shared\(' 1
+
 echo "$checks checks, $failures failed"
 [ "$failures" -eq 0 ]
