@@ -36,9 +36,11 @@ public:
     RunFailure failure; // !ok
   };
   // Calls the entry once and times the call: its host code with every launch, allocation,
-  // copy and scalar read it makes, and the look at the failure slot that ends the call (a
-  // sync point), between two CUDA events on the program's stream (CUDA device) or on a
-  // steady clock (CPU device, whose launches are synchronous). Not timed: uploading the
+  // copy and scalar read it makes, between two CUDA events on the program's stream (CUDA
+  // device: the second event is queued when the entry returns, so the time ends with the
+  // call's last device work, as the hand-written versions' does) or on a steady clock (CPU
+  // device, whose launches are synchronous); then the sync and the look at the failure
+  // slot that end the call, which wall_ms includes too. Not timed: uploading the
   // arguments (done once, when prepared; restoring them when the entry may consume them)
   // and reading results back (results()), nor freeing the previous run's memory. Throws
   // std::runtime_error for device errors.

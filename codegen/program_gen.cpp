@@ -56,6 +56,7 @@ void ProgramGen::declare_runtime(Module &m) {
   decl("kerb_rt_read", i32, {ptr, ptr, i64, i64});
   decl("kerb_rt_write", i32, {ptr, i64, ptr, i64});
   decl("kerb_rt_copy", i32, {ptr, i64, i64, i64});
+  decl("kerb_rt_fill", i32, {ptr, i64, i64, i32, i64});
   decl("kerb_rt_fail", i32, {ptr, i32, ptr, i32});
 }
 

@@ -180,6 +180,9 @@ private:
   void iota_kernel(const core::Stm &s);
 
   void replicate_kernel(const core::Stm &s);
+  // Whether `replicate n v` of scalars of type t is a memset (Note [Replicate as a
+  // memset]).
+  bool fills_with_memset(PrimType t, const core::SubExp &v);
 
   // reduce op ne xs: two launches of one block kernel (per-block partial results, then
   // one block over them). A commutative operator (commutative()) reads coalesced,

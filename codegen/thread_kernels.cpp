@@ -6,6 +6,7 @@
 #include "codegen/program_gen.h"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 
 #include <fmt/format.h>
@@ -492,6 +493,24 @@ void ProgramGen::iota_kernel(const core::Stm &s) {
   emit_launch(int(out_.kernel_descs.size()) - 1, n, sl);
 }
 
+// Note [Replicate as a memset]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// `replicate n v` of a scalar v is a memset (kerb_rt_fill: cuMemsetD8/D16/D32Async on
+// the CUDA device, memset or a loop on the CPU) instead of a one-thread-per-element
+// kernel: no launch of a kernel of ours, and for the small zero-filled arrays that
+// reduce_by_index starts from (kmeans' counts and sums, histogram's bins) the driver's
+// memset costs less than a launch. Any value of 1, 2 or 4 bytes can be set so; an
+// 8-byte value only when its two 32-bit halves are equal (0, -1, ...), known when it is
+// a constant; other 8-byte values (1.0f64) keep the kernel.
+bool ProgramGen::fills_with_memset(PrimType t, const core::SubExp &v) {
+  uint64_t es = out_.host->getDataLayout().getTypeAllocSize(host_->ops().mem_type(t));
+  if (es == 1 || es == 2 || es == 4) return true;
+  if (es != 8 || v.is_var()) return false;
+  uint64_t u = v.constant.bits.u;
+  if (t == PrimType::F64) std::memcpy(&u, &v.constant.bits.f64, 8);
+  return uint32_t(u) == uint32_t(u >> 32);
+}
+
 void ProgramGen::replicate_kernel(const core::Stm &s) {
   FnGen &h = *host_;
   const core::Exp &e = s.exp;
@@ -506,6 +525,16 @@ void ProgramGen::replicate_kernel(const core::Stm &s) {
   size_t total_slot = add_raw(sl, total);
   size_t row_slot = add_raw(sl, row);
   size_t x_slot = 0;
+  if (h.rank_of(e.args[1]) == 0 && fills_with_memset(t.prim, e.args[1])) {
+    // Note [Replicate as a memset]
+    Value *addr = alloc(byte_size(t.prim, {total}));
+    IRBuilder<> &hb = h.builder();
+    Value *es = hb.getInt32(int32_t(out_.host->getDataLayout().getTypeAllocSize(h.ops().mem_type(t.prim))));
+    h.return_if_error(hb.CreateCall(h.rt("kerb_rt_fill"),
+                                    {h.ctx, addr, h.ops().to_slot(t.prim, x.scalar), es, total}));
+    h.bind(out, Val{nullptr, addr, {n}, {}});
+    return;
+  }
   if (h.rank_of(e.args[1]) == 0) {
     x_slot = add_raw(sl, h.ops().to_slot(t.prim, x.scalar));
   } else {

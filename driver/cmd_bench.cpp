@@ -56,10 +56,12 @@ fail with a matching message (its failing call is what is timed), and no run of 
 may succeed or fail otherwise.
 
 What is timed: one entry call, that is its host code with every kernel launch,
-allocation, copy and scalar read-back it makes, and the look at the failure slot that
-ends the call; on the CUDA device between two CUDA events on the program's stream, on
-the CPU device by a steady clock. Not timed: compiling, uploading the arguments,
-reading the results back, freeing the previous call's memory.
+allocation, copy and scalar read-back it makes; on the CUDA device between two CUDA
+events on the program's stream (the second queued when the entry returns, so the time
+ends with the call's last device work, as the hand-written versions' does), on the CPU
+device by a steady clock. The sync and the look at the failure slot that end the call
+follow; the wall-clock times (JSON) include them. Not timed: compiling, uploading the
+arguments, reading the results back, freeing the previous call's memory.
 
 Options:
   --device DEVICE     cuda or cpu (default: cuda when a CUDA device is found, else cpu)
@@ -557,8 +559,9 @@ std::string report_json(const Report &report, const Options &opts, const DeviceI
   j.field("clock", device == Device::Cuda ? "CUDA events on the program's stream" : "steady clock");
   j.field("timed",
           "one entry call: its host code with every launch, allocation, copy and scalar "
-          "read-back, and the look at the failure slot that ends it; not compiling, "
-          "uploading arguments, reading results back or freeing the previous call's memory");
+          "read-back, up to its last device work (the sync and the look at the failure "
+          "slot that end it: in the wall_ times only); not compiling, uploading "
+          "arguments, reading results back or freeing the previous call's memory");
   j.key("settings").begin_object();
   j.field("runs", opts.runs);
   j.field("warmup", opts.warmup);

@@ -46,6 +46,17 @@ public:
                  reinterpret_cast<const void *>(uintptr_t(src)), size_t(bytes));
   }
 
+  void fill(int64_t dst, uint64_t bits, int elem_bytes, int64_t count) override {
+    auto *p = reinterpret_cast<unsigned char *>(uintptr_t(dst));
+    unsigned char bytes[8];
+    std::memcpy(bytes, &bits, 8); // little-endian: the low bytes first
+    if (std::all_of(bytes + 1, bytes + elem_bytes, [&](unsigned char b) { return b == bytes[0]; })) {
+      std::memset(p, bytes[0], size_t(count) * size_t(elem_bytes));
+      return;
+    }
+    for (int64_t i = 0; i < count; i++) std::memcpy(p + i * elem_bytes, bytes, size_t(elem_bytes));
+  }
+
   void launch(int kernel, int64_t total, const int64_t *slots, int num_slots) override {
     if (kernel < 0 || size_t(kernel) >= kernels_.size())
       throw DeviceError(fmt::format("no kernel number {}", kernel));

@@ -109,6 +109,7 @@ std::unique_ptr<CudaDevice> CudaDevice::open(int ordinal, std::string *why_not) 
       cuuint64_t keep = ~cuuint64_t(0);
       KERB_CU(d->cuMemPoolSetAttribute(dev->pool_, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep));
     }
+    KERB_CU(d->cuMemHostAlloc(&dev->staging_, kStagingBytes, CU_MEMHOSTALLOC_PORTABLE));
   } catch (const CudaError &e) {
     if (why_not) *why_not = fmt::format("cannot open CUDA device {}: {}", ordinal, e.what());
     return nullptr; // ~CudaDevice releases what was set up
@@ -122,6 +123,11 @@ CudaDevice::~CudaDevice() {
   const CudaDriver *d = driver_;
   d->cuCtxSetCurrent(ctx_);
   if (stream_) d->cuStreamSynchronize(stream_);
+  for (auto &[start, stop] : events_) {
+    d->cuEventDestroy(start);
+    d->cuEventDestroy(stop);
+  }
+  if (staging_) d->cuMemFreeHost(staging_);
   if (stream_) d->cuStreamDestroy(stream_);
   d->cuCtxSetCurrent(nullptr);
   d->cuDevicePrimaryCtxRelease(device_);
@@ -211,6 +217,7 @@ CUdeviceptr CudaDevice::alloc_async(std::size_t bytes) {
   make_current();
   if (!pool_) return mem_alloc(driver_, bytes, true);
   CUdeviceptr p = 0;
+  queued();
   CUresult r = driver_->cuMemAllocAsync(&p, bytes, stream_);
   if (r == CUDA_ERROR_OUT_OF_MEMORY) {
     // Memory freed on other streams or cached elsewhere: wait, trim, and try once more.
@@ -233,6 +240,7 @@ void CudaDevice::free_async(CUdeviceptr ptr) {
     KERB_CU(driver_->cuMemFree(ptr));
     return;
   }
+  queued();
   KERB_CU(driver_->cuMemFreeAsync(ptr, stream_));
 }
 
@@ -256,7 +264,7 @@ void CudaDevice::free_host(void *host) {
 
 void CudaDevice::trim_pool() {
   make_current();
-  KERB_CU(driver_->cuStreamSynchronize(stream_));
+  wait();
   if (pool_) KERB_CU(driver_->cuMemPoolTrimTo(pool_, 0));
 }
 
@@ -271,60 +279,99 @@ std::int64_t CudaDevice::pool_reserved() const {
 void CudaDevice::copy_to_device(CUdeviceptr dst, const void *src, std::size_t bytes) {
   if (bytes == 0) return;
   make_current();
+  queued();
   KERB_CU(driver_->cuMemcpyHtoDAsync(dst, src, bytes, stream_));
 }
 
 void CudaDevice::copy_on_device(CUdeviceptr dst, CUdeviceptr src, std::size_t bytes) {
   if (bytes == 0) return;
   make_current();
+  queued();
   KERB_CU(driver_->cuMemcpyDtoDAsync(dst, src, bytes, stream_));
 }
 
 void CudaDevice::copy_to_host(void *dst, CUdeviceptr src, std::size_t bytes) {
   if (bytes == 0) return;
   make_current();
-  KERB_CU(driver_->cuMemcpyDtoHAsync(dst, src, bytes, stream_));
-  KERB_CU(driver_->cuStreamSynchronize(stream_));
+  bool small = bytes <= kStagingBytes && staging_;
+  KERB_CU(driver_->cuMemcpyDtoHAsync(small ? staging_ : dst, src, bytes, stream_));
+  wait();
+  if (small) std::memcpy(dst, staging_, bytes);
+}
+
+void CudaDevice::wait() {
+  // The wait covers everything queued before it.
+  queued_.store(false, std::memory_order_relaxed);
+  CUresult r = driver_->cuStreamSynchronize(stream_);
+  if (r != CUDA_SUCCESS) {
+    queued();
+    cuda_fail(r, "cuStreamSynchronize(stream)", __FILE__, __LINE__);
+  }
 }
 
 void CudaDevice::memset32(CUdeviceptr dst, std::uint32_t value, std::size_t count) {
   if (count == 0) return;
   make_current();
+  queued();
   KERB_CU(driver_->cuMemsetD32Async(dst, value, count, stream_));
+}
+
+void CudaDevice::fill(CUdeviceptr dst, std::uint32_t value, int elem_bytes, std::size_t count) {
+  if (count == 0) return;
+  make_current();
+  queued();
+  switch (elem_bytes) {
+  case 1: KERB_CU(driver_->cuMemsetD8Async(dst, static_cast<unsigned char>(value), count, stream_)); return;
+  case 2: KERB_CU(driver_->cuMemsetD16Async(dst, static_cast<unsigned short>(value), count, stream_)); return;
+  case 4: KERB_CU(driver_->cuMemsetD32Async(dst, value, count, stream_)); return;
+  default: throw CudaError(fmt::format("fill: no {}-byte memset", elem_bytes));
+  }
 }
 
 void CudaDevice::launch(CUfunction f, Dim3 grid, Dim3 block, unsigned shared_bytes,
                         void **args) {
   make_current();
+  queued();
   KERB_CU(driver_->cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
                                   shared_bytes, stream_, args, nullptr));
 }
 
 void CudaDevice::synchronize() {
+  // Nothing queued since the last wait: nothing to wait for (an entry call that read a
+  // scalar back has waited already).
+  if (!queued_.load(std::memory_order_relaxed)) return;
   make_current();
-  KERB_CU(driver_->cuStreamSynchronize(stream_));
+  wait();
 }
 
 float CudaDevice::time_ms(const std::function<void()> &work) {
   make_current();
-  // Events of its own, so that timings nest (a timed entry call whose launches are
-  // timed too, with KERB_PROFILE=1).
-  struct Events {
-    const CudaDriver *d;
+  // A pair of events per level of nesting (a timed entry call whose launches are timed
+  // too, with KERB_PROFILE=1), made once.
+  if (timing_depth_ == events_.size()) {
     CUevent start = nullptr, stop = nullptr;
-    ~Events() {
-      if (start) d->cuEventDestroy(start);
-      if (stop) d->cuEventDestroy(stop);
+    KERB_CU(driver_->cuEventCreate(&start, CU_EVENT_DEFAULT));
+    CUresult r = driver_->cuEventCreate(&stop, CU_EVENT_DEFAULT);
+    if (r != CUDA_SUCCESS) {
+      driver_->cuEventDestroy(start);
+      cuda_fail(r, "cuEventCreate(&stop, CU_EVENT_DEFAULT)", __FILE__, __LINE__);
     }
-  } ev{driver_};
-  KERB_CU(driver_->cuEventCreate(&ev.start, CU_EVENT_DEFAULT));
-  KERB_CU(driver_->cuEventCreate(&ev.stop, CU_EVENT_DEFAULT));
-  KERB_CU(driver_->cuEventRecord(ev.start, stream_));
+    events_.emplace_back(start, stop);
+  }
+  auto [start, stop] = events_[timing_depth_];
+  struct Level {
+    std::size_t &depth;
+    ~Level() { depth--; }
+  } level{++timing_depth_};
+  KERB_CU(driver_->cuEventRecord(start, stream_));
   work();
-  KERB_CU(driver_->cuEventRecord(ev.stop, stream_));
-  KERB_CU(driver_->cuEventSynchronize(ev.stop));
+  KERB_CU(driver_->cuEventRecord(stop, stream_));
+  KERB_CU(driver_->cuEventSynchronize(stop));
+  // Everything queued before `stop` has finished (work queued after it by another
+  // thread sets the flag again).
+  queued_.store(false, std::memory_order_relaxed);
   float ms = 0;
-  KERB_CU(driver_->cuEventElapsedTime(&ms, ev.start, ev.stop));
+  KERB_CU(driver_->cuEventElapsedTime(&ms, start, stop));
   return ms;
 }
 
@@ -365,6 +412,7 @@ void CudaDevice::copy_to_device(CUdeviceptr, const void *, std::size_t) { no_cud
 void CudaDevice::copy_to_host(void *, CUdeviceptr, std::size_t) { no_cuda(); }
 void CudaDevice::copy_on_device(CUdeviceptr, CUdeviceptr, std::size_t) { no_cuda(); }
 void CudaDevice::memset32(CUdeviceptr, std::uint32_t, std::size_t) { no_cuda(); }
+void CudaDevice::fill(CUdeviceptr, std::uint32_t, int, std::size_t) { no_cuda(); }
 void CudaDevice::launch(CUfunction, Dim3, Dim3, unsigned, void **) { no_cuda(); }
 void CudaDevice::synchronize() { no_cuda(); }
 float CudaDevice::time_ms(const std::function<void()> &) { no_cuda(); }

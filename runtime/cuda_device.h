@@ -9,11 +9,14 @@
 
 #include "runtime/cuda_driver.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace kerb {
 
@@ -99,20 +102,26 @@ public:
   std::int64_t pool_reserved() const;
   // Asynchronous on the stream; `src` may be reused as soon as the call returns.
   void copy_to_device(CUdeviceptr dst, const void *src, std::size_t bytes);
-  // Waits for the stream, so `dst` holds the data on return.
+  // Waits for the stream, so `dst` holds the data on return. Small copies (a scalar
+  // result, a loop condition) go through pinned memory: one asynchronous copy and one
+  // wait.
   void copy_to_host(void *dst, CUdeviceptr src, std::size_t bytes);
   // Device-to-device copy, asynchronous on the stream.
   void copy_on_device(CUdeviceptr dst, CUdeviceptr src, std::size_t bytes);
   // Sets `count` 32-bit words at `dst` to `value`, asynchronously on the stream.
   void memset32(CUdeviceptr dst, std::uint32_t value, std::size_t count);
+  // Sets `count` elements of `elem_bytes` (1, 2 or 4) at `dst` to the low bytes of
+  // `value`, asynchronously on the stream.
+  void fill(CUdeviceptr dst, std::uint32_t value, int elem_bytes, std::size_t count);
 
   // Launches on the stream; `args` as for cuLaunchKernel (pointers to each argument).
   void launch(CUfunction f, Dim3 grid, Dim3 block, unsigned shared_bytes, void **args);
-  // Waits for all work on the stream.
+  // Waits for all work on the stream (returns at once when nothing was queued on it
+  // since the last wait).
   void synchronize();
   // Runs `work` (which should enqueue work on stream()) between two events on the stream
   // and returns the GPU time between them in milliseconds (waits for completion). Each
-  // call has its own events, so calls may nest.
+  // level of nesting has its own events (made once), so calls may nest.
   float time_ms(const std::function<void()> &work);
 
 private:
@@ -124,6 +133,17 @@ private:
   CUcontext ctx_ = nullptr; // retained primary context
   CUstream stream_ = nullptr;
   CUmemoryPool pool_ = nullptr; // the device's default pool; null: no pools
+  // Whether work may have been queued on the stream since the last wait (set by every
+  // call that queues; atomic: another context may free this one's cached blocks).
+  std::atomic<bool> queued_{false};
+  void queued() { queued_.store(true, std::memory_order_relaxed); }
+  void wait(); // cuStreamSynchronize, clearing queued_
+  // Pinned host memory for small copies to the host.
+  void *staging_ = nullptr;
+  static constexpr std::size_t kStagingBytes = 256;
+  // time_ms's events, a pair per level of nesting.
+  std::vector<std::pair<CUevent, CUevent>> events_;
+  std::size_t timing_depth_ = 0;
   std::string name_;
   int cc_major_ = 0, cc_minor_ = 0, driver_version_ = 0, multiprocessors_ = 1;
 };

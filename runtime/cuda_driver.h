@@ -63,7 +63,9 @@ const CudaDriver *cuda_driver(std::string *why_not);
   X(cuMemcpyDtoDAsync)                                                                    \
   X(cuMemcpyDtoHAsync)                                                                    \
   X(cuMemsetD8)                                                                           \
+  X(cuMemsetD16Async)                                                                     \
   X(cuMemsetD32Async)                                                                     \
+  X(cuMemsetD8Async)                                                                      \
   X(cuMemHostAlloc)                                                                       \
   X(cuMemFreeHost)                                                                        \
   X(cuMemHostGetDevicePointer)                                                            \

@@ -82,12 +82,28 @@ public:
   void copy(int64_t dst, int64_t src, int64_t bytes) override {
     dev_.copy_on_device(CUdeviceptr(dst), CUdeviceptr(src), size_t(bytes));
   }
+  void fill(int64_t dst, uint64_t bits, int elem_bytes, int64_t count) override {
+    if (elem_bytes == 8) {
+      // Only 8-byte values of two equal halves come here (kerb_rt_fill's contract).
+      if (uint32_t(bits) != uint32_t(bits >> 32))
+        throw DeviceError("fill: an 8-byte value whose halves differ");
+      dev_.fill(CUdeviceptr(dst), uint32_t(bits), 4, size_t(count) * 2);
+      return;
+    }
+    dev_.fill(CUdeviceptr(dst), uint32_t(bits), elem_bytes, size_t(count));
+  }
   void launch(int kernel, int64_t total, const int64_t *slots, int num_slots) override {
     if (kernel < 0 || size_t(kernel) >= fns_.size())
       throw DeviceError(fmt::format("no kernel number {}", kernel));
-    std::vector<void *> args(static_cast<size_t>(num_slots));
-    std::vector<int64_t> copy(slots, slots + num_slots);
-    for (int i = 0; i < num_slots; i++) args[size_t(i)] = &copy[size_t(i)];
+    // cuLaunchKernel reads the arguments through these pointers before it returns.
+    void *local[64];
+    std::vector<void *> heap;
+    void **args = local;
+    if (num_slots > 64) {
+      heap.resize(size_t(num_slots));
+      args = heap.data();
+    }
+    for (int i = 0; i < num_slots; i++) args[i] = const_cast<int64_t *>(&slots[i]);
     Dim3 grid, block;
     if (descs_[size_t(kernel)].kind == KernelDesc::Threads) {
       int64_t blocks = (total + kThreadsBlock - 1) / kThreadsBlock;
@@ -99,10 +115,10 @@ public:
       block.x = kBlocksBlock;
     }
     if (!profile_) {
-      dev_.launch(fns_[size_t(kernel)], grid, block, 0, args.data());
+      dev_.launch(fns_[size_t(kernel)], grid, block, 0, args);
       return;
     }
-    float ms = dev_.time_ms([&] { dev_.launch(fns_[size_t(kernel)], grid, block, 0, args.data()); });
+    float ms = dev_.time_ms([&] { dev_.launch(fns_[size_t(kernel)], grid, block, 0, args); });
     times_[fmt::format("{}[grid={}]", names_[size_t(kernel)], grid.x)].push_back(ms);
   }
   int64_t block_size() const override { return kBlocksBlock; }

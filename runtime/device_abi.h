@@ -91,6 +91,10 @@ int32_t kerb_rt_launch(void *ctx, int32_t kernel, int64_t total, const int64_t *
 int32_t kerb_rt_read(void *ctx, void *host_dst, int64_t dev_src, int64_t bytes);
 int32_t kerb_rt_write(void *ctx, int64_t dev_dst, const void *host_src, int64_t bytes);
 int32_t kerb_rt_copy(void *ctx, int64_t dev_dst, int64_t dev_src, int64_t bytes);
+// Sets `count` elements of `elem_bytes` bytes at `dev_dst` to the low bytes of `bits`
+// (a memset, in order with launches): elem_bytes 1, 2 or 4, or 8 when the value's two
+// 32-bit halves are equal.
+int32_t kerb_rt_fill(void *ctx, int64_t dev_dst, int64_t bits, int32_t elem_bytes, int64_t count);
 // A check that failed in host code: records failure `code` with its arguments; returns
 // non-zero.
 int32_t kerb_rt_fail(void *ctx, int32_t code, const int64_t *args, int32_t num_args);

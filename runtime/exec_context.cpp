@@ -350,6 +350,16 @@ int32_t ExecContext::copy(int64_t dst, int64_t src, int64_t bytes) {
   }
 }
 
+int32_t ExecContext::fill(int64_t dst, uint64_t bits, int elem_bytes, int64_t count) {
+  if (count <= 0) return 0;
+  try {
+    device_.fill(dst, bits, elem_bytes, count);
+    return 0;
+  } catch (const std::exception &e) {
+    return device_error(e);
+  }
+}
+
 // ---- the failure protocol
 
 Failure ExecContext::make_failure(int32_t code, const int64_t *args, int num_args) const {
@@ -473,6 +483,9 @@ int32_t kerb_rt_write(void *ctx, int64_t dev_dst, const void *host_src, int64_t 
 }
 int32_t kerb_rt_copy(void *ctx, int64_t dev_dst, int64_t dev_src, int64_t bytes) {
   return context(ctx).copy(dev_dst, dev_src, bytes);
+}
+int32_t kerb_rt_fill(void *ctx, int64_t dst, int64_t bits, int32_t elem_bytes, int64_t count) {
+  return context(ctx).fill(dst, uint64_t(bits), elem_bytes, count);
 }
 int32_t kerb_rt_fail(void *ctx, int32_t code, const int64_t *args, int32_t num_args) {
   return context(ctx).fail(code, args, num_args);

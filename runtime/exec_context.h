@@ -58,6 +58,9 @@ public:
   virtual void write(int64_t dst, const void *src, int64_t bytes) = 0;
   virtual void read(void *dst, int64_t src, int64_t bytes) = 0; // waits for the device
   virtual void copy(int64_t dst, int64_t src, int64_t bytes) = 0;
+  // Sets `count` elements of `elem_bytes` (1, 2, 4, or 8 when both halves of the value
+  // are equal) at `dst` to the low bytes of `bits`: a memset, in order with launches.
+  virtual void fill(int64_t dst, uint64_t bits, int elem_bytes, int64_t count) = 0;
   virtual void launch(int kernel, int64_t total, const int64_t *slots, int num_slots) = 0;
   virtual int64_t block_size() const = 0;
   virtual int64_t num_blocks(int64_t n) const = 0;
@@ -161,6 +164,7 @@ public:
   int32_t read(void *dst, int64_t src, int64_t bytes);
   int32_t write(int64_t dst, const void *src, int64_t bytes);
   int32_t copy(int64_t dst, int64_t src, int64_t bytes);
+  int32_t fill(int64_t dst, uint64_t bits, int elem_bytes, int64_t count);
   // A check that failed in host code (earlier kernels may have failed first).
   int32_t fail(int32_t code, const int64_t *args, int32_t num_args);
 

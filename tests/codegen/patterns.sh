@@ -142,7 +142,9 @@ count "$tmp/nolanes.ptx" '\.v4\.' 0
 emit hist_add ptx <<'P'
 entry main (is: []i64) : []i32 = reduce_by_index (replicate 8 0i32) (+) 0 is (map (\_ -> 1i32) is)
 P
-count "$tmp/hist_add.ptx" '^\.visible \.entry' 2
+# One kernel: the zero-filled destination is a memset (Note [Replicate as a memset]).
+count "$tmp/hist_add.ptx" '^\.visible \.entry' 1
+count "$tmp/hist_add.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_replicate\(' 0
 count "$tmp/hist_add.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_hist_shared\(' 1
 at_least "$tmp/hist_add.ptx" 'atom\.shared\.add\.u32' 1
 at_least "$tmp/hist_add.ptx" 'atom\.global\.add\.u32' 1

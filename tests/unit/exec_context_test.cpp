@@ -195,6 +195,7 @@ public:
     std::memcpy(dst, reinterpret_cast<const void *>(uintptr_t(src)), size_t(bytes));
   }
   void copy(int64_t, int64_t, int64_t) override {}
+  void fill(int64_t, uint64_t, int, int64_t) override {}
   void launch(int, int64_t, const int64_t *, int) override {}
   int64_t block_size() const override { return 1; }
   int64_t num_blocks(int64_t) const override { return 1; }
