@@ -116,6 +116,8 @@ def load(raw):
                                         "input": b["input"], "expect": b["expect"], "variants": {}})
             if b.get("error"):
                 row["error"] = b["error"]
+            if b.get("pool_growth_bytes") is not None:
+                row["pool_growth_bytes"] = row.get("pool_growth_bytes", 0) + b["pool_growth_bytes"]
             for v in b["variants"]:
                 acc = row["variants"].setdefault(v["flags"], {"runs_ms": [], "round_medians": [],
                                                               "status": "ok"})
@@ -125,6 +127,8 @@ def load(raw):
                 if v.get("runs_ms"):
                     acc["runs_ms"] += v["runs_ms"]
                     acc["round_medians"].append(v["median_ms"])
+                if v.get("fresh_allocations") is not None:
+                    acc["fresh_allocations"] = acc.get("fresh_allocations", 0) + v["fresh_allocations"]
     for path in sorted(glob.glob(os.path.join(raw, "cuda_*.json"))):
         hand.append(json.load(open(path)))
     for r in hand:
@@ -266,6 +270,16 @@ def table(suite):
               for r in suite["rows"] for f, a in r["variants"].items() if a.get("status") == "error"]
     for e in errors:
         lines.append(f"ERROR {e}")
+    # After the warm-up, calls should take their memory from their contexts' caches
+    # (bench/NOTES.md, "Allocation cache per context"); reports before it have no counts.
+    fresh = [f'{r["program"]}:{r["entry"]} {r["case"]} {f}: {a["fresh_allocations"]}'
+             for r in suite["rows"] for f, a in r["variants"].items() if a.get("fresh_allocations")]
+    grown = [f'{r["program"]}:{r["entry"]} {r["case"]}: {r["pool_growth_bytes"]} bytes'
+             for r in suite["rows"] if r.get("pool_growth_bytes")]
+    counted = any("fresh_allocations" in a for r in suite["rows"] for a in r["variants"].values())
+    if counted:
+        lines.append("device allocations in the timed runs: " + ("; ".join(fresh) if fresh else "none"))
+        lines.append("memory pool growth in the timed runs: " + ("; ".join(grown) if grown else "none"))
     checks = suite.get("checks")
     if checks:
         bad = [c for c in checks if not c.startswith("ok ")]
