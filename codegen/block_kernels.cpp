@@ -27,6 +27,16 @@ constexpr int64_t kTileBytes = 16384;
 // The CPU device runs a block on one host thread; the tiled kernels emulate this many
 // threads per block there (phase by phase), so that the CPU runs the GPU's algorithm.
 constexpr int64_t kCpuTileThreads = 8;
+
+// `.maxntid 256, 1, 1` and `.minnctapersm per_sm` on a block kernel: ptxas then keeps
+// it to the registers that let per_sm blocks of 256 threads share an SM.
+void min_blocks_per_sm(Module &m, Function *f, int per_sm) {
+  LLVMContext &c = m.getContext();
+  NamedMDNode *ann = m.getOrInsertNamedMetadata("nvvm.annotations");
+  for (auto [key, v] : {std::pair<const char *, int>{"maxntidx", int(kGpuBlockThreads)}, {"minctasm", per_sm}})
+    ann->addOperand(MDNode::get(c, {ValueAsMetadata::get(f), MDString::get(c, key),
+                                    ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(c), uint64_t(v)))}));
+}
 } // namespace
 
 ProgramGen::BlockKernel ProgramGen::block_kernel(const core::Stm &s, const char *name,
@@ -627,6 +637,18 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     };
   };
 
+  // A reduction (not segmented) of arrays of 4- or 8-byte scalars (no map fused into
+  // it): eight blocks per SM (32 registers), so that the 1024 blocks of a large
+  // reduction run in one wave (bench/reduce.fut's 34 registers gave six per SM: 1.3
+  // waves, the last at a fifth of the SMs' blocks). ptxas then spills a value or two
+  // around the loop (4-8 bytes, not in it). With a fused map it spilled more
+  // (tests/programs/soacs/tiled_sizes.fut: up to 156 bytes), and for 1- and 2-byte
+  // elements inside the loop (module_reductions.fut).
+  int64_t bytes = 0;
+  for (PrimType t : types) bytes += int64_t(out_.host->getDataLayout().getTypeAllocSize(g.ops().mem_type(t)));
+  bool plain = std::none_of(e.arrays.begin(), e.arrays.end(), [&](int a) { return host_lazy_.count(a) > 0; });
+  if (gpu() && !segs && (bytes == 4 || bytes == 8) && (plain || !bk.partial_inputs.empty()))
+    min_blocks_per_sm(kernel_module(), f, 8);
   // Shared memory: one element per thread per result component.
   std::vector<Value *> shared;
   for (size_t j = 0; j < kr; j++) {
@@ -873,30 +895,55 @@ void ProgramGen::end_blocks(KernelFn &k, const BlockIds &ids) {
 }
 
 // Note [Tiled block kernels]
-// Reductions with an operator that is not known to be commutative, and scans, must
-// combine the elements in order, yet a warp's loads must be coalesced. Each block takes
-// a contiguous part of the input ([lo, hi), the same split in every launch of the
-// statement) and walks it in tiles of nt * items elements (nt threads; items odd, so
-// that thread t's run of `items` elements in shared memory starts in a different bank
-// from its neighbours'). Per tile, in phases separated by barriers:
+// Scans (and, as Note [Warp-contiguous reductions] describes, reductions with an
+// operator that is not known to be commutative) must combine the elements in order,
+// yet a warp's loads must be coalesced. Each block takes a contiguous part of the
+// input ([lo, hi), the same split in every launch of the statement) and walks it in
+// tiles of nt * items elements (nt threads; items odd, so that thread t's run of
+// `items` elements in shared memory starts in a different bank from its
+// neighbours'). Per tile, in four phases that end with block barriers:
 //   1. load, striped: thread t computes elements t, t + nt, ... (the fused maps and
 //      their checks) and stores them in the tile in shared memory: coalesced;
-//   2. fold, blocked: thread t folds its run t * items, ... (in order) into parts[t];
-//   3. reduce: an order-preserving tree over parts (neighbours, strides 1, 2, 4, ...;
-//      the active threads packed first), then running := running op parts[0];
-//      scan: an inclusive Hillis-Steele scan of parts (two buffers), then thread t
-//      rescans its run in the tile from running op parts[t - 1] (running for t = 0),
-//      the running value := running op parts[nt - 1], and the tile is stored, striped.
+//   2. per warp, with warp barriers only (the warp steps of Note [Warp-contiguous
+//      reductions]): thread t folds its run t * items, ... (in order) into parts[t],
+//      an inclusive Hillis-Steele scan of the warp's parts (two buffers), and the
+//      warp's last thread writes the warp's total;
+//   3. thread t rescans its run in the tile from running op the totals of the warps
+//      before its own op the warp's scanned part of thread t - 1 (none for its first
+//      thread); then running := running op the warps' totals (every thread alike);
+//   4. the tile is stored, striped.
+// (The scan of all nt parts in shared memory took 8 block barriers per tile.)
 // A full tile loads and stores without bounds tests (unrolled, so that the loads are
 // in flight together); the last, partial tile tests each element.
-// Failures: every barrier is an OR over the threads' `failed` flags (bar.red.or), and
-// a block in which any thread failed leaves at once, all threads together; so no
-// thread uses a value a failed thread did not write, and none waits at a barrier the
-// others left. The running value is computed by every thread alike (uniform).
+// Failures: every block barrier is an OR over the threads' `failed` flags
+// (bar.red.or), and a block in which any thread failed leaves at once, all threads
+// together; so no thread uses a value a failed thread did not write, and none waits at
+// a barrier the others left (a warp step that can fail ends with a vote over its
+// threads, and a warp in which one failed goes to the block barrier together). The
+// running value is computed by every thread alike (uniform).
 // Launches: reduce: the block's value goes to partial[block] (TiledReduce, then once
 // more over the partials with one block). scan: TiledReduce gives the block totals;
 // the last pass (TiledScan) first reduces the totals of the blocks before its own (a
-// tiled reduction over at most 1024 values) and then scans its part from there.
+// warp-contiguous reduction over at most 1024 values) and then scans its part from
+// there.
+//
+// Note [Warp-contiguous reductions]
+// A block-wide tile costs its reduction 2 + log2(nt) block barriers per tile (12 for
+// 256 threads), at which the whole block waits for its slowest warp; nn's argmin ran at
+// half the copy rate with barrier stalls. The reductions (TiledReduce, and the prefix
+// of the scan's last pass) instead split the block's part [lo, hi) into nw contiguous
+// runs, one per warp (w threads; 32 x 8 on the GPU, 4 x 2 emulated on the CPU). A warp
+// walks its run alone in warp tiles of w * items elements, in its own slices of the
+// shared arrays: load striped (coalesced), fold each thread's run of `items` in order,
+// an order-preserving tree over the warp's parts (step st: thread l, l % 2st == 0,
+// combines its part with l + st's), then every thread of the warp folds the tile's
+// value into the warp's running value. Between the steps only warp barriers
+// (bar.warp.sync); a step that can fail ends with a vote (vote.any.sync) over the
+// threads' failed flags, and a warp in which one failed leaves its run, all threads
+// together. At the end one block barrier (bar.red.or over the failed flags: a failed
+// warp makes the whole block leave), after which every thread folds the warps' values
+// in order into the running value (uniform). The same algorithm on the CPU runs the
+// emulated warps one after the other.
 // The CPU device runs the same phases over kCpuTileThreads emulated threads, one after
 // the other, so the CPU corpus tests the tiling, the trees and the failure exits.
 void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
@@ -919,12 +966,30 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     bytes += int64_t(out_.host->getDataLayout().getTypeAllocSize(mem.back()));
   }
   const int64_t nt = gpu() ? kGpuBlockThreads : kCpuTileThreads;
+  // Whether the kernel has a failure path (a check in a fused map or the operator).
+  bool can_fail = false;
+  bool *cf = &can_fail;
+  // Called once the kernel is made. Reductions: six blocks per SM (48 of 64 warps):
+  // ptxas keeps the kernel to 40 registers (nn's argmin took 41 and fitted five; Note
+  // [Warp-contiguous reductions]); eight (32 registers: 1024 blocks in one wave) for
+  // elements of at most 4 bytes and no failure path (bench/scan.fut's scan_totals;
+  // with checks ptxas spilled 32 bytes). Scans: five (48 registers; the scan of 2^26
+  // i32 took 64 without). Not for elements of more than 12 bytes: tiled_sizes.fut's
+  // product of 2 x 2 matrices (16 bytes) then spilled.
+  auto launch_bounds = [&]() {
+    if (!gpu() || bytes > 12) return;
+    int per_sm = mode == BlockMode::TiledScan ? 5 : bytes <= 4 && !can_fail ? 8 : 6;
+    min_blocks_per_sm(kernel_module(), f, per_sm);
+  };
   int64_t items = std::clamp<int64_t>(kTileBytes / (kGpuBlockThreads * std::max<int64_t>(bytes, 1)), 1, 15);
   if (items % 2 == 0) items--;
   const int64_t tile = nt * items;
   auto block_of = [&](const char *name) { return BasicBlock::Create(c, name, f); };
 
-  // Shared arrays, per result component: the tile and two buffers of per-thread parts.
+  // Warps (Note [Warp-contiguous reductions]): w threads each, nw per block.
+  const int64_t w = gpu() ? 32 : 4, nw = nt / w;
+  // Shared arrays, per result component: the tile, two buffers of per-thread parts and
+  // the warps' values.
   struct Arr {
     Value *p;
     ArrayType *t;
@@ -938,11 +1003,12 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     gv->setAlignment(Align(16));
     return Arr{gv, t};
   };
-  std::vector<Arr> tl, pa, pb;
+  std::vector<Arr> tl, pa, pb, wv;
   for (size_t j = 0; j < kr; j++) {
     tl.push_back(make_arr("tile", j, tile));
     pa.push_back(make_arr("parts", j, nt));
     pb.push_back(make_arr("parts_b", j, nt));
+    wv.push_back(make_arr("warps", j, nw));
   }
   auto get = [&](const std::vector<Arr> &a, Value *i) {
     std::vector<Val> v;
@@ -984,7 +1050,8 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     BasicBlock *run = block_of("phase.run"), *end = block_of("phase.end");
     b.CreateCondBr(b.CreateLoad(b.getInt1Ty(), failed), end, run);
     b.SetInsertPoint(run);
-    g.on_fail = [&b, failed, end](Value *) {
+    g.on_fail = [&b, failed, end, cf](Value *) {
+      *cf = true;
       b.CreateStore(b.getTrue(), failed);
       b.CreateBr(end);
     };
@@ -1008,7 +1075,8 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   // the next phase.
   auto uniform = [&](const std::function<void()> &body) {
     BasicBlock *end = block_of("uniform.end");
-    g.on_fail = [&b, failed, end](Value *) {
+    g.on_fail = [&b, failed, end, cf](Value *) {
+      *cf = true;
       b.CreateStore(b.getTrue(), failed);
       b.CreateBr(end);
     };
@@ -1028,79 +1096,183 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   // The block's running value (reduce: so far; scan: the prefix before the tile).
   std::vector<AllocaInst *> running = new_acc();
   write_acc(running, ne);
-  Value *tile_v = b.getInt64(tile), *nt_v = b.getInt64(nt), *items_v = b.getInt64(items);
-  auto tiles = [&](Value *lo, Value *hi, bool scan, const std::function<std::vector<Val>(Value *)> &input) {
+  // On the GPU this thread's lane and warp.
+  const int64_t wtile = w * items;
+  Value *lane = nullptr, *warp = nullptr;
+  if (gpu()) {
+    lane = b.CreateAnd(tid, b.getInt64(w - 1));
+    warp = b.CreateLShr(tid, b.getInt64(5));
+  }
+  // A warp step: body(lane) for each thread of the warp (or once, `lanes` false, on
+  // the CPU), then a warp barrier; if a thread failed, the warp goes to `wfail`, all
+  // its threads together.
+  BasicBlock *wfail = nullptr;
+  bool step_may_fail = false;
+  auto wstep = [&](bool lanes, const std::function<void(Value *)> &body) {
+    BasicBlock *end = block_of("wstep.end");
+    step_may_fail = false;
+    bool *mf = &step_may_fail;
+    g.on_fail = [&b, failed, end, cf, mf](Value *) {
+      *mf = true;
+      *cf = true;
+      b.CreateStore(b.getTrue(), failed);
+      b.CreateBr(end);
+    };
+    if (gpu()) {
+      body(lane);
+      b.CreateBr(end);
+    } else if (lanes) {
+      g.counted_range(b.getInt64(0), b.getInt64(w), end, body);
+    } else {
+      body(b.getInt64(0));
+      b.CreateBr(end);
+    }
+    b.SetInsertPoint(end);
+    g.on_fail = nullptr;
+    if (gpu())
+      b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_bar_warp_sync),
+                   {b.getInt32(0xffffffffu)});
+    if (!step_may_fail) return;
+    Value *any = b.CreateLoad(b.getInt1Ty(), failed);
+    if (gpu())
+      any = b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_vote_any_sync),
+                         {b.getInt32(0xffffffffu), any});
+    BasicBlock *next = block_of("wstep.next");
+    b.CreateCondBr(any, wfail, next);
+    b.SetInsertPoint(next);
+  };
+
+  // GPU: a block barrier that tells whether any thread failed; if one did, the block
+  // leaves.
+  auto block_barrier_or_leave = [&]() {
+    Function *bar_or = Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_barrier0_or);
+    Value *any = b.CreateICmpNE(
+        b.CreateCall(bar_or, {b.CreateZExt(b.CreateLoad(b.getInt1Ty(), failed), b.getInt32Ty())}),
+        b.getInt32(0));
+    BasicBlock *next = block_of("barrier.next");
+    b.CreateCondBr(any, after, next);
+    b.SetInsertPoint(next);
+  };
+  // running := running op the warps' values (wv) in order, every thread alike.
+  auto fold_warps = [&]() {
+    uniform([&] {
+      g.counted_range(b.getInt64(0), b.getInt64(nw), nullptr,
+                      [&](Value *wi) { write_acc(running, op(read_acc(running), get(wv, wi))); });
+    });
+  };
+  Value *items_v = b.getInt64(items);
+  // Tiles of `size` elements of [lo, hi): body(base, cnt, full) for base = lo, lo + size,
+  // ..., with cnt = min(hi - base, size) and full = (cnt == size).
+  auto tile_loop = [&](Value *lo, Value *hi, int64_t size, const std::string &name,
+                       const std::function<void(Value *, Value *, Value *)> &body) {
     AllocaInst *basep = g.entry_alloca(i64);
     b.CreateStore(lo, basep);
-    BasicBlock *head = block_of("tile.head"), *body = block_of("tile.body"), *done = block_of("tile.done");
+    BasicBlock *head = block_of((name + ".head").c_str()),
+               *work = block_of((name + ".body").c_str()),
+               *done = block_of((name + ".done").c_str());
     b.CreateBr(head);
     b.SetInsertPoint(head);
     Value *base = b.CreateLoad(i64, basep);
-    b.CreateCondBr(b.CreateICmpSLT(base, hi), body, done);
-    b.SetInsertPoint(body);
-    Value *rest = b.CreateSub(hi, base);
-    Value *cnt = b.CreateSelect(b.CreateICmpSLT(rest, tile_v), rest, tile_v);
-    Value *full = b.CreateICmpEQ(cnt, tile_v);
-    // Striped: thread t takes tile elements t, t + nt, ... (coalesced).
-    auto striped = [&](Value *t, const std::function<void(Value *)> &each) {
-      BasicBlock *fast = block_of("striped.full"), *slow = block_of("striped.part"),
-                 *join = block_of("striped.done");
-      b.CreateCondBr(full, fast, slow);
-      b.SetInsertPoint(fast);
-      for (int64_t j = 0; j < items; j++) each(b.CreateAdd(t, b.getInt64(j * nt)));
-      b.CreateBr(join);
-      b.SetInsertPoint(slow);
-      g.counted_range(b.getInt64(0), items_v, join, [&](Value *jj) {
-        Value *i = b.CreateAdd(t, b.CreateMul(jj, nt_v));
-        when(b.CreateICmpSLT(i, cnt), [&] { each(i); });
-      });
-    };
-    // Blocked: thread t's run, tile elements [first, first + m).
-    auto run_of = [&](Value *t) {
-      Value *first = b.CreateMul(t, items_v);
-      Value *m = b.CreateSub(cnt, first);
-      m = b.CreateSelect(b.CreateICmpSLT(m, items_v), m, items_v);
-      m = b.CreateSelect(b.CreateICmpSGT(m, b.getInt64(0)), m, b.getInt64(0));
-      return std::make_pair(first, m);
-    };
-    phase([&](Value *t) { striped(t, [&](Value *i) { put(tl, i, input(b.CreateAdd(base, i))); }); });
-    phase([&](Value *t) {
-      auto [first, m] = run_of(t);
-      std::vector<AllocaInst *> a = new_acc();
-      write_acc(a, ne);
-      g.counted_range(b.getInt64(0), m, nullptr,
-                      [&](Value *q) { write_acc(a, op(read_acc(a), get(tl, b.CreateAdd(first, q)))); });
-      put(pa, t, read_acc(a));
+    b.CreateCondBr(b.CreateICmpSLT(base, hi), work, done);
+    b.SetInsertPoint(work);
+    Value *rest = b.CreateSub(hi, base), *size_v = b.getInt64(size);
+    Value *cnt = b.CreateSelect(b.CreateICmpSLT(rest, size_v), rest, size_v);
+    body(base, cnt, b.CreateICmpEQ(cnt, size_v));
+    b.CreateStore(b.CreateAdd(base, size_v), basep);
+    b.CreateBr(head);
+    b.SetInsertPoint(done);
+  };
+  // Striped over `stride` threads: thread t takes the tile's elements t, t + stride, ...
+  // (`items` of them; coalesced), each(i) for those below cnt (unrolled when full).
+  auto striped_by = [&](int64_t stride, Value *t, Value *cnt, Value *full, const std::string &name,
+                        const std::function<void(Value *)> &each) {
+    BasicBlock *fast = block_of((name + ".full").c_str()),
+               *slow = block_of((name + ".part").c_str()),
+               *join = block_of((name + ".done").c_str());
+    b.CreateCondBr(full, fast, slow);
+    b.SetInsertPoint(fast);
+    for (int64_t j = 0; j < items; j++)
+      each(b.CreateAdd(t, b.getInt64(j * stride)));
+    b.CreateBr(join);
+    b.SetInsertPoint(slow);
+    g.counted_range(b.getInt64(0), items_v, join, [&](Value *jj) {
+      Value *i = b.CreateAdd(t, b.CreateMul(jj, b.getInt64(stride)));
+      when(b.CreateICmpSLT(i, cnt), [&] { each(i); });
     });
-    if (!scan) {
-      // Step st: the first nt / 2st threads combine neighbours: thread t parts
-      // 2st * t and 2st * t + st into the first (so the active threads are packed into
-      // the first warps).
-      for (int64_t st = 1; st < nt; st *= 2)
-        phase([&](Value *t) {
-          when(b.CreateICmpSLT(t, b.getInt64(nt / (2 * st))), [&] {
-            Value *left = b.CreateMul(t, b.getInt64(2 * st));
-            put(pa, left, op(get(pa, left), get(pa, b.CreateAdd(left, b.getInt64(st)))));
-          });
-        });
-      uniform([&] { write_acc(running, op(read_acc(running), get(pa, b.getInt64(0)))); });
-    } else {
-      const std::vector<Arr> *src = &pa, *dst = &pb;
-      for (int64_t st = 1; st < nt; st *= 2) {
-        phase([&](Value *t) {
-          std::vector<AllocaInst *> a = new_acc();
-          write_acc(a, get(*src, t));
-          when(b.CreateICmpSGE(t, b.getInt64(st)),
-               [&] { write_acc(a, op(get(*src, b.CreateSub(t, b.getInt64(st))), read_acc(a))); });
-          put(*dst, t, read_acc(a));
-        });
-        std::swap(src, dst);
-      }
-      // *src: the inclusive scan of the parts.
+  };
+  // Blocked: thread t's run in a tile of cnt elements, [first, first + m).
+  auto run_in = [&](Value *t, Value *cnt) {
+    Value *first = b.CreateMul(t, items_v);
+    Value *m = b.CreateSub(cnt, first);
+    m = b.CreateSelect(b.CreateICmpSLT(m, items_v), m, items_v);
+    m = b.CreateSelect(b.CreateICmpSGT(m, b.getInt64(0)), m, b.getInt64(0));
+    return std::make_pair(first, m);
+  };
+  auto scan_tiles = [&](Value *lo, Value *hi,
+                        const std::function<std::vector<Val>(Value *)> &input) {
+    tile_loop(lo, hi, tile, "tile", [&](Value *base, Value *cnt, Value *full) {
+      // Striped: thread t takes tile elements t, t + nt, ... (coalesced).
+      auto striped = [&](Value *t, const std::function<void(Value *)> &each) {
+        striped_by(nt, t, cnt, full, "striped", each);
+      };
+      auto run_of = [&](Value *t) { return run_in(t, cnt); };
       phase([&](Value *t) {
+        striped(t, [&](Value *i) { put(tl, i, input(b.CreateAdd(base, i))); });
+      });
+      // Fold and scan per warp, with warp barriers only (Note [Tiled block kernels]).
+      const std::vector<Arr> *src = &pa, *dst = &pb;
+      BasicBlock *gend = block_of("wscan.end");
+      wfail = gpu() ? gend : after;
+      auto one_warp = [&](Value *wi) {
+        Value *poff = b.CreateMul(wi, b.getInt64(w));
+        wstep(true, [&](Value *l) {
+          Value *t = b.CreateAdd(poff, l);
+          auto [first, m] = run_of(t);
+          std::vector<AllocaInst *> a = new_acc();
+          write_acc(a, ne);
+          g.counted_range(b.getInt64(0), m, nullptr, [&](Value *q) {
+            write_acc(a, op(read_acc(a), get(tl, b.CreateAdd(first, q))));
+          });
+          put(pa, t, read_acc(a));
+        });
+        // An inclusive Hillis-Steele scan of the warp's parts (two buffers).
+        src = &pa;
+        dst = &pb;
+        for (int64_t st = 1; st < w; st *= 2) {
+          wstep(true, [&](Value *l) {
+            Value *t = b.CreateAdd(poff, l);
+            std::vector<AllocaInst *> a = new_acc();
+            write_acc(a, get(*src, t));
+            when(b.CreateICmpSGE(l, b.getInt64(st)),
+                 [&] { write_acc(a, op(get(*src, b.CreateSub(t, b.getInt64(st))), read_acc(a))); });
+            put(*dst, t, read_acc(a));
+          });
+          std::swap(src, dst);
+        }
+        // The warp's total, from its last thread.
+        Value *last = b.CreateAdd(poff, b.getInt64(w - 1));
+        if (gpu())
+          when(b.CreateICmpEQ(lane, b.getInt64(w - 1)), [&] { put(wv, wi, get(*src, last)); });
+        else
+          put(wv, wi, get(*src, last));
+      };
+      if (gpu()) {
+        one_warp(warp);
+        b.CreateBr(gend);
+        b.SetInsertPoint(gend);
+        block_barrier_or_leave();
+      } else {
+        g.counted_range(b.getInt64(0), b.getInt64(nw), gend, one_warp);
+      }
+      // Thread t rescans its run from running op the totals of the warps before its own
+      // op its warp's parts before its own.
+      phase([&](Value *t) {
+        Value *wi = b.CreateUDiv(t, b.getInt64(w)), *l = b.CreateURem(t, b.getInt64(w));
         std::vector<AllocaInst *> a = new_acc();
         write_acc(a, read_acc(running));
-        when(b.CreateICmpSGT(t, b.getInt64(0)),
+        g.counted_range(b.getInt64(0), wi, nullptr,
+                        [&](Value *ww) { write_acc(a, op(read_acc(a), get(wv, ww))); });
+        when(b.CreateICmpSGT(l, b.getInt64(0)),
              [&] { write_acc(a, op(read_acc(a), get(*src, b.CreateSub(t, b.getInt64(1))))); });
         auto [first, m] = run_of(t);
         g.counted_range(b.getInt64(0), m, nullptr, [&](Value *q) {
@@ -1109,7 +1281,7 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
           put(tl, i, read_acc(a));
         });
       });
-      uniform([&] { write_acc(running, op(read_acc(running), get(*src, b.getInt64(nt - 1)))); });
+      fold_warps();
       phase([&](Value *t) {
         striped(t, [&](Value *i) {
           std::vector<Val> v = get(tl, i);
@@ -1120,10 +1292,79 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
           }
         });
       });
+    });
+  };
+
+  // Reductions (Note [Warp-contiguous reductions]): the block's part [lo, hi) split into
+  // nw contiguous runs, one per warp of w threads, each walked in warp tiles of
+  // w * items elements with only warp barriers; then running := running op the warps'
+  // values in order (every thread alike).
+  auto warp_reduce = [&](Value *lo, Value *hi, const std::function<std::vector<Val>(Value *)> &input) {
+    BasicBlock *wexit = block_of("warps.exit");
+    // Where a warp goes when one of its threads failed: on the GPU to the block barrier
+    // (all warps meet there and leave); on the CPU (one thread) out of the block.
+    wfail = gpu() ? wexit : after;
+    std::vector<AllocaInst *> wrun = new_acc();
+    Value *wlen =
+        b.CreateSDiv(b.CreateAdd(b.CreateSub(hi, lo), b.getInt64(nw - 1)), b.getInt64(nw));
+    auto one_warp = [&](Value *wi) {
+      write_acc(wrun, ne);
+      Value *wlo = b.CreateAdd(lo, b.CreateMul(wi, wlen));
+      wlo = b.CreateSelect(b.CreateICmpSLT(wlo, hi), wlo, hi);
+      Value *whi = b.CreateAdd(wlo, wlen);
+      whi = b.CreateSelect(b.CreateICmpSLT(whi, hi), whi, hi);
+      Value *toff = b.CreateMul(wi, b.getInt64(wtile)), *poff = b.CreateMul(wi, b.getInt64(w));
+      tile_loop(wlo, whi, wtile, "wtile", [&](Value *base, Value *cnt, Value *full) {
+        // Load, striped over the warp: thread l takes elements l, l + w, ... (coalesced).
+        wstep(true, [&](Value *l) {
+          striped_by(w, l, cnt, full, "wload",
+                     [&](Value *i) { put(tl, b.CreateAdd(toff, i), input(b.CreateAdd(base, i))); });
+        });
+        // Fold, blocked: thread l its run of `items` elements, in order.
+        wstep(true, [&](Value *l) {
+          auto [first, m] = run_in(l, cnt);
+          std::vector<AllocaInst *> a = new_acc();
+          write_acc(a, ne);
+          auto fold = [&](Value *q) {
+            write_acc(a, op(read_acc(a), get(tl, b.CreateAdd(toff, b.CreateAdd(first, q)))));
+          };
+          // A full tile's runs unrolled (the shared loads issued together).
+          BasicBlock *fast = block_of("wfold.full"), *slow = block_of("wfold.part"),
+                     *join = block_of("wfold.done");
+          b.CreateCondBr(full, fast, slow);
+          b.SetInsertPoint(fast);
+          for (int64_t q = 0; q < items; q++)
+            fold(b.getInt64(q));
+          b.CreateBr(join);
+          b.SetInsertPoint(slow);
+          g.counted_range(b.getInt64(0), m, join, fold);
+          put(pa, b.CreateAdd(poff, l), read_acc(a));
+        });
+        // Order-preserving tree over the warp's parts: step st, thread l (l % 2st == 0)
+        // combines its part with l + st's.
+        for (int64_t st = 1; st < w; st *= 2)
+          wstep(true, [&](Value *l) {
+            when(b.CreateICmpEQ(b.CreateAnd(l, b.getInt64(2 * st - 1)), b.getInt64(0)), [&] {
+              Value *at = b.CreateAdd(poff, l);
+              put(pa, at, op(get(pa, at), get(pa, b.CreateAdd(at, b.getInt64(st)))));
+            });
+          });
+        wstep(false, [&](Value *) { write_acc(wrun, op(read_acc(wrun), get(pa, poff))); });
+      });
+    };
+    if (gpu()) {
+      one_warp(warp);
+      b.CreateBr(wexit);
+      b.SetInsertPoint(wexit);
+      when(b.CreateICmpEQ(lane, b.getInt64(0)), [&] { put(wv, warp, read_acc(wrun)); });
+      block_barrier_or_leave();
+    } else {
+      g.counted_range(b.getInt64(0), b.getInt64(nw), wexit, [&](Value *wi) {
+        one_warp(wi);
+        put(wv, wi, read_acc(wrun));
+      });
     }
-    b.CreateStore(b.CreateAdd(base, tile_v), basep);
-    b.CreateBr(head);
-    b.SetInsertPoint(done);
+    fold_warps();
   };
 
   // This block's part of the input.
@@ -1143,17 +1384,18 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     // The prefix: the totals of the blocks before this one.
     std::vector<Value *> totals;
     for (size_t j = 0; j < kr; j++) totals.push_back(b.CreateIntToPtr(k.slot(bk.extra_slots[j]), gptr));
-    tiles(b.getInt64(0), block, false, [&](Value *i) {
+    warp_reduce(b.getInt64(0), block, [&](Value *i) {
       std::vector<Val> r;
       for (size_t j = 0; j < kr; j++)
         r.push_back(Val{g.load_elem(types[j], g.element_addr(totals[j], i, types[j])), nullptr, {}, {}});
       return r;
     });
-    tiles(lo, hi, true, input);
+    scan_tiles(lo, hi, input);
     b.CreateBr(after);
+    launch_bounds();
     return;
   }
-  tiles(lo, hi, false, input);
+  warp_reduce(lo, hi, input);
   // One thread writes the block's value (unless the block failed).
   Value *should = b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed));
   if (gpu()) should = b.CreateAnd(should, b.CreateICmpEQ(tid, b.getInt64(0)));
@@ -1165,6 +1407,7 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     }
   });
   b.CreateBr(after);
+  launch_bounds();
 }
 
 } // namespace kerb::codegen

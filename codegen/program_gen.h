@@ -203,8 +203,8 @@ private:
   // reduce op ne xs: two launches of one block kernel (per-block partial results, then
   // one block over them). A commutative operator (commutative()) reads coalesced,
   // interleaved, and combines in a halving tree (BlockMode::Interleaved); any other
-  // takes its block's contiguous part in tiles (BlockMode::TiledReduce, see
-  // tiled_body), which keeps the order.
+  // takes its block's contiguous part in one contiguous run per warp (BlockMode::
+  // TiledReduce, see tiled_body), which keeps the order.
   // A block kernel over the arrays of a Reduce or Scan: its launch slots (n, the
   // lambda's free variables, the neutral values, the inputs, the outputs) and id.
   struct BlockKernel {
@@ -353,7 +353,8 @@ private:
   // goes to the kernel's exit after a failure. Leaves the builder where the work starts.
   void block_prelude(KernelFn &k, Value *tid, bool prelude);
   void end_blocks(KernelFn &k, const BlockIds &ids);
-  // The tiled modes (Note [Tiled block kernels] in block_kernels.cpp): `after` is where
+  // The tiled modes (Notes [Tiled block kernels] and [Warp-contiguous reductions] in
+  // block_kernels.cpp): `after` is where
   // the block goes when it is done or has failed.
   void tiled_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
                   BlockMode mode, Value *block, Value *tid, Value *nblocks,

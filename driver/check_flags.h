@@ -53,7 +53,7 @@ void print_check_report(const Program &program, const CheckFlags &flags, std::FI
   "                      insert_division_checks, insert_assert_checks,\n"                \
   "                      insert_range_checks, insert_size_checks, insert_nan_checks,\n"  \
   "                      remove_proved_checks, remove_disabled_checks,\n"             \
-  "                      remove_dead_code\n"
+  "                      remove_dead_code, flatten_nested_maps\n"
 #define KERB_SYNC_CHECKS_HELP                                                              \
   "  --sync-checks       read the failure slot after every launch of a checked\n"        \
   "                      kernel (for comparison; by default the host looks only where\n" \

@@ -84,8 +84,10 @@ entry main (xs: []i32) (is: []i64) : (i32, []i32) =
 P
 count "$tmp/slot.ptx" '_param_0\]' 3
 # Each of those preludes first tests the "certainly clear" bit of the slot word (bit 0
-# of parameter 0, set by the host when nothing that may fail ran since a clean look).
-count "$tmp/slot.ptx" 'and\.b64[[:space:]]+%rd[0-9]+, %rd[0-9]+, 1;' 3
+# of parameter 0, set by the host when nothing that may fail ran since a clean look):
+# 3, and 2 more: the first step of the warp trees (thread l & 1) in the two launches of
+# the reduction, whose looping operator is not known to be commutative.
+count "$tmp/slot.ptx" 'and\.b64[[:space:]]+%rd[0-9]+, %rd[0-9]+, 1;' 5
 
 # Kernels reading arrays they never write use the read-only path.
 emit readonly ptx <<'P'
@@ -214,7 +216,9 @@ count "$tmp/index_ir.ir" '= xs_[0-9]+\[i_[0-9]+\] @site 0' 1
 
 # A scan is two block kernels (block totals; then each block's prefix and its part),
 # both tiled: coalesced loads of a tile (thread t at t, t + 256, ...: offsets of 1 KiB
-# for i32) and barriers that tell whether a thread failed; no one-thread prefix kernel.
+# for i32) and barriers that tell whether a thread failed (one at the end of each
+# warp-contiguous reduction, four per tile of the scan: load, the warps' scans, the
+# rescan, the store); the rest are warp barriers; no one-thread prefix kernel.
 emit scan ptx <<'P'
 entry main (xs: []i32) : []i32 = scan (+) 0 xs
 P
@@ -223,16 +227,20 @@ count "$tmp/scan.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_scan\(' 1
 count "$tmp/scan.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_scan_prefix' 0
 at_least "$tmp/scan.ptx" 'ld\.global\.u32.*\+1024\]' 2
 at_least "$tmp/scan.ptx" 'st\.global\.u32.*\+1024\]' 1
-at_least "$tmp/scan.ptx" 'bar\.red\.or\.pred' 10
+count "$tmp/scan.ptx" 'bar\.red\.or\.pred' 6
+at_least "$tmp/scan.ptx" 'bar\.warp\.sync' 20
 # A reduction with an operator not known to be commutative (argmin over pairs, the map
-# fused) is tiled too: its loads are coalesced.
+# fused) is tiled too, in warp-contiguous parts: its loads are coalesced per warp
+# (thread l at l, l + 32, ...: offsets of 128 bytes for f32), warp barriers between the
+# steps of a warp tile, one block barrier per launch (Note [Warp-contiguous reductions]).
 emit argmin ptx <<'P'
 entry main [n] (d: [n]f32) : (f32, i64) =
   reduce (\(d1, i1) (d2, i2) -> if d1 < d2 || (d1 == d2 && i1 < i2) then (d1, i1) else (d2, i2))
          (f32.inf, -1i64) (zip (map f32.abs d) (iota n))
 P
-at_least "$tmp/argmin.ptx" 'ld\.global\.f32.*\+1024\]' 2
-at_least "$tmp/argmin.ptx" 'bar\.red\.or\.pred' 10
+at_least "$tmp/argmin.ptx" 'ld\.global\.f32.*\+128\]' 2
+count "$tmp/argmin.ptx" 'bar\.red\.or\.pred' 2
+at_least "$tmp/argmin.ptx" 'bar\.warp\.sync' 16
 # remove_proved_checks (docs/CHECKS.md, Note [Proved in range]): the indices of matmul
 # (nested and flat) and backprop are in range by construction: no site is left, and no
 # failure path in the LLVM IR; near misses keep theirs.

@@ -2,27 +2,30 @@
 -- [Tiled block kernels] in codegen/block_kernels.cpp), where a block whose thread fails
 -- leaves at the next barrier, all its threads together. `fused_*`: a division by zero
 -- in the map fused into a tuple scan or reduction, at element `bad` (first, around the
--- CPU's and the GPU's tile sizes, last). `op_*`: an assert in a non-commutative
--- operator (the last non-zero value, with a count) that fails once a count reaches
--- `lim`: in the threads' folds, the trees, the running value, the prefix of the blocks
--- or (lim = n) only in the very last combination.
+-- CPU's and the GPU's tile sizes, around the start of the second warp's run in the
+-- GPU's reduction (256), last). `op_*`: an assert in a non-commutative operator (the
+-- last non-zero value, with a count) that fails once a count reaches `lim`: in the
+-- threads' folds, the trees, the running value, the prefix of the blocks or (lim = n)
+-- only in the very last combination.
 -- ==
 -- entry: fused_scan fused_reduce
 -- input { 100000i64 -1i64 } output { 1i32 2i32 }
--- input { 100000i64 0i64 } error: division by zero[\s\S]*tiled_fail\.fut:31:15-45
--- input { 100000i64 55i64 } error: division by zero[\s\S]*tiled_fail\.fut:31:15-45
--- input { 100000i64 56i64 } error: division by zero[\s\S]*tiled_fail\.fut:31:15-45
--- input { 100000i64 1792i64 } error: division by zero[\s\S]*tiled_fail\.fut:31:15-45
--- input { 100000i64 1793i64 } error: division by zero[\s\S]*tiled_fail\.fut:31:15-45
--- input { 100000i64 99999i64 } error: division by zero[\s\S]*tiled_fail\.fut:31:15-45
+-- input { 100000i64 0i64 } error: division by zero[\s\S]*tiled_fail\.fut:34:15-45
+-- input { 100000i64 55i64 } error: division by zero[\s\S]*tiled_fail\.fut:34:15-45
+-- input { 100000i64 56i64 } error: division by zero[\s\S]*tiled_fail\.fut:34:15-45
+-- input { 100000i64 1792i64 } error: division by zero[\s\S]*tiled_fail\.fut:34:15-45
+-- input { 100000i64 1793i64 } error: division by zero[\s\S]*tiled_fail\.fut:34:15-45
+-- input { 100000i64 255i64 } error: division by zero[\s\S]*tiled_fail\.fut:34:15-45
+-- input { 100000i64 256i64 } error: division by zero[\s\S]*tiled_fail\.fut:34:15-45
+-- input { 100000i64 99999i64 } error: division by zero[\s\S]*tiled_fail\.fut:34:15-45
 
 -- ==
 -- entry: op_scan op_reduce
 -- input { 100000i64 200000 } output { 88i32 100000i32 }
--- input { 100000i64 5 } error: Assertion is false[\s\S]*tiled_fail\.fut:34:3-69
--- input { 100000i64 1000 } error: Assertion is false[\s\S]*tiled_fail\.fut:34:3-69
--- input { 100000i64 60000 } error: Assertion is false[\s\S]*tiled_fail\.fut:34:3-69
--- input { 100000i64 100000 } error: Assertion is false[\s\S]*tiled_fail\.fut:34:3-69
+-- input { 100000i64 5 } error: Assertion is false[\s\S]*tiled_fail\.fut:37:3-69
+-- input { 100000i64 1000 } error: Assertion is false[\s\S]*tiled_fail\.fut:37:3-69
+-- input { 100000i64 60000 } error: Assertion is false[\s\S]*tiled_fail\.fut:37:3-69
+-- input { 100000i64 100000 } error: Assertion is false[\s\S]*tiled_fail\.fut:37:3-69
 
 -- apply f first, then g
 def compose (f: (i32, i32)) (g: (i32, i32)) : (i32, i32) = (g.0 * f.0, g.0 * f.1 + g.1)
