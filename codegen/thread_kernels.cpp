@@ -496,10 +496,10 @@ void ProgramGen::split_map_kernel(const core::Stm &s, const FlatSplit &fs) {
   Value *p = h.scalar(fs.p);
   SlotList outs;
   alloc_outputs(s, n, outs);
-  LLVMContext &c = hb.getContext();
-  BasicBlock *tiled = BasicBlock::Create(c, "split.tiles", h.function());
-  BasicBlock *plain = BasicBlock::Create(c, "split.threads", h.function());
-  BasicBlock *join = BasicBlock::Create(c, "split.done", h.function());
+  LLVMContext &hc = hb.getContext(); // the host's context (the kernel's is its own on the GPU)
+  BasicBlock *tiled = BasicBlock::Create(hc, "split.tiles", h.function());
+  BasicBlock *plain = BasicBlock::Create(hc, "split.threads", h.function());
+  BasicBlock *join = BasicBlock::Create(hc, "split.done", h.function());
   hb.CreateCondBr(hb.CreateICmpSGT(p, h.i64(0)), tiled, plain);
   hb.SetInsertPoint(tiled);
   // ceil(n / p) rows (n >= 0, p > 0).
@@ -520,6 +520,7 @@ void ProgramGen::split_map_kernel(const core::Stm &s, const FlatSplit &fs) {
   FnGen &g = *k.g;
   g.invariant_loads = true;
   IRBuilder<> &b = g.builder();
+  LLVMContext &c = b.getContext();
   threads_kernel(k, k.slot(threads_slot), [&](Value *gid) {
     TileIndex at = tile_index(k, tiles, gid);
     Value *t = b.CreateAdd(b.CreateMul(at.i, k.slot(tiles.cols_slot)), at.j);

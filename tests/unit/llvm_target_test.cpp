@@ -196,6 +196,39 @@ TEST_CASE("llvm: a module that fails verification makes emit_ptx throw", "[llvm]
   }
 }
 
+// A kernel with a block made in another context (the host's, on the CUDA target): the
+// verifier and the back end accept it, and destroying the module after that context
+// reads freed memory. emit_ptx must refuse it (codegen's split map did this once).
+TEST_CASE("llvm: a block from another LLVM context makes emit_ptx throw", "[llvm]") {
+  llvm::LLVMContext host, ctx;
+  auto m = std::make_unique<llvm::Module>("mixed_test", ctx);
+  {
+    llvm::IRBuilder<> b(ctx);
+    auto *fty = llvm::FunctionType::get(b.getVoidTy(), {}, false);
+    auto *f = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, "mixed", *m);
+    f->setCallingConv(llvm::CallingConv::PTX_Kernel);
+    b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", f));
+    llvm::BasicBlock *other = llvm::BasicBlock::Create(host, "other", f);
+    b.CreateBr(other);
+    b.SetInsertPoint(other);
+    b.CreateRetVoid();
+    try {
+      emit_ptx(*m, "sm_80");
+      FAIL("emit_ptx accepted a block from another context");
+    } catch (const std::runtime_error &e) {
+      std::string msg = e.what();
+      INFO(msg);
+      CHECK(msg.find("verify_contexts") != std::string::npos);
+      CHECK(msg.find("another LLVM context") != std::string::npos);
+    }
+    // Take the foreign block out before the module goes (it would read freed memory
+    // once `host` is gone).
+    f->front().getTerminator()->eraseFromParent();
+    other->eraseFromParent();
+  }
+  m.reset();
+}
+
 TEST_CASE("llvm: a module that fails verification is not added to the JIT", "[llvm]") {
   std::unique_ptr<HostJit> jit = HostJit::create();
   auto ctx = std::make_unique<llvm::LLVMContext>();
