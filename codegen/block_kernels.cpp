@@ -455,19 +455,8 @@ void ProgramGen::segred_rows_body(KernelFn &k, const core::Stm &red, const Block
     std::vector<Value *> ne = segs.ne();
     for (size_t x = 0; x < kr; x++) b.CreateStore(ne[x], acc[x]);
     Value *first = b.CreateAdd(b.CreateMul(ids.block, rows_per_block), r);
-    Value *left = b.CreateSub(m, first);
-    Value *count = b.CreateSDiv(b.CreateAdd(left, b.CreateSub(stride, b.getInt64(1))), stride);
-    count = b.CreateSelect(b.CreateICmpSGT(count, b.getInt64(0)), count, b.getInt64(0));
-    Value *groups = b.CreateUDiv(count, b.getInt64(kRowsUnroll));
-    auto row = [&](Value *q) { return b.CreateAdd(first, b.CreateMul(q, stride)); };
-    g.counted_range(b.getInt64(0), groups, nullptr, [&](Value *q) {
-      std::vector<std::vector<Val>> xs;
-      for (int64_t u = 0; u < kRowsUnroll; u++)
-        xs.push_back(g.rows_at(e.arrays, row(b.CreateAdd(b.CreateMul(q, b.getInt64(kRowsUnroll)), b.getInt64(u)))));
-      for (const std::vector<Val> &x : xs) combine_into_acc(x);
-    });
-    g.counted_range(b.CreateMul(groups, b.getInt64(kRowsUnroll)), count, done,
-                    [&](Value *q) { combine_into_acc(g.rows_at(e.arrays, row(q))); });
+    g.strided_range(first, m, stride, kRowsUnroll, done,
+                    [&](Value *i) { return g.rows_at(e.arrays, i); }, combine_into_acc);
   };
   auto partial_at = [&](size_t x, Value *j) {
     return g.element_addr(b.CreateIntToPtr(k.slot(bk.out_slots[x]), gptr),

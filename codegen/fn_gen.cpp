@@ -566,6 +566,24 @@ BasicBlock *FnGen::counted_range(Value *lo, Value *hi, BasicBlock *exit,
   return exit;
 }
 
+BasicBlock *FnGen::strided_range(Value *first, Value *end, Value *stride, int64_t unroll,
+                                 BasicBlock *exit,
+                                 const std::function<std::vector<Val>(Value *)> &read,
+                                 const std::function<void(const std::vector<Val> &)> &use) {
+  Value *left = b_.CreateSub(end, first);
+  Value *count = b_.CreateSDiv(b_.CreateAdd(left, b_.CreateSub(stride, i64(1))), stride);
+  count = b_.CreateSelect(b_.CreateICmpSGT(count, i64(0)), count, i64(0));
+  Value *groups = b_.CreateUDiv(count, i64(unroll));
+  auto at = [&](Value *q) { return b_.CreateAdd(first, b_.CreateMul(q, stride)); };
+  counted_range(i64(0), groups, nullptr, [&](Value *q) {
+    std::vector<std::vector<Val>> xs;
+    for (int64_t u = 0; u < unroll; u++)
+      xs.push_back(read(at(b_.CreateAdd(b_.CreateMul(q, i64(unroll)), i64(u)))));
+    for (const std::vector<Val> &x : xs) use(x);
+  });
+  return counted_range(b_.CreateMul(groups, i64(unroll)), count, exit, [&](Value *q) { use(read(at(q))); });
+}
+
 void FnGen::counted_loop(Value *n, const std::function<void(Value *)> &body) {
   counted_range(i64(0), n, nullptr, body);
 }

@@ -255,6 +255,14 @@ public:
 
   void counted_loop(Value *n, const std::function<void(Value *)> &body);
 
+  // Over first, first + stride, ... below end (none when first >= end; stride > 0):
+  // `unroll` elements read (read(i)) before any is used (use(values)), so that their
+  // loads are in flight together, then the rest one by one; continues at `exit` (as
+  // counted_range).
+  BasicBlock *strided_range(Value *first, Value *end, Value *stride, int64_t unroll, BasicBlock *exit,
+                            const std::function<std::vector<Val>(Value *)> &read,
+                            const std::function<void(const std::vector<Val> &)> &use);
+
   // Applies a lambda to argument values; returns its results.
   std::vector<Val> apply(const core::Lambda &l, const std::vector<Val> &args);
 

@@ -146,6 +146,13 @@ private:
 
   // Outputs of a map-like kernel: allocated in host code, [n] ++ row dims.
   void alloc_outputs(const core::Stm &s, Value *n, SlotList &sl);
+  // A map kernel's operands in `sl`: its lambda's free variables, then its arrays, then
+  // its outputs (n elements each) and the arena of `threads` threads.
+  struct MapSlots {
+    size_t first_out = 0; // the first output's place in sl.args
+    ArenaSlots arena;
+  };
+  MapSlots add_map_slots(const core::Stm &s, Value *n, Value *threads, SlotList &sl);
 
   // A map runs one thread per element, or kMapLanes consecutive elements per thread
   // when its lambda is straight-line code on scalars (lanes_map): then a thread whose

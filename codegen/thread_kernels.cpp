@@ -134,6 +134,18 @@ void ProgramGen::map_kernel(const core::Stm &s) {
   hb.SetInsertPoint(join);
 }
 
+ProgramGen::MapSlots ProgramGen::add_map_slots(const core::Stm &s, Value *n, Value *threads,
+                                               SlotList &sl) {
+  const core::Exp &e = s.exp;
+  for (int v : lambda_free_vars(p_, *e.lambda)) add_input(sl, v);
+  for (int a : e.arrays) add_input(sl, a);
+  MapSlots r;
+  r.first_out = sl.args.size();
+  alloc_outputs(s, n, sl);
+  r.arena = add_arena(sl, threads, {{e.lambda.get(), true}}, e);
+  return r;
+}
+
 void ProgramGen::thread_map_kernel(const core::Stm &s, bool split) {
   if (split)
     if (std::optional<FlatSplit> fs = flat_split(s)) return split_map_kernel(s, *fs);
@@ -142,12 +154,9 @@ void ProgramGen::thread_map_kernel(const core::Stm &s, bool split) {
   Value *n = h.scalar(e.args[0]);
   SlotList sl;
   size_t n_slot = add_raw(sl, n);
-  std::set<int> free = lambda_free_vars(p_, *e.lambda);
-  for (int v : free) add_input(sl, v);
-  for (int a : e.arrays) add_input(sl, a);
-  size_t first_out = sl.args.size();
-  alloc_outputs(s, n, sl);
-  ArenaSlots arena = add_arena(sl, h.ops().to_i64(h.prim_of(e.args[0]), n), {{e.lambda.get(), true}}, e);
+  MapSlots ms = add_map_slots(s, n, h.ops().to_i64(h.prim_of(e.args[0]), n), sl);
+  size_t first_out = ms.first_out;
+  ArenaSlots arena = ms.arena;
 
   bool lanes = lanes_map(s, sl, arena);
   KernelFn k = new_kernel("map", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
@@ -414,12 +423,9 @@ void ProgramGen::flat_map_kernel(const core::Stm &s, const core::Stm &in) {
   SlotList sl;
   Tiles tiles = add_tiles(sl, n, m1);
   size_t threads_slot = add_raw(sl, tiles.threads);
-  std::set<int> free = lambda_free_vars(p_, *e.lambda);
-  for (int v : free) add_input(sl, v);
-  for (int a : e.arrays) add_input(sl, a);
-  size_t first_out = sl.args.size();
-  alloc_outputs(s, n, sl);
-  ArenaSlots arena = add_arena(sl, tiles.threads, {{e.lambda.get(), true}}, e);
+  MapSlots ms = add_map_slots(s, n, tiles.threads, sl);
+  size_t first_out = ms.first_out;
+  ArenaSlots arena = ms.arena;
   KernelFn k = new_kernel("map", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
   bind_kernel_args(k, sl);
   FnGen &g = *k.g;
@@ -509,12 +515,9 @@ void ProgramGen::split_map_kernel(const core::Stm &s, const FlatSplit &fs) {
   Tiles tiles = add_tiles(sl, rows, p);
   size_t threads_slot = add_raw(sl, tiles.threads);
   size_t n_slot = add_raw(sl, n);
-  std::set<int> free = lambda_free_vars(p_, *e.lambda);
-  for (int v : free) add_input(sl, v);
-  for (int a : e.arrays) add_input(sl, a);
-  size_t first_out = sl.args.size();
-  alloc_outputs(s, n, sl);
-  ArenaSlots arena = add_arena(sl, tiles.threads, {{e.lambda.get(), true}}, e);
+  MapSlots ms = add_map_slots(s, n, tiles.threads, sl);
+  size_t first_out = ms.first_out;
+  ArenaSlots arena = ms.arena;
   KernelFn k = new_kernel("map", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
   bind_kernel_args(k, sl);
   FnGen &g = *k.g;
@@ -1043,19 +1046,7 @@ void ProgramGen::shared_hist(const core::Stm &s, HistUpdate how, SlotList &sl, s
   // are applied (loads in flight: the update depends on its index), then the rest one
   // by one.
   Value *first = b.CreateAdd(b.CreateMul(ids.block, ids.ntid), ids.tid);
-  Value *left = b.CreateSub(n, first);
-  Value *count = b.CreateSDiv(b.CreateAdd(left, b.CreateSub(threads, b.getInt64(1))), threads);
-  count = b.CreateSelect(b.CreateICmpSGT(count, b.getInt64(0)), count, b.getInt64(0));
-  Value *groups = b.CreateUDiv(count, b.getInt64(kSharedHistUnroll));
-  auto at = [&](Value *q) { return b.CreateAdd(first, b.CreateMul(q, threads)); };
-  g.counted_range(b.getInt64(0), groups, nullptr, [&](Value *q) {
-    std::vector<std::vector<Val>> vis;
-    for (int64_t u = 0; u < kSharedHistUnroll; u++)
-      vis.push_back(read(at(b.CreateAdd(b.CreateMul(q, b.getInt64(kSharedHistUnroll)), b.getInt64(u)))));
-    for (const std::vector<Val> &vi : vis) update(vi);
-  });
-  g.counted_range(b.CreateMul(groups, b.getInt64(kSharedHistUnroll)), count, updated,
-                  [&](Value *q) { update(read(at(q))); });
+  g.strided_range(first, n, threads, kSharedHistUnroll, updated, read, update);
   b.SetInsertPoint(updated);
   barrier();
   when(use, [&] {
