@@ -46,6 +46,7 @@ void ProgramGen::declare_runtime(Module &m) {
     Function::Create(FunctionType::get(ret, params, false), GlobalValue::ExternalLinkage, name, m);
   };
   decl("kerb_rt_alloc", i64, {ptr, i64});
+  decl("kerb_rt_alloc_readback", i64, {ptr, i64});
   decl("kerb_rt_scope_mark", i64, {ptr});
   decl("kerb_rt_scope_release", Type::getVoidTy(c), {ptr, i64, ptr, i32});
   decl("kerb_rt_failure_slot", i64, {ptr});
@@ -251,10 +252,10 @@ Value *ProgramGen::byte_size(PrimType t, const std::vector<Value *> &dims) {
   return g.builder().CreateMul(g.product(dims), g.i64(int64_t(es)));
 }
 
-Value *ProgramGen::alloc(Value *bytes) {
+Value *ProgramGen::alloc(Value *bytes, bool readback) {
   FnGen &g = *host_;
   IRBuilder<> &b = g.builder();
-  Value *addr = b.CreateCall(g.rt("kerb_rt_alloc"), {g.ctx, bytes});
+  Value *addr = b.CreateCall(g.rt(readback ? "kerb_rt_alloc_readback" : "kerb_rt_alloc"), {g.ctx, bytes});
   // An allocation failure has already been recorded in the context.
   g.return_if_error(b.CreateZExt(b.CreateICmpEQ(addr, g.i64(0)), b.getInt32Ty()));
   return addr;
@@ -284,6 +285,60 @@ bool ProgramGen::launch(const core::Stm &s) {
   case core::ExpKind::Hist: hist_kernel(s); return true;
   default: return false;
   }
+}
+
+// Note [Destinations updated in place]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// scatter and reduce_by_index update their destination. Futhark's uniqueness types make
+// that an update in place; Kerb accepts uniqueness marks without checking them
+// (LANGUAGE.md), so the destination is copied first: another variable may alias it, it
+// may be an entry's argument, or be used again. Where the destination is a `replicate`
+// of the same body (fresh memory, no alias) that nothing else mentions (no other
+// statement of the body before or after, not the body's result, and in the statement
+// itself only as the destination), nothing can see the update, and the copy is left
+// out. That is the usual `reduce_by_index (replicate k 0) ...`: histogram's bins and
+// kmeans' counts and sums, each a memset and then a device-to-device copy of it (a
+// second operation on the stream, per round in kmeans) before. A replicate outside the
+// body (a host loop's body updating the replicate made before the loop) is copied, so
+// every iteration starts from it.
+Val ProgramGen::destination(const core::Stm &s, int dest, PrimType t) {
+  Val v = host_->lookup(dest);
+  if (v.contiguous() && updated_in_place(s, dest)) return v;
+  return fresh_copy(v, t);
+}
+
+bool ProgramGen::updated_in_place(const core::Stm &s, int dest) const {
+  const core::Body *body = host_->cur_body_;
+  if (!body) return false;
+  const std::set<int> vars{dest};
+  bool made = false, seen = false;
+  for (const core::Stm &t : body->stms) {
+    if (&t == &s) {
+      seen = true;
+      const core::Exp &e = s.exp;
+      if (!made || std::count(e.arrays.begin(), e.arrays.end(), dest) != 1) return false;
+      for (const core::SubExp &a : e.args)
+        if (a.is_var() && a.var == dest) return false;
+      for (const auto &b : e.bodies)
+        if (b) return false;
+      if (e.lambda) {
+        for (const core::Stm &u : e.lambda->body.stms)
+          if (FnGen::mentions(u.exp, vars)) return false;
+        for (const core::SubExp &r : e.lambda->body.result)
+          if (r.is_var() && r.var == dest) return false;
+      }
+      continue;
+    }
+    if (std::find(t.pat.begin(), t.pat.end(), dest) != t.pat.end()) {
+      if (t.exp.kind != core::ExpKind::Replicate || seen) return false;
+      made = true;
+      continue;
+    }
+    if (FnGen::mentions(t.exp, vars)) return false;
+  }
+  for (const core::SubExp &r : body->result)
+    if (r.is_var() && r.var == dest) return false;
+  return made && seen;
 }
 
 Val ProgramGen::fresh_copy(const Val &v, PrimType t) {

@@ -57,7 +57,9 @@ private:
 
   Value *byte_size(PrimType t, const std::vector<Value *> &dims);
 
-  Value *alloc(Value *bytes);
+  // `readback`: memory that one kernel writes and one kerb_rt_read then reads (Note
+  // [Read-back memory] in runtime/exec_context.cpp).
+  Value *alloc(Value *bytes, bool readback = false);
 
   // ---- kernels
 
@@ -253,7 +255,7 @@ private:
   };
   void chunked_phase(const Chunked &c, const char *name, Value *nthreads, ChunkPhase phase);
 
-  std::vector<Value *> alloc_per_result(const core::Stm &s, Value *n);
+  std::vector<Value *> alloc_per_result(const core::Stm &s, Value *n, bool readback = false);
 
   void reduce_kernels(const core::Stm &s);
 
@@ -264,6 +266,11 @@ private:
 
   // A fresh contiguous copy of an array (the destination of scatter and hist).
   Val fresh_copy(const Val &v, PrimType t);
+  // What scatter or reduce_by_index `s` updates for its destination `dest`: the array
+  // itself where nothing else can see it (Note [Destinations updated in place]), else
+  // fresh_copy of it.
+  Val destination(const core::Stm &s, int dest, PrimType t);
+  bool updated_in_place(const core::Stm &s, int dest) const;
 
   // The common part of scatter and reduce_by_index: a fresh copy of the destination
   // (the statement's result) and the slots of the count, the destination's length and

@@ -59,7 +59,11 @@ CudaTrace::~CudaTrace() {
   } catch (const std::exception &e) {
     std::fprintf(stderr, "trace: %s\n", e.what());
   }
-  drv_->cuCtxSetCurrent(dev_.context());
+  try {
+    dev_.make_current();
+  } catch (const std::exception &) {
+    // Destroying the events fails too then; the context is going away.
+  }
   for (CUevent e : free_events_) drv_->cuEventDestroy(e);
   for (Call &c : calls_) {
     for (CUevent e : {c.ev_begin, c.ev_end, c.ev_timed_begin, c.ev_timed_end})
@@ -77,7 +81,7 @@ CUevent CudaTrace::record() {
     e = free_events_.back();
     free_events_.pop_back();
   } else {
-    KERB_CU(drv_->cuCtxSetCurrent(dev_.context()));
+    dev_.make_current(); // a driver call counted only where it is the call's first
     KERB_CU(drv_->cuEventCreate(&e, CU_EVENT_DEFAULT));
   }
   CUresult r = drv_->cuEventRecord(e, dev_.stream());

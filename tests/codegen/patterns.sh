@@ -340,5 +340,33 @@ P
 count "$tmp/flat_hist.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_map\(' 0
 count "$tmp/flat_hist.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_hist_shared\(' 1
 
+# reduce_by_index and scatter into a replicate of the same body that nothing else sees
+# update it in place: a memset, no device-to-device copy (Note [Destinations updated in
+# place]); a replicate made before the loop whose body updates it is copied every
+# iteration.
+emit in_place llvm <<'P'
+entry main (k: i64) (is: []i64) : ([]i32, []i64) =
+  (reduce_by_index (replicate k 0i32) (+) 0i32 is (map (\_ -> 1i32) is),
+   scatter (replicate k 0i64) is is)
+P
+count "$tmp/in_place.llvm" 'call i32 @kerb_rt_copy' 0
+count "$tmp/in_place.llvm" 'call i32 @kerb_rt_fill' 2
+emit in_place_loop llvm <<'P'
+entry main (k: i64) (is: []i64) : []i32 =
+  let z = replicate k 0i32
+  in loop acc = replicate k 0i32 for _i < 3 do
+       map2 (+) acc (reduce_by_index z (+) 0i32 is (map (\_ -> 1i32) is))
+P
+count "$tmp/in_place_loop.llvm" 'call i32 @kerb_rt_copy' 1
+
+# A reduction's result goes to read-back memory (the last kernel writes it into mapped
+# host memory; Note [Read-back memory]), one slot per result, each read once.
+emit readback llvm <<'P'
+entry main (xs: []f32) : (f32, i64) =
+  reduce (\(a, i) (b, j) -> if a < b then (a, i) else (b, j)) (f32.inf, -1) (zip xs (iota (length xs)))
+P
+count "$tmp/readback.llvm" 'call i64 @kerb_rt_alloc_readback' 2
+count "$tmp/readback.llvm" 'call i32 @kerb_rt_read' 2
+
 echo "$checks checks, $failures failed"
 [ "$failures" -eq 0 ]
