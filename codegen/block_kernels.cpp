@@ -129,8 +129,12 @@ void ProgramGen::chunked_kernels(const core::Stm &s, bool scan) {
     if (!x.scalar) x = contiguous(x, t);
     c.ne.push_back(x);
     c.parts.push_back(rows_like(t, x, hb.CreateAdd(c.threads, h.i64(1))));
-    // The results: the scan's rows, or the reduction's value (one row).
-    c.outs.push_back(rows_like(t, x, scan ? c.n : h.i64(1)));
+    // The results: the scan's rows, or the reduction's value (one row; a scalar in
+    // read-back memory, read below: Note [Read-back memory]).
+    if (!scan && x.scalar)
+      c.outs.push_back(Val{nullptr, alloc(byte_size(t, {h.i64(1)}), true), {h.i64(1)}, {}});
+    else
+      c.outs.push_back(rows_like(t, x, scan ? c.n : h.i64(1)));
   }
   if (!scan) {
     chunked_phase(c, "reduce_chunks", c.threads, ChunkPhase::Partials);

@@ -222,6 +222,7 @@ CudaTrace::Summary CudaTrace::summarize(const Call &c) const {
     s.op_begin.push_back(b);
     s.op_end.push_back(e);
     s.op_host.push_back(us(o.h_begin - h_ref));
+    s.op_host_took.push_back(us(o.h_end - o.h_begin));
   }
   s.tail = last_end >= 0 ? s.end - last_end : s.end;
   return s;
@@ -288,12 +289,13 @@ void CudaTrace::print_medians() const {
     double b = med([&](const Summary &s) { return s.op_begin[i]; });
     double e = med([&](const Summary &s) { return s.op_end[i]; });
     double h = med([&](const Summary &s) { return s.op_host[i]; });
+    double took = med([&](const Summary &s) { return s.op_host_took[i]; });
     std::string gpu = b >= 0 ? fmt::format(" gpu_us {:.1f}..{:.1f} ({:.1f}) gap {:.1f}", b, e,
                                            e - b, prev_end < 0 ? b : b - prev_end)
                              : std::string();
     if (b >= 0) prev_end = std::max(prev_end, e);
-    std::fprintf(stderr, "trace:   median op %zu %s: host_us %.1f%s\n", i,
-                 common->first[i].c_str(), h, gpu.c_str());
+    std::fprintf(stderr, "trace:   median op %zu %s: host_us %.1f (+%.1f)%s\n", i,
+                 common->first[i].c_str(), h, took, gpu.c_str());
   }
 }
 
