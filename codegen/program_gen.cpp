@@ -34,8 +34,21 @@ GeneratedProgram ProgramGen::run() {
     out_.kernels->setDataLayout(tm->createDataLayout());
   }
   declare_runtime(*out_.host);
+  for (const core::Function &f : p_.functions) find_kernel_divisors(f.body, false);
   for (const core::Function &f : p_.functions) host_function(f);
   return std::move(out_);
+}
+
+void ProgramGen::find_kernel_divisors(const core::Body &b, bool in_lambda) {
+  for (const core::Stm &s : b.stms) {
+    const core::Exp &e = s.exp;
+    if (in_lambda && e.kind == core::ExpKind::BinOp && e.args[1].is_var() &&
+        magic_division(e.binop, p_.var(e.args[1].var).type.prim))
+      kernel_divisors_.insert(e.args[1].var);
+    for (const auto &nb : e.bodies)
+      if (nb) find_kernel_divisors(*nb, in_lambda);
+    if (e.lambda) find_kernel_divisors(e.lambda->body, true);
+  }
 }
 
 void ProgramGen::declare_runtime(Module &m) {
