@@ -273,6 +273,10 @@ private:
 
   // A fresh contiguous copy of an array (the destination of scatter and hist).
   Val fresh_copy(const Val &v, PrimType t);
+  // The destination that statement s (a scatter or reduce_by_index) updates in place:
+  // array `var` itself when it is a `replicate` of the same body that nothing else
+  // reads (its buffer is the replicate's own and dies here), else a fresh copy.
+  Val consumed_dest(int var, PrimType t, const core::Stm &s);
 
   // The common part of scatter and reduce_by_index: a fresh copy of the destination
   // (the statement's result) and the slots of the count, the destination's length and

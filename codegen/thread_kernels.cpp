@@ -752,7 +752,7 @@ ProgramGen::IndexedWrite ProgramGen::indexed_write(const core::Stm &s, const cha
   w.t = p_.var(dest_var).type.prim;
   w.it = p_.var(e.arrays[1]).type.prim;
   if (p_.var(dest_var).type.rank != 1) unsupported(e, std::string(what) + " into arrays of arrays");
-  w.dest = fresh_copy(h.lookup(dest_var), w.t);
+  w.dest = consumed_dest(dest_var, w.t, s);
   h.bind(s.pat[0], w.dest);
   w.is = contiguous(h.lookup(e.arrays[1]), w.it);
   w.vs = contiguous(h.lookup(e.arrays[2]), w.t);
@@ -833,7 +833,7 @@ void ProgramGen::atomic_hist(const core::Stm &s, HistUpdate how) {
   FnGen &h = *host_;
   int dest = s.pat[0], is = e.arrays[1];
   PrimType t = p_.var(dest).type.prim;
-  h.bind(dest, fresh_copy(h.lookup(e.arrays[0]), t));
+  h.bind(dest, consumed_dest(e.arrays[0], t, s));
   Value *n = h.lookup(is).dims[0];
   SlotList sl;
   size_t n_slot = add_raw(sl, n);
@@ -1082,7 +1082,7 @@ void ProgramGen::hist_kernel(const core::Stm &s) {
   size_t k = s.pat.size();
   // The destinations: fresh copies, the statement's results.
   for (size_t j = 0; j < k; j++)
-    h.bind(s.pat[j], fresh_copy(h.lookup(e.arrays[j]), p_.var(s.pat[j]).type.prim));
+    h.bind(s.pat[j], consumed_dest(e.arrays[j], p_.var(s.pat[j]).type.prim, s));
   SlotList sl;
   size_t one_slot = add_raw(sl, h.i64(1));
   for (int v : lambda_free_vars(p_, *e.lambda)) add_input(sl, v);

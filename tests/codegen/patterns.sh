@@ -333,6 +333,23 @@ count "$tmp/flat_hist.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_hist_shared\('
 # number (Note [Magic divisors]), one multiplication shared by both.
 count "$tmp/flat_hist.ptx" '^\.minnctapersm 4' 1
 count "$tmp/flat_hist.ptx" 'mul\.hi\.u32' 1
+# Its destination is the replicate's own buffer (nothing else reads it): filled, then
+# updated in place, no copy (ProgramGen::consumed_dest); a replicate read again after a
+# reduce_by_index or scatter is copied first.
+emit flat_hist llvm <<'P'
+entry main [n][d] (pts: [n][d]f32) (owner: [n]i64) (k: i64) : []f32 =
+  let slots = flatten (map (\i -> map (\f -> owner[i] * d + f) (iota d)) (iota n))
+  in reduce_by_index (replicate (k * d) 0f32) (+) 0f32 slots (flatten pts)
+P
+count "$tmp/flat_hist.llvm" 'call i32 @kerb_rt_copy\(' 0
+count "$tmp/flat_hist.llvm" 'call i32 @kerb_rt_fill\(' 1
+emit dest_reread llvm <<'P'
+entry main (is: []i64) : ([]i32, []i32, []i32) =
+  let z = replicate 4 0i32
+  let w = replicate 4 0i32
+  in (reduce_by_index z (+) 0i32 is (map (\_ -> 1i32) is), z, scatter w is (map i32.i64 is))
+P
+count "$tmp/dest_reread.llvm" 'call i32 @kerb_rt_copy\(' 1
 # A histogram of loaded indices keeps 8 updates in flight and 2 blocks per SM, no bound.
 emit narrow_hist ptx <<'P'
 entry main (is: []i64) : []i32 = reduce_by_index (replicate 4096 0i32) (+) 0i32 is (map (\_ -> 1i32) is)
