@@ -5,6 +5,8 @@
 
 #include "codegen/llvm_target.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
@@ -34,8 +36,21 @@ GeneratedProgram ProgramGen::run() {
     out_.kernels->setDataLayout(tm->createDataLayout());
   }
   declare_runtime(*out_.host);
+  for (const core::Function &f : p_.functions) find_kernel_divisors(f.body, false);
   for (const core::Function &f : p_.functions) host_function(f);
   return std::move(out_);
+}
+
+void ProgramGen::find_kernel_divisors(const core::Body &b, bool in_lambda) {
+  for (const core::Stm &s : b.stms) {
+    const core::Exp &e = s.exp;
+    if (in_lambda && e.kind == core::ExpKind::BinOp && e.args[1].is_var() &&
+        magic_division(e.binop, p_.var(e.args[1].var).type.prim))
+      kernel_divisors_.insert(e.args[1].var);
+    for (const auto &nb : e.bodies)
+      if (nb) find_kernel_divisors(*nb, in_lambda);
+    if (e.lambda) find_kernel_divisors(e.lambda->body, true);
+  }
 }
 
 void ProgramGen::declare_runtime(Module &m) {
@@ -287,60 +302,6 @@ bool ProgramGen::launch(const core::Stm &s) {
   }
 }
 
-// Note [Destinations updated in place]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// scatter and reduce_by_index update their destination. Futhark's uniqueness types make
-// that an update in place; Kerb accepts uniqueness marks without checking them
-// (LANGUAGE.md), so the destination is copied first: another variable may alias it, it
-// may be an entry's argument, or be used again. Where the destination is a `replicate`
-// of the same body (fresh memory, no alias) that nothing else mentions (no other
-// statement of the body before or after, not the body's result, and in the statement
-// itself only as the destination), nothing can see the update, and the copy is left
-// out. That is the usual `reduce_by_index (replicate k 0) ...`: histogram's bins and
-// kmeans' counts and sums, each a memset and then a device-to-device copy of it (a
-// second operation on the stream, per round in kmeans) before. A replicate outside the
-// body (a host loop's body updating the replicate made before the loop) is copied, so
-// every iteration starts from it.
-Val ProgramGen::destination(const core::Stm &s, int dest, PrimType t) {
-  Val v = host_->lookup(dest);
-  if (v.contiguous() && updated_in_place(s, dest)) return v;
-  return fresh_copy(v, t);
-}
-
-bool ProgramGen::updated_in_place(const core::Stm &s, int dest) const {
-  const core::Body *body = host_->cur_body_;
-  if (!body) return false;
-  const std::set<int> vars{dest};
-  bool made = false, seen = false;
-  for (const core::Stm &t : body->stms) {
-    if (&t == &s) {
-      seen = true;
-      const core::Exp &e = s.exp;
-      if (!made || std::count(e.arrays.begin(), e.arrays.end(), dest) != 1) return false;
-      for (const core::SubExp &a : e.args)
-        if (a.is_var() && a.var == dest) return false;
-      for (const auto &b : e.bodies)
-        if (b) return false;
-      if (e.lambda) {
-        for (const core::Stm &u : e.lambda->body.stms)
-          if (FnGen::mentions(u.exp, vars)) return false;
-        for (const core::SubExp &r : e.lambda->body.result)
-          if (r.is_var() && r.var == dest) return false;
-      }
-      continue;
-    }
-    if (std::find(t.pat.begin(), t.pat.end(), dest) != t.pat.end()) {
-      if (t.exp.kind != core::ExpKind::Replicate || seen) return false;
-      made = true;
-      continue;
-    }
-    if (FnGen::mentions(t.exp, vars)) return false;
-  }
-  for (const core::SubExp &r : body->result)
-    if (r.is_var() && r.var == dest) return false;
-  return made && seen;
-}
-
 Val ProgramGen::fresh_copy(const Val &v, PrimType t) {
   if (!v.contiguous()) return materialize(v, t);
   FnGen &h = *host_;
@@ -348,6 +309,32 @@ Val ProgramGen::fresh_copy(const Val &v, PrimType t) {
   Value *addr = alloc(bytes);
   h.return_if_error(h.builder().CreateCall(h.rt("kerb_rt_copy"), {h.ctx, addr, v.addr, bytes}));
   return Val{nullptr, addr, v.dims, {}};
+}
+
+Val ProgramGen::consumed_dest(int var, PrimType t, const core::Stm &s) {
+  FnGen &h = *host_;
+  const Val &v = h.lookup(var);
+  const core::Body *body = h.cur_body_;
+  if (!body || !v.contiguous()) return fresh_copy(v, t);
+  bool replicated = false, other_use = false;
+  std::set<int> vars{var};
+  for (const core::Stm &st : body->stms) {
+    if (std::find(st.pat.begin(), st.pat.end(), var) != st.pat.end())
+      replicated = st.exp.kind == core::ExpKind::Replicate;
+    else if (&st != &s && FnGen::mentions(st.exp, vars))
+      other_use = true;
+  }
+  for (const core::SubExp &r : body->result)
+    if (r.is_var() && r.var == var) other_use = true;
+  // Nor read by s itself other than as this destination (its values, another
+  // destination, its operator).
+  const core::Exp &e = s.exp;
+  auto is_var = [var](const core::SubExp &a) { return a.is_var() && a.var == var; };
+  other_use = other_use || std::count(e.arrays.begin(), e.arrays.end(), var) != 1 ||
+              std::any_of(e.args.begin(), e.args.end(), is_var) ||
+              (e.lambda && lambda_free_vars(p_, *e.lambda).count(var));
+  if (!replicated || other_use) return fresh_copy(v, t);
+  return v;
 }
 
 } // namespace kerb::codegen

@@ -57,7 +57,8 @@ namespace kerb {
 // between the launch and the read). A slot freed while a kernel that writes it may still
 // run is safe: the next kernel to write it is queued after that one, and the host reads
 // only after a wait. Kernels never read read-back memory (a load would cross PCIe).
-// Where the device cannot map memory, read-back memory is plain call memory.
+// Where the device cannot map memory, read-back memory is plain call memory; so it is
+// with KERB_READBACK=0 (to compare the two on the GPU).
 
 namespace {
 
@@ -91,6 +92,9 @@ ExecContext::ExecContext(Device &device, const FailureTable &table)
     : device_(device), table_(table) {
   const char *p = std::getenv("KERB_PROFILE");
   profile_ = p && *p && std::string(p) != "0";
+  // KERB_READBACK=0: read-back memory is call memory, read with a copy (to compare).
+  const char *rb = std::getenv("KERB_READBACK");
+  readback_unmapped_ = rb && std::string(rb) == "0";
   mirror_ = static_cast<FailureSlot *>(device_.alloc_mapped(int64_t(sizeof(FailureSlot)), &mirror_device_));
   if (mirror_) {
     std::memset(static_cast<void *>(mirror_), 0, sizeof(FailureSlot));

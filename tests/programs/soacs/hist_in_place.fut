@@ -1,5 +1,5 @@
 -- reduce_by_index and scatter update a `replicate` of the same body that nothing else
--- mentions in place (Note [Destinations updated in place], codegen/program_gen.cpp).
+-- mentions in place (ProgramGen::consumed_dest, codegen/program_gen.cpp).
 -- Where the replicate is seen again (a result, read after the update, aliased by a
 -- slice, made outside the host loop whose body updates it, or two destinations of one
 -- statement), it is copied first and keeps its values.
