@@ -106,6 +106,19 @@ std::vector<Value *> FnGen::strides_of(const Val &v) {
 }
 
 Value *FnGen::offset_of(const Val &arr, const std::vector<Value *> &idx) {
+  if (offsets32) {
+    // Note [32-bit map kernels]: every product and partial sum is the true one, below
+    // 2^31 in magnitude (nsw), for an in-bounds access.
+    Type *i32 = b_.getInt32Ty();
+    auto low = [&](Value *v) { return b_.CreateTrunc(v, i32); };
+    Value *off = b_.getInt32(0);
+    for (size_t d = 0; d < (arr.contiguous() ? arr.dims.size() : idx.size()); d++) {
+      Value *i = d < idx.size() ? low(idx[d]) : b_.getInt32(0);
+      off = arr.contiguous() ? b_.CreateNSWAdd(b_.CreateNSWMul(off, low(arr.dims[d])), i)
+                             : b_.CreateNSWAdd(off, b_.CreateNSWMul(i, low(arr.strides[d])));
+    }
+    return b_.CreateSExt(off, b_.getInt64Ty());
+  }
   if (arr.contiguous()) return flat_offset(arr.dims, idx);
   Value *off = i64(0);
   for (size_t d = 0; d < idx.size(); d++) off = b_.CreateAdd(off, b_.CreateMul(idx[d], arr.strides[d]));

@@ -168,6 +168,10 @@ public:
   // prefix pass: outputs are fresh arrays) mark their loads invariant, which lets the
   // GPU use its read-only data path.
   bool invariant_loads = false;
+  // A 32-bit map kernel (Note [32-bit map kernels] in narrow_index.cpp): element
+  // offsets computed in wrapping i32 arithmetic (exact for in-bounds accesses under
+  // the host's test of the arguments).
+  bool offsets32 = false;
 
   Value *load_elem(PrimType t, Value *addr);
   void store_elem(PrimType t, Value *v, Value *addr) { b_.CreateStore(ops_.to_mem(t, v), addr); }

@@ -16,6 +16,7 @@
 #include "codegen/fn_gen.h"
 #include "codegen/gen_llvm.h"
 
+#include <llvm/IR/ConstantRange.h>
 #include <llvm/IR/Intrinsics.h>
 
 #include <memory>
@@ -193,7 +194,16 @@ private:
   struct TileIndex {
     Value *i = nullptr, *j = nullptr, *valid = nullptr;
   };
-  TileIndex tile_index(KernelFn &k, const Tiles &t, Value *gid);
+  // narrow: a 32-bit kernel (Note [32-bit map kernels]): i and j computed in i32 and
+  // recorded in `seeds` with their ranges.
+  TileIndex tile_index(KernelFn &k, const Tiles &t, Value *gid,
+                       std::map<Value *, llvm::ConstantRange> *seeds = nullptr);
+  // Host code: whether the launch's arguments allow the 32-bit kernel (Note [32-bit map
+  // kernels]); `ranges` gets the range of each tested slot.
+  Value *narrow_test(const SlotList &sl, const Tiles &t, std::map<size_t, llvm::ConstantRange> &ranges);
+  // Runs narrow_index_arithmetic over a 32-bit kernel.
+  void narrow_kernel(KernelFn &k, const std::map<Value *, llvm::ConstantRange> &seeds,
+                     const std::map<size_t, llvm::ConstantRange> &ranges);
   bool lanes_map(const core::Stm &s, const SlotList &sl, const ArenaSlots &arena);
   // Whether a body is straight-line scalar code (branches allowed): no loops, no
   // SOACs, no arrays made.

@@ -5,6 +5,7 @@
 // contiguous, scatter, and reduce_by_index (atomics where the operator allows).
 #include "codegen/program_gen.h"
 
+#include "codegen/narrow_index.h"
 #include "compiler/prim_ops.h"
 
 #include <algorithm>
@@ -324,7 +325,8 @@ ProgramGen::Tiles ProgramGen::add_tiles(SlotList &sl, Value *rows, Value *cols) 
   return t;
 }
 
-ProgramGen::TileIndex ProgramGen::tile_index(KernelFn &k, const Tiles &t, Value *gid) {
+ProgramGen::TileIndex ProgramGen::tile_index(KernelFn &k, const Tiles &t, Value *gid,
+                                             std::map<Value *, ConstantRange> *seeds) {
   IRBuilder<> &b = k.g->builder();
   Type *i32 = b.getInt32Ty(), *i64 = b.getInt64Ty();
   auto wide = [&](Value *v) { return b.CreateZExt(v, i64); };
@@ -348,12 +350,95 @@ ProgramGen::TileIndex ProgramGen::tile_index(KernelFn &k, const Tiles &t, Value 
   Value *ty = k.g->ops().magic_div(tid, k.slot(t.tw_div_slot), k.slot(t.tw_div_slot + 1));
   Value *tx = b.CreateSub(tid, b.CreateMul(ty, b.CreateTrunc(k.slot(t.tw_slot), i32)));
   TileIndex r;
-  r.i = b.CreateAdd(b.CreateMul(by, k.slot(t.th_slot)), wide(ty));
-  r.j = b.CreateAdd(b.CreateMul(bx, k.slot(t.tw_slot)), wide(tx));
+  if (seeds) {
+    // i < tiles_y * th < rows + th and j < tiles_x * tw < cols + tw, with rows, cols <=
+    // kNarrowLimit (the host's test) and th, tw <= kTileThreads: i32 is exact.
+    auto low = [&](Value *v) { return b.CreateTrunc(v, i32); };
+    r.i = wide(b.CreateAdd(b.CreateMul(low(by), low(k.slot(t.th_slot))), ty));
+    r.j = wide(b.CreateAdd(b.CreateMul(low(bx), low(k.slot(t.tw_slot))), tx));
+    ConstantRange idx(APInt(64, 0), APInt(64, uint64_t(kNarrowLimit + kTileThreads)));
+    seeds->insert_or_assign(r.i, idx);
+    seeds->insert_or_assign(r.j, idx);
+  } else {
+    r.i = b.CreateAdd(b.CreateMul(by, k.slot(t.th_slot)), wide(ty));
+    r.j = b.CreateAdd(b.CreateMul(bx, k.slot(t.tw_slot)), wide(tx));
+  }
   r.valid = b.CreateAnd(b.CreateICmpULT(ty, b.CreateTrunc(k.slot(t.th_slot), i32)),
                         b.CreateAnd(b.CreateICmpULT(r.i, k.slot(t.rows_slot)),
                                     b.CreateICmpULT(r.j, k.slot(t.cols_slot))));
   return r;
+}
+
+Value *ProgramGen::narrow_test(const SlotList &sl, const Tiles &t,
+                               std::map<size_t, ConstantRange> &ranges) {
+  FnGen &h = *host_;
+  IRBuilder<> &b = h.builder();
+  const int64_t lim = kNarrowLimit, ext_lim = int64_t(1) << 31;
+  const ConstantRange size(APInt(64, 0), APInt(64, uint64_t(lim + 1)));
+  const ConstantRange any(APInt(64, uint64_t(-lim), true), APInt(64, uint64_t(lim + 1)));
+  Value *ok = b.getTrue();
+  // A slot in [0, lim] (sized) or [-lim, lim].
+  auto test = [&](size_t slot, bool sized) {
+    Value *v = sl.host_values[slot - 1];
+    ok = b.CreateAnd(ok, sized ? b.CreateICmpULE(v, h.i64(lim))
+                               : b.CreateICmpULE(b.CreateAdd(v, h.i64(lim)), h.i64(2 * lim)));
+    ranges.insert_or_assign(slot, sized ? size : any);
+    return v;
+  };
+  test(t.rows_slot, true);
+  test(t.cols_slot, true);
+  // tw, th <= kTileThreads, tiles_x <= cols.
+  ranges.insert_or_assign(t.tw_slot, ConstantRange(APInt(64, 1), APInt(64, uint64_t(kTileThreads + 1))));
+  ranges.insert_or_assign(t.th_slot, ConstantRange(APInt(64, 1), APInt(64, uint64_t(kTileThreads + 1))));
+  ranges.insert_or_assign(t.tiles_x_slot, size);
+  for (const KernelArg &a : sl.args) {
+    const core::CType &ty = p_.var(a.var).type;
+    if (ty.rank == 0) {
+      if (ty.prim == PrimType::I64 || ty.prim == PrimType::U64) test(a.first, false);
+      continue;
+    }
+    // The extent: the product of the dims (contiguous) or the sum of (dim - 1) *
+    // |stride|, saturated at 2^31 on the way (each factor and term is below 2^61 once
+    // the dims and strides pass).
+    Value *ext = h.i64(a.contiguous ? 1 : 0);
+    Value *sat = h.i64(ext_lim);
+    auto umin = [&](Value *x) { return b.CreateSelect(b.CreateICmpULT(x, sat), x, sat); };
+    for (int d = 0; d < ty.rank; d++) {
+      Value *dim = test(a.first + 1 + size_t(d), true);
+      if (a.contiguous) {
+        ext = b.CreateMul(umin(ext), dim);
+        continue;
+      }
+      Value *st = test(a.first + 1 + size_t(ty.rank + d), false);
+      Value *abs_st = b.CreateSelect(b.CreateICmpSLT(st, h.i64(0)), b.CreateNeg(st), st);
+      Value *last = b.CreateSelect(b.CreateICmpSGT(dim, h.i64(0)), b.CreateSub(dim, h.i64(1)), h.i64(0));
+      ext = b.CreateAdd(umin(ext), b.CreateMul(last, abs_st));
+    }
+    ok = b.CreateAnd(ok, b.CreateICmpULT(ext, sat));
+  }
+  return ok;
+}
+
+void ProgramGen::narrow_kernel(KernelFn &k, const std::map<Value *, ConstantRange> &seeds,
+                               const std::map<size_t, ConstantRange> &ranges) {
+  Function *f = k.f;
+  bool on_gpu = gpu();
+  // A kernel's slot: an argument on the GPU, a load of slots[i] on the CPU (new_kernel).
+  auto slot_range = [&](Value *v) -> std::optional<ConstantRange> {
+    std::optional<size_t> i;
+    if (auto *a = dyn_cast<Argument>(v)) {
+      if (on_gpu) i = a->getArgNo();
+    } else if (auto *l = dyn_cast<LoadInst>(v); l && !on_gpu) {
+      auto *gep = dyn_cast<GetElementPtrInst>(l->getPointerOperand());
+      if (gep && gep->getPointerOperand() == f->getArg(2) && gep->getNumIndices() == 1)
+        if (auto *c = dyn_cast<ConstantInt>(gep->getOperand(1))) i = size_t(c->getZExtValue());
+    }
+    if (!i) return std::nullopt;
+    auto r = ranges.find(*i);
+    if (r == ranges.end()) return std::nullopt;
+    return r->second;
+  };
+  narrow_index_arithmetic(*f, seeds, slot_range);
 }
 
 bool ProgramGen::segred_across_rows(const core::Stm &s, const core::Stm &red) {
@@ -390,41 +475,73 @@ void ProgramGen::flat_map_kernel(const core::Stm &s, const core::Stm &in) {
   MapSlots ms = add_map_slots(s, n, tiles.threads, sl);
   size_t first_out = ms.first_out;
   ArenaSlots arena = ms.arena;
-  KernelFn k = new_kernel("map", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
-  bind_kernel_args(k, sl);
-  FnGen &g = *k.g;
-  g.invariant_loads = true;
-  IRBuilder<> &b = g.builder();
-  LLVMContext &c = b.getContext();
-  threads_kernel(k, k.slot(threads_slot), [&](Value *gid) {
-    TileIndex at = tile_index(k, tiles, gid);
-    BasicBlock *row = BasicBlock::Create(c, "tile.elem", k.f);
-    BasicBlock *skip = BasicBlock::Create(c, "tile.skip", k.f);
-    b.CreateCondBr(at.valid, row, skip);
-    b.SetInsertPoint(row);
-    Value *i = at.i, *j = at.j;
-    bind_arena(k, arena, gid);
-    std::vector<Val> rows = g.rows_at(e.arrays, i);
-    for (size_t p = 0; p < rows.size(); p++) g.bind(e.lambda->params[p], rows[p]);
-    std::vector<Val> dests;
-    for (size_t r = 0; r < s.pat.size(); r++) {
-      const Val &d = g.lookup(sl.args[first_out + r].var);
-      PrimType t = p_.var(s.pat[r]).type.prim;
-      dests.push_back(g.subarray(d, g.element_addr(d.addr, g.offset_of(d, {i}), t), 1));
-    }
-    const core::Body *saved = g.cur_body_;
-    g.cur_body_ = &e.lambda->body;
-    for (size_t st = 0; st + 1 < e.lambda->body.stms.size(); st++) g.stm(e.lambda->body.stms[st]);
-    Value *w = g.ops().to_i64(g.prim_of(in.exp.args[0]), g.scalar(in.exp.args[0]));
-    BasicBlock *elem = BasicBlock::Create(c, "nested.elem", k.f);
-    b.CreateCondBr(b.CreateICmpSLT(j, w), elem, skip);
-    b.SetInsertPoint(elem);
-    g.map_element(*in.exp.lambda, in.exp.arrays, j, dests);
-    b.CreateBr(skip);
-    b.SetInsertPoint(skip);
-    g.cur_body_ = saved;
-  }, sl.prelude || needs_prelude(e.lambda->body));
-  emit_launch(int(out_.kernel_descs.size()) - 1, tiles.threads, sl);
+  // The kernel; narrow: the 32-bit one (Note [32-bit map kernels]), for the slots in
+  // `ranges`.
+  auto kernel = [&](const std::map<size_t, ConstantRange> *ranges) {
+    KernelFn k = new_kernel("map", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+    bind_kernel_args(k, sl);
+    FnGen &g = *k.g;
+    g.invariant_loads = true;
+    g.offsets32 = ranges != nullptr;
+    std::map<Value *, ConstantRange> seeds;
+    IRBuilder<> &b = g.builder();
+    LLVMContext &c = b.getContext();
+    threads_kernel(k, k.slot(threads_slot), [&](Value *gid) {
+      TileIndex at = tile_index(k, tiles, gid, ranges ? &seeds : nullptr);
+      BasicBlock *row = BasicBlock::Create(c, "tile.elem", k.f);
+      BasicBlock *skip = BasicBlock::Create(c, "tile.skip", k.f);
+      b.CreateCondBr(at.valid, row, skip);
+      b.SetInsertPoint(row);
+      Value *i = at.i, *j = at.j;
+      bind_arena(k, arena, gid);
+      std::vector<Val> rows = g.rows_at(e.arrays, i);
+      for (size_t p = 0; p < rows.size(); p++) g.bind(e.lambda->params[p], rows[p]);
+      std::vector<Val> dests;
+      for (size_t r = 0; r < s.pat.size(); r++) {
+        const Val &d = g.lookup(sl.args[first_out + r].var);
+        PrimType t = p_.var(s.pat[r]).type.prim;
+        dests.push_back(g.subarray(d, g.element_addr(d.addr, g.offset_of(d, {i}), t), 1));
+      }
+      const core::Body *saved = g.cur_body_;
+      g.cur_body_ = &e.lambda->body;
+      for (size_t st = 0; st + 1 < e.lambda->body.stms.size(); st++) g.stm(e.lambda->body.stms[st]);
+      Value *w = g.ops().to_i64(g.prim_of(in.exp.args[0]), g.scalar(in.exp.args[0]));
+      BasicBlock *elem = BasicBlock::Create(c, "nested.elem", k.f);
+      b.CreateCondBr(b.CreateICmpSLT(j, w), elem, skip);
+      b.SetInsertPoint(elem);
+      g.map_element(*in.exp.lambda, in.exp.arrays, j, dests);
+      b.CreateBr(skip);
+      b.SetInsertPoint(skip);
+      g.cur_body_ = saved;
+    }, sl.prelude || needs_prelude(e.lambda->body));
+    if (ranges) narrow_kernel(k, seeds, *ranges);
+    return int(out_.kernel_descs.size()) - 1;
+  };
+  int wide = kernel(nullptr);
+  // Straight-line elements only: in a loop, i32 offsets (sign-extended per access) keep
+  // LLVM from stepping the addresses (matmul's k loop became slower).
+  bool straight = elementwise(in.exp.lambda->body);
+  for (const auto &[v, lazy] : sl.lazies)
+    if (lazy.stm->exp.kind == core::ExpKind::Map && !elementwise(lazy.stm->exp.lambda->body)) straight = false;
+  if (arena.used || !straight) {
+    emit_launch(wide, tiles.threads, sl);
+    return;
+  }
+  std::map<size_t, ConstantRange> ranges;
+  Value *small = narrow_test(sl, tiles, ranges);
+  int narrow = kernel(&ranges);
+  LLVMContext &hc = hb.getContext();
+  BasicBlock *nb = BasicBlock::Create(hc, "map.i32", h.function());
+  BasicBlock *wb = BasicBlock::Create(hc, "map.i64", h.function());
+  BasicBlock *join = BasicBlock::Create(hc, "map.launched", h.function());
+  hb.CreateCondBr(small, nb, wb);
+  hb.SetInsertPoint(nb);
+  emit_launch(narrow, tiles.threads, sl);
+  hb.CreateBr(join);
+  hb.SetInsertPoint(wb);
+  emit_launch(wide, tiles.threads, sl);
+  hb.CreateBr(join);
+  hb.SetInsertPoint(join);
 }
 
 std::optional<ProgramGen::FlatSplit> ProgramGen::flat_split(const core::Stm &s) {

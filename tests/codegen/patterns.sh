@@ -190,7 +190,8 @@ count "$tmp/tabulate.ptx" 'mul\.hi\.u32' 5
 emit nested llvm <<'P'
 entry main [n][m] (g: [n][m]f32) : [n][m]f32 = map (\i -> map (\j -> g[i, j] * 2) (iota m)) (iota n)
 P
-count "$tmp/nested.llvm" '^nested\.elem:' 2
+# (the CPU's and the GPU's, each a 64-bit and a 32-bit kernel: Note [32-bit map kernels])
+count "$tmp/nested.llvm" '^nested\.elem:' 4
 count "$tmp/nested.llvm" '^for\.' 0
 # ... but not when a fused map with a loop would be recomputed for every inner element.
 emit nested_lazy llvm <<'P'
@@ -201,12 +202,13 @@ count "$tmp/nested_lazy.llvm" '^nested\.elem:' 0
 
 # Nested maps run in 2-D tiles (Note [2-D tiles of map kernels]): the block index is
 # split into the tile's row and column, and the thread index into its place in the
-# tile, by magic numbers (mul.hi.u32), with no division.
+# tile, by magic numbers (mul.hi.u32), with no division (in each of the 64-bit and the
+# 32-bit kernel).
 emit nested_tiles ptx <<'P'
 entry main [n][m] (g: [n][m]f32) : [n][m]f32 = map (\i -> map (\j -> g[i, j] * 2) (iota m)) (iota n)
 P
-count "$tmp/nested_tiles.ptx" 'mov\.u32.*%ctaid\.x' 1
-count "$tmp/nested_tiles.ptx" 'mul\.hi\.u32' 2
+count "$tmp/nested_tiles.ptx" 'mov\.u32.*%ctaid\.x' 2
+count "$tmp/nested_tiles.ptx" 'mul\.hi\.u32' 4
 count "$tmp/nested_tiles.ptx" '(div|rem)\.[su](32|64)' 0
 # A map over iota n that splits its index into t / p and t % p: the tiled kernel (for
 # p > 0, no division) and the one-thread-per-element kernel (p <= 0), which divides.
@@ -399,6 +401,42 @@ entry main (d: i64) (xs: []i64) (ds: []i64) : ([]i64, []i64, []i64) =
 P
 # (four elements a thread and the tail: five, one each)
 count "$tmp/magic_div.ptx" 'mul\.hi\.u32' 5
+
+# A clamped 5-point stencil (hotspot's step, Note [32-bit map kernels] in
+# codegen/narrow_index.cpp): the nested map has a 64-bit kernel and a 32-bit one, which
+# the host launches when its sizes are small. The 32-bit kernel's clamps, compares and
+# offsets are i32 (min/max.s32, mul.wide.s32 into each address), no 64-bit clamp or
+# multiply is left; the 64-bit kernel keeps them. The loop-step constant `step / cap` is
+# computed on the host (compiler/hoist_invariant_scalars.cpp): three divisions a thread.
+emit narrow ptx <<'P'
+entry main [rows][cols] (iters: i32) (temp: [rows][cols]f32) (power: [rows][cols]f32) (step: f32) (cap: f32) (rx: f32) (ry: f32) (rz: f32) : [rows][cols]f32 =
+  loop temp for _i < iters do
+    map (\r -> map (\c ->
+      let t = temp[r, c]
+      let n = temp[i64.max 0 (r - 1), c]
+      let s = temp[i64.min (rows - 1) (r + 1), c]
+      let w = temp[r, i64.max 0 (c - 1)]
+      let e = temp[r, i64.min (cols - 1) (c + 1)]
+      in t + (step / cap) * (power[r, c] + (s + n - 2 * t) / ry + (e + w - 2 * t) / rx + (80 - t) / rz))
+      (iota cols)) (iota rows)
+P
+count "$tmp/narrow.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_map\(' 2
+awk '/^\.visible \.entry kerb_kernel_0_map\(/,/^}/' "$tmp/narrow.ptx" >"$tmp/narrow64.ptx"
+awk '/^\.visible \.entry kerb_kernel_1_map\(/,/^}/' "$tmp/narrow.ptx" >"$tmp/narrow32.ptx"
+count "$tmp/narrow32.ptx" '(min|max)\.s64|mul\.lo\.s64|mad\.lo\.s64' 0
+count "$tmp/narrow32.ptx" '(min|max)\.s32' 4
+# (t, n, s, w, e, power[r, c], the output's row and its column)
+count "$tmp/narrow32.ptx" 'mul\.wide\.s32' 8
+count "$tmp/narrow32.ptx" 'div\.rn\.f32' 3
+count "$tmp/narrow64.ptx" '(min|max)\.s64' 4
+count "$tmp/narrow64.ptx" 'div\.rn\.f32' 3
+# A nested map whose element loops (matmul) keeps the 64-bit kernel only: i32 offsets
+# would keep LLVM from stepping the addresses through the loop.
+emit narrow_loop ptx <<'P'
+entry main [n][k][m] (a: [n][k]f32) (b: [k][m]f32) : [n][m]f32 =
+  map (\i -> map (\j -> reduce (+) 0 (map (\l -> a[i, l] * b[l, j]) (iota k))) (iota m)) (iota n)
+P
+count "$tmp/narrow_loop.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_map\(' 1
 
 echo "$checks checks, $failures failed"
 [ "$failures" -eq 0 ]
