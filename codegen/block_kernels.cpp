@@ -257,7 +257,7 @@ void ProgramGen::reduce_kernels(const core::Stm &s) {
   FnGen &h = *host_;
   IRBuilder<> &hb = h.builder();
   if (!block_operands(s, false)) return chunked_kernels(s, false);
-  BlockMode mode = commutative(*s.exp.lambda) ? BlockMode::Interleaved : BlockMode::TiledReduce;
+  BlockMode mode = commutative(s.exp) ? BlockMode::Interleaved : BlockMode::TiledReduce;
   Value *n = h.scalar(s.exp.args[0]);
   Value *nblocks = hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, n});
   std::vector<Value *> partials = alloc_per_result(s, nblocks);
@@ -555,7 +555,7 @@ void ProgramGen::segred_rows_body(KernelFn &k, const core::Stm &red, const Block
   end_blocks(k, ids);
 }
 
-bool ProgramGen::commutative(const core::Lambda &l) {
+bool ProgramGen::commutative_operator(const core::Lambda &l) {
   if (l.params.size() != 2 || l.body.stms.size() != 1 || l.body.result.size() != 1) return false;
   const core::Stm &st = l.body.stms[0];
   const core::Exp &x = st.exp;
@@ -712,7 +712,7 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   // Pass 1: the chunk's total. A commutative operator lets the block's threads read
   // its part interleaved (coalesced: thread t takes t, t + ntid, ...); otherwise each
   // thread takes a contiguous chunk, which keeps the order.
-  bool comm = commutative(*e.lambda);
+  bool comm = commutative(e);
   set_acc_ne();
   BasicBlock *after_chunk = BasicBlock::Create(c, "chunk.done", f);
   on_fail_to(after_chunk);

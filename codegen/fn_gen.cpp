@@ -511,6 +511,13 @@ void FnGen::loop_stm(const core::Stm &s) {
 
 void FnGen::index_stm(const core::Stm &s) {
   const core::Exp &e = s.exp;
+  if (lane >= 0 && e.args.size() == 1 && e.args[0].is_var() && scalar(e.args[0]) == lane_index) {
+    auto lv = lane_indexed.find(e.arrays[0]);
+    if (lv != lane_indexed.end()) {
+      bind(s.pat[0], Val{lv->second[size_t(lane)], nullptr, {}, {}});
+      return;
+    }
+  }
   const Val &arr = lookup(e.arrays[0]);
   PrimType t = p_.var(e.arrays[0]).type.prim;
   std::vector<Value *> idx;

@@ -186,6 +186,29 @@ private:
   // x / d for an i32 0 <= x < 2^31 by the magic number of d (add_tiles' slots).
   Value *magic_div(IRBuilder<> &b, Value *x, Value *m, Value *l);
   bool lanes_map(const core::Stm &s, const SlotList &sl, const ArenaSlots &arena);
+  // Whether the maps fused into a kernel (sl.lazies) are all straight-line code
+  // (elementwise), so that a thread can run them for several elements in lanes.
+  static bool lazies_elementwise(const SlotList &sl);
+  // The arrays a thread running kMapLanes consecutive elements of `arrays` reads with
+  // one vector load each (kernel code, g's bindings): `rows`, the one-dimensional
+  // contiguous arrays read element by element (those of `arrays` and of the maps fused
+  // into them); with `indexed`, also `indexed`: the one-dimensional contiguous free
+  // arrays that a fused map over `iota n` (i64) indexes by its element (`xs[i]`).
+  struct LaneLeaves {
+    std::vector<int> rows, indexed;
+    bool empty() const { return rows.empty() && indexed.empty(); }
+  };
+  LaneLeaves lane_leaves(FnGen &g, const std::vector<int> &arrays, bool indexed);
+  // The alignment of a group of kMapLanes elements of type t: its size, at most 16
+  // (wider groups are read 16 bytes at a time).
+  uint64_t lane_align(FnGen &g, PrimType t);
+  // fit && addr is aligned for a group of elements of type t.
+  Value *lane_aligned(FnGen &g, Value *fit, Value *addr, PrimType t);
+  // Whether every leaf's address is aligned for vector loads, and (indexed) it has at
+  // least n elements; the same for every thread of a launch.
+  Value *lanes_fit(FnGen &g, const LaneLeaves &l, Value *n);
+  // The vector loads at element `first` into g.lane_values / g.lane_indexed.
+  void load_lane_leaves(FnGen &g, const LaneLeaves &l, Value *first);
   // Whether a body is straight-line scalar code (branches allowed): no loops, no
   // SOACs, no arrays made.
   static bool elementwise(const core::Body &b);
@@ -322,7 +345,10 @@ private:
 
   // Whether a reduction operator is commutative: a lambda whose body is one
   // commutative operator (+ * & | ^ && || == != min max) on its two parameters.
-  bool commutative(const core::Lambda &l);
+  bool commutative_operator(const core::Lambda &l);
+  // Whether a Reduce (or Hist) may combine its elements in any order: reduce_comm (the
+  // program's word, any operator; core::Exp::comm) or a commutative_operator.
+  bool commutative(const core::Exp &e) { return e.comm || commutative_operator(*e.lambda); }
 
   // The body of the block kernels (see reduce_kernels and scan_kernels). The input
   // arrays are one-dimensional and contiguous; slot n holds their length. Each block
