@@ -700,9 +700,21 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     for (size_t j = 0; j < kr; j++) b.CreateStore(r[j].scalar, acc[j]);
   };
 
-  // This thread's chunk.
+  bool comm = commutative(e);
+  // A commutative reduction of the statement's arrays (not segmented) whose fused maps
+  // are straight-line code reads kMapLanes consecutive elements at a time, with one
+  // vector load per array (Note [Commutative reductions in lanes]).
+  std::optional<LaneLeaves> lanes;
+  if (comm && !segs && bk.partial_inputs.empty() && lazies_elementwise(bk.sl)) {
+    LaneLeaves l = lane_leaves(g, e.arrays, true);
+    if (!l.empty()) lanes = l;
+  }
+
+  // This thread's chunk (with lanes a whole number of groups).
   Value *threads = b.CreateMul(bcount, ntid);
   Value *chunk = b.CreateSDiv(b.CreateAdd(n, b.CreateSub(threads, b.getInt64(1))), threads);
+  if (lanes)
+    chunk = b.CreateAnd(b.CreateAdd(chunk, b.getInt64(kMapLanes - 1)), b.getInt64(-kMapLanes));
   Value *gtid = b.CreateAdd(b.CreateMul(bidx, ntid), tid);
   Value *lo = b.CreateMul(gtid, chunk);
   Value *hi = b.CreateAdd(lo, chunk);
@@ -712,7 +724,6 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   // Pass 1: the chunk's total. A commutative operator lets the block's threads read
   // its part interleaved (coalesced: thread t takes t, t + ntid, ...); otherwise each
   // thread takes a contiguous chunk, which keeps the order.
-  bool comm = commutative(e);
   set_acc_ne();
   BasicBlock *after_chunk = BasicBlock::Create(c, "chunk.done", f);
   on_fail_to(after_chunk);
@@ -726,14 +737,49 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     Value *seg_lo = b.CreateMul(b.CreateMul(bidx, ntid), chunk);
     Value *seg_hi = b.CreateAdd(seg_lo, b.CreateMul(ntid, chunk));
     seg_hi = b.CreateSelect(b.CreateICmpSLT(seg_hi, n), seg_hi, n);
-    Value *first = b.CreateAdd(seg_lo, tid);
-    // Elements first, first + ntid, ... below seg_hi: ceil((seg_hi - first) / ntid).
-    Value *left = b.CreateSub(seg_hi, first);
-    Value *count = b.CreateSDiv(b.CreateAdd(left, b.CreateSub(ntid, b.getInt64(1))), ntid);
-    count = b.CreateSelect(b.CreateICmpSGT(count, b.getInt64(0)), count, b.getInt64(0));
-    g.counted_range(b.getInt64(0), count, after_chunk, [&](Value *k) {
-      combine_into_acc(input_at(b.CreateAdd(first, b.CreateMul(k, ntid))));
-    });
+    if (lanes) {
+      // Groups of kMapLanes elements of the block's part (it starts at a group: chunk
+      // is a multiple of kMapLanes), thread t taking groups t, t + ntid, ..., when the
+      // arrays are aligned (and long enough); then the rest of the part (its last
+      // elements, or all of it) one at a time, interleaved.
+      g.invariant_loads = true; // a reduction writes only its partial results
+      Value *lanes_v = b.getInt64(kMapLanes);
+      Value *fit = lanes_fit(g, *lanes, n);
+      Value *len = b.CreateSub(seg_hi, seg_lo);
+      len = b.CreateSelect(b.CreateICmpSGT(len, b.getInt64(0)), len, b.getInt64(0));
+      Value *g_lo = b.CreateUDiv(seg_lo, lanes_v), *groups = b.CreateUDiv(len, lanes_v);
+      Value *from = b.CreateSelect(fit, b.CreateAdd(seg_lo, b.CreateMul(groups, lanes_v)), seg_lo);
+      BasicBlock *vec = BasicBlock::Create(c, "lanes.vector", f);
+      BasicBlock *each = BasicBlock::Create(c, "lanes.each", f);
+      b.CreateCondBr(fit, vec, each);
+      b.SetInsertPoint(vec);
+      g.stepped_range(b.CreateAdd(g_lo, tid), b.CreateAdd(g_lo, groups), ntid, each, [&](Value *q) {
+        Value *at = b.CreateMul(q, lanes_v);
+        load_lane_leaves(g, *lanes, at);
+        for (int64_t j = 0; j < kMapLanes; j++) {
+          Value *i = b.CreateAdd(at, b.getInt64(j));
+          g.lane = int(j);
+          g.lane_index = i;
+          std::vector<Val> x = input_at(i);
+          g.lane = -1;
+          g.lane_index = nullptr;
+          combine_into_acc(x);
+        }
+        g.lane_values.clear();
+        g.lane_indexed.clear();
+      }, false);
+      g.stepped_range(b.CreateAdd(from, tid), seg_hi, ntid, after_chunk,
+                      [&](Value *i) { combine_into_acc(input_at(i)); }, false);
+    } else {
+      Value *first = b.CreateAdd(seg_lo, tid);
+      // Elements first, first + ntid, ... below seg_hi: ceil((seg_hi - first) / ntid).
+      Value *left = b.CreateSub(seg_hi, first);
+      Value *count = b.CreateSDiv(b.CreateAdd(left, b.CreateSub(ntid, b.getInt64(1))), ntid);
+      count = b.CreateSelect(b.CreateICmpSGT(count, b.getInt64(0)), count, b.getInt64(0));
+      g.counted_range(b.getInt64(0), count, after_chunk, [&](Value *k) {
+        combine_into_acc(input_at(b.CreateAdd(first, b.CreateMul(k, ntid))));
+      });
+    }
   } else {
     g.counted_range(lo, hi, after_chunk, [&](Value *i) { combine_into_acc(input_at(i)); });
   }

@@ -556,6 +556,11 @@ void FnGen::return_if_error(Value *status) {
 
 BasicBlock *FnGen::counted_range(Value *lo, Value *hi, BasicBlock *exit,
                                  const std::function<void(Value *)> &body) {
+  return stepped_range(lo, hi, i64(1), exit, body);
+}
+
+BasicBlock *FnGen::stepped_range(Value *lo, Value *hi, Value *step, BasicBlock *exit,
+                                 const std::function<void(Value *)> &body, bool unroll) {
   AllocaInst *ctr = entry_alloca(b_.getInt64Ty());
   b_.CreateStore(lo, ctr);
   BasicBlock *head = BasicBlock::Create(c_, "for.head", f_);
@@ -567,8 +572,15 @@ BasicBlock *FnGen::counted_range(Value *lo, Value *hi, BasicBlock *exit,
   b_.CreateCondBr(b_.CreateICmpSLT(i, hi), work, exit);
   b_.SetInsertPoint(work);
   body(i);
-  b_.CreateStore(b_.CreateAdd(i, i64(1)), ctr);
-  b_.CreateBr(head);
+  b_.CreateStore(b_.CreateAdd(i, step), ctr);
+  llvm::BranchInst *latch = b_.CreateBr(head);
+  if (!unroll) {
+    // A distinct loop ID whose first operand is itself, then the hint.
+    llvm::MDNode *hint = llvm::MDNode::get(c_, {llvm::MDString::get(c_, "llvm.loop.unroll.disable")});
+    llvm::MDNode *id = llvm::MDNode::getDistinct(c_, {nullptr, hint});
+    id->replaceOperandWith(0, id);
+    latch->setMetadata(llvm::LLVMContext::MD_loop, id);
+  }
   b_.SetInsertPoint(exit);
   return exit;
 }

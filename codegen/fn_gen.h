@@ -252,6 +252,10 @@ public:
   // which it returns; the builder is left there.
   BasicBlock *counted_range(Value *lo, Value *hi, BasicBlock *exit,
                             const std::function<void(Value *)> &body);
+  // for (i = lo; i < hi; i += step) body(i) (step > 0), as counted_range; `unroll`
+  // false asks LLVM not to unroll the loop (llvm.loop.unroll.disable).
+  BasicBlock *stepped_range(Value *lo, Value *hi, Value *step, BasicBlock *exit,
+                            const std::function<void(Value *)> &body, bool unroll = true);
 
   void counted_loop(Value *n, const std::function<void(Value *)> &body);
 
