@@ -14,10 +14,11 @@
 #    process (A B C A B C ...), then the hand-written CUDA (D); every first run checked
 #    against the expected results (kerb bench checks its own; the CUDA results are
 #    written and checked by bench/check_results.py in round 1);
-# 3. the bad-index program (bench/gather.fut on data/gather_bad.in): the hand-written
+# 3. the kernels' own times (KERB_PROFILE=1, default checks) of the memory-bound programs;
+# 4. the bad-index program (bench/gather.fut on data/gather_bad.in): the hand-written
 #    CUDA with no tool, under compute-sanitizer memcheck, Kerb's checks, and Kerb
 #    --unsafe under memcheck: the time and what each reports;
-# 4. bench/summarize.py: the table (printed last) and suite.json, written after every
+# 5. bench/summarize.py: the table (printed last) and suite.json, written after every
 #    stage so that a run cut short still leaves one.
 #
 # Everything is timed against a deadline (SUITE_DEADLINE seconds, default 540, inside
@@ -32,7 +33,7 @@
 # SUITE_SCALE=small (a dry run of the plumbing on a machine with no GPU: small inputs,
 # the CPU device, no CUDA, no compute-sanitizer).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 kerb=${KERB:-build-carry/kerb}
 cudabench=${CUDA_BENCH:-build-carry/kerb-cuda-bench}
@@ -170,8 +171,9 @@ round_time=$((SECONDS - start))
 say "round 1 took $round_time s"
 summary
 for ((r = 2; r <= rounds; r++)); do
-  # Leave about 100 s for the compute-sanitizer comparison and the summary.
-  if [ $((SECONDS + round_time + 100)) -gt "$deadline" ]; then
+  # Leave about 160 s for the kernel times, the compute-sanitizer comparison and the
+  # summary.
+  if [ $((SECONDS + round_time + 160)) -gt "$deadline" ]; then
     say "round $r skipped: it would not end before the deadline ($deadline s)"
     break
   fi
@@ -179,6 +181,32 @@ for ((r = 2; r <= rounds; r++)); do
   bench_round "$r"
   summary
 done
+
+# ---- kernel times in place (KERB_PROFILE=1) ------------------------------------------
+# The memory-bound programs once more, default checks only, every launch timed with
+# events (synchronously: these calls are not the timed ones above): the time a call
+# spends in kernels, for the kernels' own bandwidth next to the call's (summarize.py).
+# Files raw/prof_PROGRAM_ENTRY.{json,txt}; gather is left out (random reads, and its bad
+# case would add a failing call's kernels).
+kernel_profiles() {
+  local pe p e
+  for pe in stencil:nested stencil:flat intdiv:main reduce:main scan:main histogram:main nn:main \
+    backprop:main hotspot:main pathfinder:main; do
+    IFS=: read -r p e <<<"$pe"
+    if late; then
+      say "kernel times: $p:$e and the rest skipped (the deadline is near)"
+      return
+    fi
+    KERB_PROFILE=1 timeout "$(cap 60)" "$kerb" bench "$fut_dir/$p.fut" -e "$e" --device "$device" --runs 5 \
+      --warmup 1 --json "$raw/prof_${p}_$e.json" >/dev/null 2>"$raw/prof_${p}_$e.txt" ||
+      say "kernel times of $p:$e failed (see raw/prof_${p}_$e.txt)"
+  done
+}
+if [ "$device" = cuda ]; then
+  say "kernel times in place (KERB_PROFILE=1)"
+  kernel_profiles
+  summary
+fi
 
 # ---- compute-sanitizer vs Kerb's checks on a bad index ----------------------------
 sanitizer() {

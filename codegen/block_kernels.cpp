@@ -1402,6 +1402,52 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     fold_warps();
   };
 
+  // A commutative operator (scan's block totals; reductions with one take the
+  // Interleaved body): the order within the block's part does not matter, so thread t
+  // folds the elements lo + t, lo + t + nt, ... read straight from global memory
+  // (coalesced, no tile in shared memory), then the warps combine their threads' values
+  // with the same tree and the block the warps' values.
+  auto comm_reduce = [&](Value *lo, Value *hi, const std::function<std::vector<Val>(Value *)> &input) {
+    BasicBlock *wexit = block_of("warps.exit");
+    wfail = gpu() ? wexit : after;
+    auto one_warp = [&](Value *wi) {
+      Value *poff = b.CreateMul(wi, b.getInt64(w));
+      wstep(true, [&](Value *l) {
+        Value *t = b.CreateAdd(poff, l);
+        Value *first = b.CreateAdd(lo, t);
+        // Elements first, first + nt, ... below hi: ceil((hi - first) / nt), at least 0.
+        Value *count = b.CreateSDiv(b.CreateAdd(b.CreateSub(hi, first), b.getInt64(nt - 1)), b.getInt64(nt));
+        count = b.CreateSelect(b.CreateICmpSGT(count, b.getInt64(0)), count, b.getInt64(0));
+        std::vector<AllocaInst *> a = new_acc();
+        write_acc(a, ne);
+        g.counted_range(b.getInt64(0), count, nullptr, [&](Value *j) {
+          write_acc(a, op(read_acc(a), input(b.CreateAdd(first, b.CreateMul(j, b.getInt64(nt))))));
+        });
+        put(pa, t, read_acc(a));
+      });
+      for (int64_t st = 1; st < w; st *= 2)
+        wstep(true, [&](Value *l) {
+          when(b.CreateICmpEQ(b.CreateAnd(l, b.getInt64(2 * st - 1)), b.getInt64(0)), [&] {
+            Value *at = b.CreateAdd(poff, l);
+            put(pa, at, op(get(pa, at), get(pa, b.CreateAdd(at, b.getInt64(st)))));
+          });
+        });
+    };
+    if (gpu()) {
+      one_warp(warp);
+      b.CreateBr(wexit);
+      b.SetInsertPoint(wexit);
+      when(b.CreateICmpEQ(lane, b.getInt64(0)), [&] { put(wv, warp, get(pa, b.CreateMul(warp, b.getInt64(w)))); });
+      block_barrier_or_leave();
+    } else {
+      g.counted_range(b.getInt64(0), b.getInt64(nw), wexit, [&](Value *wi) {
+        one_warp(wi);
+        put(wv, wi, get(pa, b.CreateMul(wi, b.getInt64(w))));
+      });
+    }
+    fold_warps();
+  };
+
   // This block's part of the input.
   Value *len = b.CreateSDiv(b.CreateAdd(n, b.CreateSub(nblocks, b.getInt64(1))), nblocks);
   Value *lo = b.CreateMul(block, len);
@@ -1430,7 +1476,10 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     launch_bounds();
     return;
   }
-  warp_reduce(lo, hi, input);
+  if (commutative(*e.lambda))
+    comm_reduce(lo, hi, input);
+  else
+    warp_reduce(lo, hi, input);
   // One thread writes the block's value (unless the block failed).
   Value *should = b.CreateNot(b.CreateLoad(b.getInt1Ty(), failed));
   if (gpu()) should = b.CreateAnd(should, b.CreateICmpEQ(tid, b.getInt64(0)));
