@@ -1476,7 +1476,7 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     launch_bounds();
     return;
   }
-  if (commutative(*e.lambda))
+  if (commutative(e))
     comm_reduce(lo, hi, input);
   else
     warp_reduce(lo, hi, input);
