@@ -700,10 +700,31 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     for (size_t j = 0; j < kr; j++) b.CreateStore(r[j].scalar, acc[j]);
   };
 
+  // Note [Commutative reductions in lanes]
+  // A commutative reduction (a known operator, or any operator of a reduce_comm) of
+  // the statement's arrays, not segmented, whose fused maps are straight-line code
+  // (lazies_elementwise) reads kMapLanes (4) consecutive elements at a time: per group,
+  // one vector load of each array read element by element (lane_leaves: the arrays
+  // read whole, and the free arrays that a fused map over `iota n` indexes by its
+  // element, nn's `lat[i]`), then the fused maps and the operator run for each lane in
+  // order (FnGen::lane, lane_index: rows_at and index_stm take the lane's element).
+  // nn's argmin thus issues two 16-byte loads per thread and step where one element at a
+  // time issued two 4-byte loads (29 registers, eight blocks per SM: the launch's 1024
+  // blocks in one wave), bench/reduce.fut one (26 registers). The test for it is
+  // uniform over the launch (lanes_fit): every such array aligned to its group (16
+  // bytes at most: allocations are 256-byte aligned, a row of a matrix may not be),
+  // and every indexed array at least n long, so that the group's load is in bounds and
+  // the index's bounds check, which cannot fail there, is left out. A block's part
+  // then starts at a group (chunk rounded up to a multiple of 4); thread t takes
+  // groups t, t + ntid, ... of it (coalesced: a warp reads 512 consecutive bytes of
+  // each array), then the part's last elements one at a time; when the test fails the
+  // whole part goes one element at a time (the loops are not unrolled: ptxas kept the
+  // unrolled ones in 48 registers). Checks in the fused maps stay (a failing lane stops
+  // the thread as before). The loads are marked invariant (ld.global.nc): a reduction
+  // writes only its partial results. The CPU device runs the same code (plain vector
+  // loads), so CI's corpus exercises it (tests/programs/soacs/reduce_comm_tuples.fut,
+  // reduce_comm_fail.fut).
   bool comm = commutative(e);
-  // A commutative reduction of the statement's arrays (not segmented) whose fused maps
-  // are straight-line code reads kMapLanes consecutive elements at a time, with one
-  // vector load per array (Note [Commutative reductions in lanes]).
   std::optional<LaneLeaves> lanes;
   if (comm && !segs && bk.partial_inputs.empty() && lazies_elementwise(bk.sl)) {
     LaneLeaves l = lane_leaves(g, e.arrays, true);

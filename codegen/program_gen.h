@@ -231,8 +231,10 @@ private:
   bool fills_with_memset(PrimType t, const core::SubExp &v);
 
   // reduce op ne xs: two launches of one block kernel (per-block partial results, then
-  // one block over them). A commutative operator (commutative()) reads coalesced,
-  // interleaved, and combines in a halving tree (BlockMode::Interleaved); any other
+  // one block over them). A commutative operator (commutative(): reduce_comm, or a
+  // known one) reads coalesced, interleaved (with vector loads where it can: Note
+  // [Commutative reductions in lanes]), and combines in a halving tree
+  // (BlockMode::Interleaved); any other
   // takes its block's contiguous part in one contiguous run per warp (BlockMode::
   // TiledReduce, see tiled_body), which keeps the order.
   // A block kernel over the arrays of a Reduce or Scan: its launch slots (n, the
@@ -306,7 +308,7 @@ private:
 
   // reduce_by_index dest op ne is vs: a copy of dest, then one thread per update
   // (atomic_hist) where the operator is one the code generator knows as commutative
-  // (commutative()) on 32- or 64-bit scalars; otherwise (tuples, rows, small types,
+  // (commutative_operator()) on 32- or 64-bit scalars; otherwise (tuples, rows, small types,
   // other operators) one thread makes every update in index order.
   void hist_kernel(const core::Stm &s);
   // How a parallel update combines into a bin: an atomicrmw, or a compare-and-swap loop
