@@ -471,7 +471,7 @@ std::unique_ptr<CompiledProgram> compile_for_cuda(const Program &program,
                                                   const CompileOptions &opts) {
   GeneratedProgram gen;
   std::unique_ptr<Compiled> c = compile_host(program, opts, Target::Cuda, gen);
-  std::string ptx = gen.kernel_names.empty() ? "" : emit_ptx(*gen.kernels, opts.sm);
+  std::string ptx = gen.kernel_names.empty() ? "" : emit_ptx(*gen.kernels, opts.sm, opts.fp_contract);
   c->desc_ = std::make_unique<JitProgramDesc>(
       program_info(program.file->path, c->core_, gen, std::move(ptx)), jit_entries(*c),
       std::vector<kerb_cpu_kernel_fn>{}, false);
@@ -503,7 +503,7 @@ std::string emit_stage(const Program &program, const std::string &stage,
   }
   if (stage == "ptx") {
     GeneratedProgram gpu = generate_llvm(core, Target::Cuda);
-    return emit_ptx(*gpu.kernels, opts.sm);
+    return emit_ptx(*gpu.kernels, opts.sm, opts.fp_contract);
   }
   throw std::invalid_argument("unknown stage '" + stage + "'");
 }

@@ -22,6 +22,7 @@ struct CompileOptions {
   bool sync_checks = false;  // --sync-checks: the host reads the failure slot after
                              // every launch of a checked kernel
   std::string sm = "sm_80";  // the PTX target
+  bool fp_contract = true;   // --fp-contract: CUDA kernels may fuse a*b+c into an fma
 };
 
 // An entry call prepared for timing (`kerb bench`): its arguments are uploaded to the

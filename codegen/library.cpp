@@ -293,7 +293,8 @@ Library compile_library(const Program &program, const std::string &name, const L
            cpu.kernel_descs[i].shared_bytes_per_thread == cuda.kernel_descs[i].shared_bytes_per_thread;
   if (!same)
     throw std::logic_error("internal error: the CPU and CUDA targets generated different kernels");
-  std::string ptx = cuda.kernel_names.empty() ? "" : emit_ptx(*cuda.kernels, opts.compile.sm);
+  std::string ptx =
+      cuda.kernel_names.empty() ? "" : emit_ptx(*cuda.kernels, opts.compile.sm, opts.compile.fp_contract);
   ProgramInfo info = program_info(program.file->path, core, cpu, std::move(ptx));
 
   Library lib;

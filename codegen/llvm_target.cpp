@@ -153,13 +153,14 @@ std::string find_libdevice() {
   return "";
 }
 
-std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(const std::string &sm) {
+std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(const std::string &sm, bool fp_contract) {
   initialize_llvm();
   std::string triple = "nvptx64-nvidia-cuda", error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target) llvm_fail("TargetRegistry::lookupTarget", __FILE__, __LINE__, error);
   std::string features = sm >= "sm_90" ? "+ptx78" : "+ptx75";
   llvm::TargetOptions options;
+  options.AllowFPOpFusion = fp_contract ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Strict;
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
       triple, sm, features, options, llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   if (!tm) llvm_fail("Target::createTargetMachine", __FILE__, __LINE__, "no NVPTX target machine for " + sm);
@@ -170,8 +171,8 @@ void optimize_module(llvm::Module &m, llvm::TargetMachine &tm) {
   run_pipeline(m, &tm, llvm::OptimizationLevel::O3);
 }
 
-std::string emit_ptx(llvm::Module &m, const std::string &sm) {
-  std::unique_ptr<llvm::TargetMachine> tm = make_nvptx_target_machine(sm);
+std::string emit_ptx(llvm::Module &m, const std::string &sm, bool fp_contract) {
+  std::unique_ptr<llvm::TargetMachine> tm = make_nvptx_target_machine(sm, fp_contract);
   m.setTargetTriple(tm->getTargetTriple().str());
   m.setDataLayout(tm->createDataLayout());
   verify(m);

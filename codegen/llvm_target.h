@@ -26,8 +26,12 @@ namespace kerb::codegen {
 // Initialises the NVPTX and native targets (once; thread-safe).
 void initialize_llvm();
 
-// A target machine for NVPTX at `sm` ("sm_80", "sm_90").
-std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(const std::string &sm);
+// A target machine for NVPTX at `sm` ("sm_80", "sm_90"). `fp_contract`: a float
+// multiply whose result only feeds an add or subtract may be fused with it into one
+// fma (LLVM's AllowFPOpFusion = Fast: what nvcc does by default, -fmad=true);
+// otherwise every operation is rounded on its own (add.rn / mul.rn, which ptxas does
+// not fuse either).
+std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(const std::string &sm, bool fp_contract = true);
 
 // Optimises `m` (O3) for the target machine `tm`.
 void optimize_module(llvm::Module &m, llvm::TargetMachine &tm);
@@ -35,7 +39,7 @@ void optimize_module(llvm::Module &m, llvm::TargetMachine &tm);
 // Verifies, optimises and compiles a kernel module to PTX text. Math functions of
 // libdevice (__nv_*) are linked from the CUDA toolkit's libdevice when the module uses
 // them (see find_libdevice).
-std::string emit_ptx(llvm::Module &m, const std::string &sm);
+std::string emit_ptx(llvm::Module &m, const std::string &sm, bool fp_contract = true);
 
 // Verifies, optimises (O2, as the JIT does) and compiles a host module to a relocatable,
 // position-independent x86-64 ELF object for `cpu` ("x86-64" runs on every x86-64

@@ -22,6 +22,7 @@ codegen::CompileOptions CheckFlags::compile_options() const {
       std::fputs(text.c_str(), stderr);
     };
   co.sync_checks = sync;
+  co.fp_contract = fp_contract;
   return co;
 }
 
@@ -53,6 +54,12 @@ bool match_check_flag(const std::vector<std::string> &args, size_t &i, CheckFlag
       throw UsageError("--sync-checks is an option of the commands that run code (kerb run, kerb "
                        "test, kerb bench)");
     flags.sync = true;
+    return true;
+  }
+  if (match_option(args, i, {"--fp-contract"}, value)) {
+    if (value != "on" && value != "off")
+      throw UsageError(fmt::format("--fp-contract takes on or off, not '{}'", value));
+    flags.fp_contract = value == "on";
     return true;
   }
   if (match_option(args, i, {"--dump-after"}, value)) {

@@ -17,6 +17,7 @@ struct CheckFlags {
   bool checks_given = false;  // --checks appeared
   bool report = false;        // --report-checks
   bool sync = false;          // --sync-checks
+  bool fp_contract = true;    // --fp-contract=on|off
   std::vector<std::string> dump_after; // --dump-after=PASS (repeatable)
 
   // The compile options these flags ask for (dumps go to stderr).
@@ -39,6 +40,12 @@ void print_check_report(const Program &program, const CheckFlags &flags, std::FI
 // The help text of these options, to splice into a command's help (string literals):
 // KERB_CHECK_FLAGS_HELP, then KERB_SYNC_CHECKS_HELP for the commands that run code.
 #define KERB_CHECK_FLAGS_HELP                                                              \
+  "Code generation:\n"                                                                     \
+  "  --fp-contract=on|off  on (default): a float multiply and the add or subtract of its\n" \
+  "                      result may run as one fused multiply-add in CUDA kernels (as\n"  \
+  "                      nvcc's default, -fmad=true; the results can differ in the last\n" \
+  "                      bits); off: every operation rounded on its own, as on the CPU\n" \
+  "\n"                                                                                     \
   "Checks (docs/CHECKS.md):\n"                                                             \
   "  --unsafe            no checks at all (the interpreter still reports the failures\n"   \
   "                      that leave no defined result: bounds, div, range, size)\n"       \

@@ -290,11 +290,13 @@ void CudaDevice::copy_on_device(CUdeviceptr dst, CUdeviceptr src, std::size_t by
   KERB_CU(driver_->cuMemcpyDtoDAsync(dst, src, bytes, stream_));
 }
 
-void CudaDevice::copy_to_host(void *dst, CUdeviceptr src, std::size_t bytes) {
+void CudaDevice::copy_to_host(void *dst, CUdeviceptr src, std::size_t bytes,
+                              const std::function<void()> &queued) {
   if (bytes == 0) return;
   make_current();
   bool small = bytes <= kStagingBytes && staging_;
   KERB_CU(driver_->cuMemcpyDtoHAsync(small ? staging_ : dst, src, bytes, stream_));
+  if (queued) queued();
   wait();
   if (small) std::memcpy(dst, staging_, bytes);
 }
@@ -409,7 +411,9 @@ void CudaDevice::free_host(void *) { no_cuda(); }
 void CudaDevice::trim_pool() { no_cuda(); }
 std::int64_t CudaDevice::pool_reserved() const { no_cuda(); }
 void CudaDevice::copy_to_device(CUdeviceptr, const void *, std::size_t) { no_cuda(); }
-void CudaDevice::copy_to_host(void *, CUdeviceptr, std::size_t) { no_cuda(); }
+void CudaDevice::copy_to_host(void *, CUdeviceptr, std::size_t, const std::function<void()> &) {
+  no_cuda();
+}
 void CudaDevice::copy_on_device(CUdeviceptr, CUdeviceptr, std::size_t) { no_cuda(); }
 void CudaDevice::memset32(CUdeviceptr, std::uint32_t, std::size_t) { no_cuda(); }
 void CudaDevice::fill(CUdeviceptr, std::uint32_t, int, std::size_t) { no_cuda(); }

@@ -104,8 +104,10 @@ public:
   void copy_to_device(CUdeviceptr dst, const void *src, std::size_t bytes);
   // Waits for the stream, so `dst` holds the data on return. Small copies (a scalar
   // result, a loop condition) go through pinned memory: one asynchronous copy and one
-  // wait.
-  void copy_to_host(void *dst, CUdeviceptr src, std::size_t bytes);
+  // wait. `queued`, if given, runs between the copy's driver call and the wait
+  // (KERB_TRACE records an event there).
+  void copy_to_host(void *dst, CUdeviceptr src, std::size_t bytes,
+                    const std::function<void()> &queued = {});
   // Device-to-device copy, asynchronous on the stream.
   void copy_on_device(CUdeviceptr dst, CUdeviceptr src, std::size_t bytes);
   // Sets `count` 32-bit words at `dst` to `value`, asynchronously on the stream.

@@ -6,6 +6,9 @@
 #include <dlfcn.h>
 #include <fmt/format.h>
 
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 namespace kerb {
@@ -16,10 +19,24 @@ namespace {
 #define KERB_CUDA_STR(x) KERB_CUDA_STR_(x)
 
 struct Loaded {
-  CudaDriver table;
+  CudaDriver table;   // the driver's entry points
+  CudaDriver counted; // KERB_TRACE: each counts its calls, then calls table's
   const CudaDriver *driver = nullptr;
+  bool counting = false;
   std::string why_not;
 };
+
+// The entry points' numbers and names (as written in code), for the counts.
+#define KERB_CUDA_ENUM(name) e_##name,
+enum EntryPoint { KERB_CUDA_DRIVER_ENTRY_POINTS(KERB_CUDA_ENUM) kNumEntryPoints };
+#undef KERB_CUDA_ENUM
+#define KERB_CUDA_NAME(name) #name,
+const char *const kEntryNames[] = {KERB_CUDA_DRIVER_ENTRY_POINTS(KERB_CUDA_NAME)};
+#undef KERB_CUDA_NAME
+
+std::atomic<unsigned long long> g_counts[kNumEntryPoints];
+
+const Loaded &loaded();
 
 Loaded load() {
   Loaded l;
@@ -61,6 +78,21 @@ Loaded load() {
     return l;
   }
   l.driver = &l.table;
+  const char *trace = std::getenv("KERB_TRACE");
+  if (trace && *trace && std::strcmp(trace, "0") != 0) {
+    // A captureless generic lambda converts to the entry point's pointer type.
+#define KERB_CUDA_COUNT_(sym, name)                                                       \
+  l.counted.sym = [](auto... a) {                                                         \
+    g_counts[name].fetch_add(1, std::memory_order_relaxed);                           \
+    return loaded().table.sym(a...);                                                      \
+  };
+#define KERB_CUDA_COUNT(name) KERB_CUDA_COUNT_(name, e_##name)
+    KERB_CUDA_DRIVER_ENTRY_POINTS(KERB_CUDA_COUNT)
+#undef KERB_CUDA_COUNT
+#undef KERB_CUDA_COUNT_
+    l.counting = true;
+    l.driver = &l.counted;
+  }
   return l;
 }
 
@@ -75,6 +107,33 @@ const CudaDriver *cuda_driver(std::string *why_not) {
   const Loaded &l = loaded();
   if (!l.driver && why_not) *why_not = l.why_not;
   return l.driver;
+}
+
+bool cuda_driver_counting() { return loaded().counting; }
+
+unsigned long long cuda_driver_calls() {
+  unsigned long long n = 0;
+  for (const auto &c : g_counts) n += c.load(std::memory_order_relaxed);
+  return n;
+}
+
+unsigned long long cuda_driver_calls(const char *name) {
+  for (int i = 0; i < kNumEntryPoints; i++)
+    if (std::strcmp(kEntryNames[i], name) == 0) return g_counts[i].load(std::memory_order_relaxed);
+  return 0;
+}
+
+const CudaDriver *cuda_driver_uncounted() {
+  const Loaded &l = loaded();
+  return l.driver ? &l.table : nullptr;
+}
+
+std::string cuda_driver_call_counts() {
+  std::string s;
+  for (int i = 0; i < kNumEntryPoints; i++)
+    if (unsigned long long n = g_counts[i].load(std::memory_order_relaxed))
+      s += fmt::format("{}{} {}", s.empty() ? "" : ", ", kEntryNames[i], n);
+  return s;
 }
 
 std::string cuda_error_text(CUresult r) {

@@ -77,6 +77,7 @@ const CudaDriver *cuda_driver(std::string *why_not);
   X(cuEventDestroy)                                                                       \
   X(cuEventRecord)                                                                        \
   X(cuEventSynchronize)                                                                   \
+  X(cuEventQuery)                                                                         \
   X(cuEventElapsedTime)
 
 // Indirection so that `name` is macro-expanded (cuMemAlloc -> cuMemAlloc_v2) first.
@@ -86,6 +87,18 @@ const CudaDriver *cuda_driver(std::string *why_not);
 struct CudaDriver {
   KERB_CUDA_DRIVER_ENTRY_POINTS(KERB_CUDA_DRIVER_MEMBER)
 };
+
+// KERB_TRACE (set when the driver is loaded): cuda_driver() returns a table whose every
+// entry point counts its calls before it calls the driver's; cuda_driver_uncounted()
+// is the driver's own table (the trace's own calls go through it, so that the counts
+// are the runtime's). Counts are process-wide: the total, or one entry point's by its
+// name as written in code ("cuLaunchKernel"); 0 when counting is off.
+bool cuda_driver_counting();
+unsigned long long cuda_driver_calls();
+unsigned long long cuda_driver_calls(const char *name);
+const CudaDriver *cuda_driver_uncounted();
+// Every entry point's name and count so far (those called at least once).
+std::string cuda_driver_call_counts();
 
 // "CUDA_ERROR_XXX (description)", or "CUDA error <n>" if the driver is not loaded.
 std::string cuda_error_text(CUresult r);

@@ -3,6 +3,7 @@
 // Driver API (runtime/cuda_device.h).
 #include "runtime/cuda_exec.h"
 
+#include "runtime/cuda_trace.h"
 #include "runtime/timing.h"
 
 #include <fmt/format.h>
@@ -29,11 +30,13 @@ public:
     const char *p = std::getenv("KERB_PROFILE");
     profile_ = p && *p && std::string(p) != "0";
     if (profile_) measure_copy_bandwidth();
+    trace_ = CudaTrace::from_env(dev_);
   }
 
   // KERB_PROFILE=1: every launch is timed with events (synchronously), and a table of
   // kernel times goes to stderr when the device is closed.
   ~CudaExecDevice() override {
+    trace_.reset(); // prints its summary
     if (!profile_) return;
     for (const auto &[name, times] : times_) {
       std::vector<float> t = times;
@@ -55,14 +58,21 @@ public:
 
   std::string describe() const override { return dev_.describe(); }
   int64_t alloc(int64_t bytes) override {
+    if (trace_) trace_->begin(CudaTrace::Kind::Host, fmt::format("alloc {} bytes", bytes));
     CUdeviceptr p = dev_.alloc_async(size_t(std::max<int64_t>(bytes, 1)));
+    if (trace_) trace_->end();
     if (!p)
       throw OutOfMemoryError(fmt::format("out of device memory allocating {} bytes on {}", bytes,
                                          dev_.describe()));
     return int64_t(p);
   }
   void free(int64_t addr) override { dev_.free_async(CUdeviceptr(addr)); }
-  void synchronize() override { dev_.synchronize(); }
+  void synchronize() override {
+    if (!trace_) return dev_.synchronize();
+    trace_->begin(CudaTrace::Kind::Wait, "wait");
+    dev_.synchronize();
+    trace_->end();
+  }
   void *alloc_mapped(int64_t bytes, int64_t *device_addr) override {
     CUdeviceptr d = 0;
     void *host = dev_.alloc_mapped_host(size_t(bytes), &d);
@@ -71,18 +81,51 @@ public:
   }
   void free_mapped(void *host) override { dev_.free_host(host); }
   void trim() override { dev_.trim_pool(); }
-  double time_ms(const std::function<void()> &work) override { return double(dev_.time_ms(work)); }
+  double time_ms(const std::function<void()> &work) override {
+    if (!trace_) return double(dev_.time_ms(work));
+    trace_->timed_begin();
+    double ms = double(dev_.time_ms([&] {
+      work();
+      trace_->timed_end();
+    }));
+    trace_->timed_done();
+    return ms;
+  }
   int64_t reserved_bytes() const override { return dev_.pool_reserved(); }
+  void call_started() override {
+    if (trace_) trace_->begin_call();
+  }
+  void call_finished() override {
+    if (trace_) trace_->end_call();
+  }
   void write(int64_t dst, const void *src, int64_t bytes) override {
+    if (!trace_) return dev_.copy_to_device(CUdeviceptr(dst), src, size_t(bytes));
+    trace_->begin(CudaTrace::Kind::Copy, fmt::format("write {} bytes", bytes));
     dev_.copy_to_device(CUdeviceptr(dst), src, size_t(bytes));
+    trace_->queued();
+    trace_->end();
   }
   void read(void *dst, int64_t src, int64_t bytes) override {
-    dev_.copy_to_host(dst, CUdeviceptr(src), size_t(bytes));
+    if (!trace_) return dev_.copy_to_host(dst, CUdeviceptr(src), size_t(bytes));
+    trace_->begin(CudaTrace::Kind::Read, fmt::format("read {} bytes", bytes));
+    dev_.copy_to_host(dst, CUdeviceptr(src), size_t(bytes), [&] { trace_->queued(); });
+    trace_->end();
   }
   void copy(int64_t dst, int64_t src, int64_t bytes) override {
+    if (!trace_) return dev_.copy_on_device(CUdeviceptr(dst), CUdeviceptr(src), size_t(bytes));
+    trace_->begin(CudaTrace::Kind::Copy, fmt::format("copy {} bytes", bytes));
     dev_.copy_on_device(CUdeviceptr(dst), CUdeviceptr(src), size_t(bytes));
+    trace_->queued();
+    trace_->end();
   }
   void fill(int64_t dst, uint64_t bits, int elem_bytes, int64_t count) override {
+    if (!trace_) return fill_now(dst, bits, elem_bytes, count);
+    trace_->begin(CudaTrace::Kind::Copy, fmt::format("fill {} x {} bytes", count, elem_bytes));
+    fill_now(dst, bits, elem_bytes, count);
+    trace_->queued();
+    trace_->end();
+  }
+  void fill_now(int64_t dst, uint64_t bits, int elem_bytes, int64_t count) {
     if (elem_bytes == 8) {
       // Only 8-byte values of two equal halves come here (kerb_rt_fill's contract).
       if (uint32_t(bits) != uint32_t(bits >> 32))
@@ -114,8 +157,15 @@ public:
       grid.x = unsigned(total);
       block.x = kBlocksBlock;
     }
-    if (!profile_) {
+    if (!profile_ && !trace_) {
       dev_.launch(fns_[size_t(kernel)], grid, block, 0, args);
+      return;
+    }
+    if (trace_) {
+      trace_->begin(CudaTrace::Kind::Launch, fmt::format("launch {}[grid={}]", names_[size_t(kernel)], grid.x));
+      dev_.launch(fns_[size_t(kernel)], grid, block, 0, args);
+      trace_->queued();
+      trace_->end();
       return;
     }
     float ms = dev_.time_ms([&] { dev_.launch(fns_[size_t(kernel)], grid, block, 0, args); });
@@ -137,6 +187,7 @@ private:
   std::vector<KernelDesc> descs_;
   std::vector<std::string> names_;
   bool profile_ = false;
+  std::unique_ptr<CudaTrace> trace_; // KERB_TRACE
   std::map<std::string, std::vector<float>> times_;
 };
 

@@ -398,6 +398,7 @@ void ExecContext::reset_slot() {
 void ExecContext::begin_call() {
   calls_++;
   in_call_ = true;
+  device_.call_started();
 }
 
 void ExecContext::finish_call() {
@@ -405,6 +406,7 @@ void ExecContext::finish_call() {
   in_call_ = false;
   // Nothing launched since the last look: this call is clean too.
   if (!kernel_ran_) note_clean();
+  device_.call_finished();
 }
 
 int32_t ExecContext::sync_check(bool synchronized) {

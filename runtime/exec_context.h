@@ -79,6 +79,10 @@ public:
   virtual void trim() {}
   // Bytes the device's allocator holds (in use or cached), or -1 if it cannot tell.
   virtual int64_t reserved_bytes() const { return -1; }
+  // An entry call starts and finishes (ExecContext::begin_call, finish_call): for
+  // KERB_TRACE on the CUDA device.
+  virtual void call_started() {}
+  virtual void call_finished() {}
   // Runs `work` (which queues work on the device) and returns how long the device took,
   // in milliseconds: CUDA events around it, or a steady clock where launches are
   // synchronous (the CPU device). Waits for the work.

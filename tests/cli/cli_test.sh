@@ -214,6 +214,9 @@ run 0 '' bench "$b" --device cpu -e pick --runs 1 --warmup 0 --variant='--sync-c
 has out '--checks=bounds,div --sync-checks'
 has out 'skipped: the case expects a failed check that --checks=div may leave out'
 run 0 '' bench "$b" --device cpu -e pick --runs 1 --warmup 0 --sync-checks; has out '  --sync-checks  ' 
+run 0 '' bench "$b" --device cpu -e pick --runs 1 --warmup 0 --variant=default --variant=--fp-contract=off
+has out '  --fp-contract=off  '
+run 2 '' bench "$b" --fp-contract=maybe;   has err "--fp-contract takes on or off, not 'maybe'"
 run 2 '' bench "$dir/nope";                has err "no such file or directory"
 if ! "$kerb" run "$g" --device cuda <<<'[1] [0]' >/dev/null 2>&1; then
   run 2 '' bench "$b" --device cuda;       has err "the cuda device is not available"

@@ -40,6 +40,20 @@ at_least() {
   fi
 }
 
+# --fp-contract (on by default): in CUDA kernels a float multiply feeding an add or a
+# subtract becomes one fma, as with nvcc; off: each rounded on its own (mul.rn, add.rn).
+emit fma ptx <<'P'
+entry main (a: []f32) (b: []f32) (c: []f32) : []f32 = map3 (\x y z -> x * y + z) a b c
+P
+at_least "$tmp/fma.ptx" 'fma\.rn\.f32' 1
+count "$tmp/fma.ptx" 'mul\.rn\.f32' 0
+emit fma_off ptx --fp-contract=off <<'P'
+entry main (a: []f32) (b: []f32) (c: []f32) : []f32 = map3 (\x y z -> x * y + z) a b c
+P
+count "$tmp/fma_off.ptx" 'fma\.rn\.f32' 0
+at_least "$tmp/fma_off.ptx" 'mul\.rn\.f32' 1
+at_least "$tmp/fma_off.ptx" 'add\.rn\.f32' 1
+
 # A chain of maps into a reduction is fused: one block kernel (and its second pass).
 emit chain llvm <<'P'
 entry main (xs: []f32) : f32 = reduce (+) 0 (map (* 2) (map (+ 1) (map f32.abs xs)))

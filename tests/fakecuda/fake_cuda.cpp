@@ -1,0 +1,201 @@
+// A fake CUDA driver, libcuda.so.1 for tests on machines without a GPU: the entry points
+// Kerb's runtime loads (runtime/cuda_driver.h), on host memory. Device pointers are host
+// pointers; copies and memsets happen at once; kernels do not run (a launch only checks
+// its function); events hold the host clock at their record. So the CUDA device's host
+// side (runtime/cuda_device.cpp, cuda_exec.cpp, cuda_trace.cpp and generated host code)
+// runs under CTest: what it calls, in which order, and how often (KERB_TRACE's counts).
+// Results of programs are garbage, since no kernel runs. Compiled with cuda.h, so that
+// each function gets the versioned name the header gives it (cuMemAlloc -> cuMemAlloc_v2).
+#include <cuda.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+namespace {
+
+struct FakeEvent {
+  std::chrono::steady_clock::time_point t;
+  bool recorded = false;
+};
+
+int g_ctx_tag, g_stream_tag, g_module_tag, g_function_tag, g_pool_tag;
+
+CUresult copy(void *dst, const void *src, size_t n) {
+  if (n && (!dst || !src)) return CUDA_ERROR_INVALID_VALUE;
+  std::memmove(dst, src, n);
+  return CUDA_SUCCESS;
+}
+
+template <typename T> CUresult set(CUdeviceptr dst, T v, size_t n) {
+  T *p = reinterpret_cast<T *>(uintptr_t(dst));
+  for (size_t i = 0; i < n; i++) p[i] = v;
+  return CUDA_SUCCESS;
+}
+
+} // namespace
+
+extern "C" {
+
+CUresult CUDAAPI cuInit(unsigned int) { return CUDA_SUCCESS; }
+CUresult CUDAAPI cuDriverGetVersion(int *v) {
+  *v = CUDA_VERSION;
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuGetErrorName(CUresult, const char **s) {
+  *s = "CUDA_ERROR_FAKE";
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuGetErrorString(CUresult, const char **s) {
+  *s = "an error of the fake driver";
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuDeviceGet(CUdevice *d, int ordinal) {
+  if (ordinal != 0) return CUDA_ERROR_INVALID_DEVICE;
+  *d = 0;
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuDeviceGetCount(int *n) {
+  *n = 1;
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice) {
+  std::strncpy(name, "fake CUDA device", size_t(len));
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice) {
+  switch (a) {
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 132; break;
+  case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: *v = 1; break;
+  default: *v = 0;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice) {
+  *c = reinterpret_cast<CUcontext>(&g_ctx_tag);
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice) { return CUDA_SUCCESS; }
+CUresult CUDAAPI cuCtxSetCurrent(CUcontext) { return CUDA_SUCCESS; }
+CUresult CUDAAPI cuCtxSynchronize(void) { return CUDA_SUCCESS; }
+CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int, CUjit_option *,
+                                    void **) {
+  if (!image) return CUDA_ERROR_INVALID_VALUE;
+  *m = reinterpret_cast<CUmodule>(&g_module_tag);
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuModuleUnload(CUmodule) { return CUDA_SUCCESS; }
+CUresult CUDAAPI cuModuleGetFunction(CUfunction *f, CUmodule, const char *) {
+  *f = reinterpret_cast<CUfunction>(&g_function_tag);
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr *, size_t *, CUmodule, const char *) {
+  return CUDA_ERROR_NOT_FOUND;
+}
+CUresult CUDAAPI cuFuncGetAttribute(int *v, CUfunction_attribute, CUfunction) {
+  *v = 0;
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemAlloc(CUdeviceptr *p, size_t n) {
+  void *m = std::calloc(1, n ? n : 1);
+  if (!m) return CUDA_ERROR_OUT_OF_MEMORY;
+  *p = CUdeviceptr(uintptr_t(m));
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemFree(CUdeviceptr p) {
+  std::free(reinterpret_cast<void *>(uintptr_t(p)));
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *p, size_t n, CUstream) { return cuMemAlloc(p, n); }
+CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr p, CUstream) { return cuMemFree(p); }
+CUresult CUDAAPI cuDeviceGetDefaultMemPool(CUmemoryPool *p, CUdevice) {
+  *p = reinterpret_cast<CUmemoryPool>(&g_pool_tag);
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool, CUmemPool_attribute, void *) {
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemPoolGetAttribute(CUmemoryPool, CUmemPool_attribute, void *v) {
+  *static_cast<cuuint64_t *>(v) = 0;
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool, size_t) { return CUDA_SUCCESS; }
+CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr d, const void *s, size_t n) {
+  return copy(reinterpret_cast<void *>(uintptr_t(d)), s, n);
+}
+CUresult CUDAAPI cuMemcpyDtoH(void *d, CUdeviceptr s, size_t n) {
+  return copy(d, reinterpret_cast<const void *>(uintptr_t(s)), n);
+}
+CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr d, CUdeviceptr s, size_t n) {
+  return copy(reinterpret_cast<void *>(uintptr_t(d)), reinterpret_cast<const void *>(uintptr_t(s)), n);
+}
+CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr d, const void *s, size_t n, CUstream) {
+  return cuMemcpyHtoD(d, s, n);
+}
+CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream) {
+  return cuMemcpyDtoD(d, s, n);
+}
+CUresult CUDAAPI cuMemcpyDtoHAsync(void *d, CUdeviceptr s, size_t n, CUstream) {
+  return cuMemcpyDtoH(d, s, n);
+}
+CUresult CUDAAPI cuMemsetD8(CUdeviceptr d, unsigned char v, size_t n) { return set(d, v, n); }
+CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream) {
+  return set(d, v, n);
+}
+CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream) {
+  return set(d, v, n);
+}
+CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream) {
+  return set(d, v, n);
+}
+CUresult CUDAAPI cuMemHostAlloc(void **p, size_t n, unsigned int) {
+  *p = std::calloc(1, n ? n : 1);
+  return *p ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+CUresult CUDAAPI cuMemFreeHost(void *p) {
+  std::free(p);
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr *d, void *p, unsigned int) {
+  *d = CUdeviceptr(uintptr_t(p));
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
+                                unsigned int bx, unsigned int by, unsigned int bz, unsigned int,
+                                CUstream, void **, void **) {
+  if (!f || !gx || !gy || !gz || !bx || !by || !bz) return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuStreamCreate(CUstream *s, unsigned int) {
+  *s = reinterpret_cast<CUstream>(&g_stream_tag);
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuStreamDestroy(CUstream) { return CUDA_SUCCESS; }
+CUresult CUDAAPI cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
+CUresult CUDAAPI cuEventCreate(CUevent *e, unsigned int) {
+  *e = reinterpret_cast<CUevent>(new FakeEvent());
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuEventDestroy(CUevent e) {
+  delete reinterpret_cast<FakeEvent *>(e);
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuEventRecord(CUevent e, CUstream) {
+  auto *f = reinterpret_cast<FakeEvent *>(e);
+  f->t = std::chrono::steady_clock::now();
+  f->recorded = true;
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
+CUresult CUDAAPI cuEventQuery(CUevent) { return CUDA_SUCCESS; }
+CUresult CUDAAPI cuEventElapsedTime(float *ms, CUevent a, CUevent b) {
+  auto *fa = reinterpret_cast<FakeEvent *>(a), *fb = reinterpret_cast<FakeEvent *>(b);
+  if (!fa->recorded || !fb->recorded) return CUDA_ERROR_INVALID_HANDLE;
+  *ms = std::chrono::duration<float, std::milli>(fb->t - fa->t).count();
+  return CUDA_SUCCESS;
+}
+
+} // extern "C"
