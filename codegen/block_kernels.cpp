@@ -264,18 +264,21 @@ void ProgramGen::reduce_kernels(const core::Stm &s) {
   BlockKernel bk = block_kernel(s, "reduce", partials, {}, mode);
   // First launch over the input; second over the partials with one block.
   emit_launch(bk.id, nblocks, bk.sl);
-  std::vector<Value *> finals = alloc_per_result(s, h.i64(1));
+  // The results, 8 bytes apart in one allocation, read back with one copy (a sync
+  // point): a tuple's components do not take a device-to-host copy each (nn's argmin
+  // took two).
+  size_t kr = s.pat.size();
+  Value *finals_at = alloc(h.i64(int64_t(8 * kr)));
+  std::vector<Value *> finals;
+  for (size_t j = 0; j < kr; j++) finals.push_back(j ? hb.CreateAdd(finals_at, h.i64(int64_t(8 * j))) : finals_at);
   BlockKernel last = block_kernel(s, "reduce_partials", finals, {}, mode, partials, nblocks);
   emit_launch(last.id, h.i64(1), last.sl);
-  // Read the results back (a sync point).
-  for (size_t j = 0; j < s.pat.size(); j++) {
+  AllocaInst *buf = h.entry_alloca(ArrayType::get(hb.getInt64Ty(), kr));
+  h.return_if_error(hb.CreateCall(h.rt("kerb_rt_read"), {h.ctx, buf, finals_at, h.i64(int64_t(8 * kr))}));
+  for (size_t j = 0; j < kr; j++) {
     PrimType t = p_.var(s.pat[j]).type.prim;
-    Type *et = h.ops().mem_type(t);
-    AllocaInst *buf = h.entry_alloca(et);
-    h.return_if_error(hb.CreateCall(h.rt("kerb_rt_read"),
-                                    {h.ctx, buf, finals[j],
-                                     h.i64(int64_t(out_.host->getDataLayout().getTypeAllocSize(et)))}));
-    h.bind(s.pat[j], Val{h.ops().from_mem(t, hb.CreateLoad(et, buf)), nullptr, {}, {}});
+    Value *at = hb.CreateConstGEP1_64(hb.getInt64Ty(), buf, j);
+    h.bind(s.pat[j], Val{h.ops().from_mem(t, hb.CreateLoad(h.ops().mem_type(t), at)), nullptr, {}, {}});
   }
 }
 
@@ -638,12 +641,13 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   bool plain = std::none_of(e.arrays.begin(), e.arrays.end(), [&](int a) { return host_lazy_.count(a) > 0; });
   if (gpu() && !segs && (bytes == 4 || bytes == 8) && (plain || !bk.partial_inputs.empty()))
     min_blocks_per_sm(kernel_module(), f, 8);
-  // Shared memory: one element per thread per result component.
+  // Shared memory: one element per thread per result component (a block has
+  // kGpuBlockThreads threads: runtime/cuda_exec.cpp's kBlocksBlock).
   std::vector<Value *> shared;
   for (size_t j = 0; j < kr; j++) {
     Type *et = g.ops().mem_type(types[j]);
     if (gpu()) {
-      auto *arr = ArrayType::get(et, 1024);
+      auto *arr = ArrayType::get(et, uint64_t(kGpuBlockThreads));
       auto *gv = new GlobalVariable(kernel_module(), arr, false, GlobalValue::InternalLinkage,
                                     UndefValue::get(arr),
                                     fmt::format("{}_shared{}", f->getName().str(), j), nullptr,
@@ -656,7 +660,7 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   }
   auto shared_at = [&](size_t j, Value *i) -> Value * {
     if (gpu())
-      return b.CreateGEP(ArrayType::get(g.ops().mem_type(types[j]), 1024), shared[j],
+      return b.CreateGEP(ArrayType::get(g.ops().mem_type(types[j]), uint64_t(kGpuBlockThreads)), shared[j],
                          {b.getInt64(0), i});
     return shared[j];
   };
