@@ -28,8 +28,8 @@ constexpr int64_t kTileBytes = 16384;
 // threads per block there (phase by phase), so that the CPU runs the GPU's algorithm.
 constexpr int64_t kCpuTileThreads = 8;
 
-// `.maxntid 256, 1, 1` and `.minnctapersm per_sm` on a block kernel: ptxas then keeps
-// it to the registers that let per_sm blocks of 256 threads share an SM.
+} // namespace
+
 void min_blocks_per_sm(Module &m, Function *f, int per_sm) {
   LLVMContext &c = m.getContext();
   NamedMDNode *ann = m.getOrInsertNamedMetadata("nvvm.annotations");
@@ -37,7 +37,6 @@ void min_blocks_per_sm(Module &m, Function *f, int per_sm) {
     ann->addOperand(MDNode::get(c, {ValueAsMetadata::get(f), MDString::get(c, key),
                                     ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(c), uint64_t(v)))}));
 }
-} // namespace
 
 ProgramGen::BlockKernel ProgramGen::block_kernel(const core::Stm &s, const char *name,
                                                  const std::vector<Value *> &outs,

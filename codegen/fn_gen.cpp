@@ -279,7 +279,12 @@ void FnGen::stm(const core::Stm &s) {
       check(b_.CreateICmpNE(b, ConstantInt::get(b->getType(), 0)), e.site, {});
     if (e.site >= 0 && e.binop == BinOp::Pow && is_signed_int(t))
       check(b_.CreateICmpSGE(b, ConstantInt::get(b->getType(), 0)), e.site, {});
-    Value *r = ops_.binop(e.binop, t, a, b);
+    Value *r = nullptr;
+    auto magic = e.args[1].is_var() ? divisors.find(e.args[1].var) : divisors.end();
+    if (magic != divisors.end() && magic_division(e.binop, t))
+      r = ops_.divide_by_magic(e.binop, t, a, b, magic->second.first, magic->second.second);
+    else
+      r = ops_.binop(e.binop, t, a, b);
     if (e.site >= 0) check_nan(r, {a, b}, e.site);
     bind1(Val{r, nullptr, {}, {}});
     return;
@@ -555,8 +560,8 @@ void FnGen::return_if_error(Value *status) {
 }
 
 BasicBlock *FnGen::counted_range(Value *lo, Value *hi, BasicBlock *exit,
-                                 const std::function<void(Value *)> &body) {
-  return stepped_range(lo, hi, i64(1), exit, body);
+                                 const std::function<void(Value *)> &body, bool unroll) {
+  return stepped_range(lo, hi, i64(1), exit, body, unroll);
 }
 
 BasicBlock *FnGen::stepped_range(Value *lo, Value *hi, Value *step, BasicBlock *exit,
@@ -575,11 +580,10 @@ BasicBlock *FnGen::stepped_range(Value *lo, Value *hi, Value *step, BasicBlock *
   b_.CreateStore(b_.CreateAdd(i, step), ctr);
   llvm::BranchInst *latch = b_.CreateBr(head);
   if (!unroll) {
-    // A distinct loop ID whose first operand is itself, then the hint.
-    llvm::MDNode *hint = llvm::MDNode::get(c_, {llvm::MDString::get(c_, "llvm.loop.unroll.disable")});
-    llvm::MDNode *id = llvm::MDNode::getDistinct(c_, {nullptr, hint});
-    id->replaceOperandWith(0, id);
-    latch->setMetadata(llvm::LLVMContext::MD_loop, id);
+    llvm::MDNode *off = llvm::MDNode::get(c_, {llvm::MDString::get(c_, "llvm.loop.unroll.disable")});
+    llvm::MDNode *loop = llvm::MDNode::getDistinct(c_, {nullptr, off});
+    loop->replaceOperandWith(0, loop);
+    latch->setMetadata(llvm::LLVMContext::MD_loop, loop);
   }
   b_.SetInsertPoint(exit);
   return exit;

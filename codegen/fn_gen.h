@@ -109,6 +109,9 @@ public:
   // generated (the row and column of a map over iota (n * p) that runs in 2-D tiles:
   // t / p and t % p, ProgramGen::split_map_kernel).
   std::map<int, Value *> given;
+  // Kernel: integer scalars with a magic number (multiplier and shift slots) for
+  // dividing by them (Note [Magic divisors] in scalar_ops.cpp).
+  std::map<int, std::pair<Value *, Value *>> divisors;
 
   void bind(int var, Val v) { env_[var] = std::move(v); }
   bool has(int var) const { return env_.count(var) != 0; }
@@ -249,11 +252,12 @@ public:
   void return_if_error(Value *status);
 
   // for (i = lo; i < hi; i++) body(i), continuing at `exit` (a new block if null),
-  // which it returns; the builder is left there.
+  // which it returns; the builder is left there. `unroll` false: LLVM may not unroll
+  // the loop (a short loop outside the hot path, whose unrolled copies would only hold
+  // registers).
   BasicBlock *counted_range(Value *lo, Value *hi, BasicBlock *exit,
-                            const std::function<void(Value *)> &body);
-  // for (i = lo; i < hi; i += step) body(i) (step > 0), as counted_range; `unroll`
-  // false asks LLVM not to unroll the loop (llvm.loop.unroll.disable).
+                            const std::function<void(Value *)> &body, bool unroll = true);
+  // for (i = lo; i < hi; i += step) body(i) (step > 0), as counted_range.
   BasicBlock *stepped_range(Value *lo, Value *hi, Value *step, BasicBlock *exit,
                             const std::function<void(Value *)> &body, bool unroll = true);
 

@@ -47,6 +47,14 @@ void ProgramGen::add_var(SlotList &sl, int v) {
   // (slot 0 is the failure slot)
   if (t.rank == 0) {
     sl.host_values.push_back(g.ops().to_slot(t.prim, val.scalar));
+    // A divisor in the kernel: its magic number, m then l (Note [Magic divisors] in
+    // scalar_ops.cpp).
+    if (kernel_divisors_.count(v) && t.prim != PrimType::Bool) {
+      auto [m, l] = g.ops().magic_divisor_or_none(g.ops().to_i64(t.prim, val.scalar));
+      sl.host_values.push_back(m);
+      sl.host_values.push_back(l);
+      sl.args.back().magic = true;
+    }
     return;
   }
   sl.host_values.push_back(val.addr);
@@ -144,6 +152,7 @@ void ProgramGen::bind_kernel_args(KernelFn &k, const SlotList &sl) {
     const core::CType &t = p_.var(a.var).type;
     if (t.rank == 0) {
       g.bind(a.var, Val{g.ops().from_slot(t.prim, k.slot(a.first)), nullptr, {}, {}});
+      if (a.magic) g.divisors[a.var] = {k.slot(a.first + 1), k.slot(a.first + 2)};
       continue;
     }
     Val v;

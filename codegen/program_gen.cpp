@@ -5,6 +5,8 @@
 
 #include "codegen/llvm_target.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
@@ -34,8 +36,21 @@ GeneratedProgram ProgramGen::run() {
     out_.kernels->setDataLayout(tm->createDataLayout());
   }
   declare_runtime(*out_.host);
+  for (const core::Function &f : p_.functions) find_kernel_divisors(f.body, false);
   for (const core::Function &f : p_.functions) host_function(f);
   return std::move(out_);
+}
+
+void ProgramGen::find_kernel_divisors(const core::Body &b, bool in_lambda) {
+  for (const core::Stm &s : b.stms) {
+    const core::Exp &e = s.exp;
+    if (in_lambda && e.kind == core::ExpKind::BinOp && e.args[1].is_var() &&
+        magic_division(e.binop, p_.var(e.args[1].var).type.prim))
+      kernel_divisors_.insert(e.args[1].var);
+    for (const auto &nb : e.bodies)
+      if (nb) find_kernel_divisors(*nb, in_lambda);
+    if (e.lambda) find_kernel_divisors(e.lambda->body, true);
+  }
 }
 
 void ProgramGen::declare_runtime(Module &m) {
@@ -293,6 +308,32 @@ Val ProgramGen::fresh_copy(const Val &v, PrimType t) {
   Value *addr = alloc(bytes);
   h.return_if_error(h.builder().CreateCall(h.rt("kerb_rt_copy"), {h.ctx, addr, v.addr, bytes}));
   return Val{nullptr, addr, v.dims, {}};
+}
+
+Val ProgramGen::consumed_dest(int var, PrimType t, const core::Stm &s) {
+  FnGen &h = *host_;
+  const Val &v = h.lookup(var);
+  const core::Body *body = h.cur_body_;
+  if (!body || !v.contiguous()) return fresh_copy(v, t);
+  bool replicated = false, other_use = false;
+  std::set<int> vars{var};
+  for (const core::Stm &st : body->stms) {
+    if (std::find(st.pat.begin(), st.pat.end(), var) != st.pat.end())
+      replicated = st.exp.kind == core::ExpKind::Replicate;
+    else if (&st != &s && FnGen::mentions(st.exp, vars))
+      other_use = true;
+  }
+  for (const core::SubExp &r : body->result)
+    if (r.is_var() && r.var == var) other_use = true;
+  // Nor read by s itself other than as this destination (its values, another
+  // destination, its operator).
+  const core::Exp &e = s.exp;
+  auto is_var = [var](const core::SubExp &a) { return a.is_var() && a.var == var; };
+  other_use = other_use || std::count(e.arrays.begin(), e.arrays.end(), var) != 1 ||
+              std::any_of(e.args.begin(), e.args.end(), is_var) ||
+              (e.lambda && lambda_free_vars(p_, *e.lambda).count(var));
+  if (!replicated || other_use) return fresh_copy(v, t);
+  return v;
 }
 
 } // namespace kerb::codegen

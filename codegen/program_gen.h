@@ -25,6 +25,10 @@ namespace kerb::codegen {
 
 namespace Intrinsic = llvm::Intrinsic;
 
+// `.maxntid 256, 1, 1` and `.minnctapersm per_sm` on a GPU kernel of blocks of 256
+// threads: ptxas then keeps it to the registers that let per_sm blocks share an SM.
+void min_blocks_per_sm(Module &m, Function *f, int per_sm);
+
 // The program generator: host functions, and kernels extracted from them.
 
 class ProgramGen {
@@ -66,6 +70,7 @@ private:
     int var;                  // the core variable (its type says how to unpack)
     size_t first;             // its first slot
     bool contiguous = false;  // arrays: known contiguous when the kernel is generated
+    bool magic = false;       // scalars: a divisor, its magic number in the next two slots
   };
 
   // Collects the slots for values the kernel uses: scalars (1 slot) and arrays
@@ -81,6 +86,12 @@ private:
   // Maps whose results are read only whole by later maps and reductions are not run on
   // their own: the kernels that read them compute their elements (fusion).
   std::map<int, FnGen::Lazy> host_lazy_;
+
+  // Integer variables that some lambda divides by (/ % // %%): a kernel that reads one
+  // as a scalar slot also gets its magic number (Note [Magic divisors] in
+  // scalar_ops.cpp).
+  std::set<int> kernel_divisors_;
+  void find_kernel_divisors(const core::Body &b, bool in_lambda);
 
   // Adds a variable a kernel reads: a value, or a fused map (its own inputs, free
   // variables and width, recursively).
@@ -183,8 +194,6 @@ private:
     Value *i = nullptr, *j = nullptr, *valid = nullptr;
   };
   TileIndex tile_index(KernelFn &k, const Tiles &t, Value *gid);
-  // x / d for an i32 0 <= x < 2^31 by the magic number of d (add_tiles' slots).
-  Value *magic_div(IRBuilder<> &b, Value *x, Value *m, Value *l);
   bool lanes_map(const core::Stm &s, const SlotList &sl, const ArenaSlots &arena);
   // Whether the maps fused into a kernel (sl.lazies) are all straight-line code
   // (elementwise), so that a thread can run them for several elements in lanes.
@@ -289,6 +298,10 @@ private:
 
   // A fresh contiguous copy of an array (the destination of scatter and hist).
   Val fresh_copy(const Val &v, PrimType t);
+  // The destination that statement s (a scatter or reduce_by_index) updates in place:
+  // array `var` itself when it is a `replicate` of the same body that nothing else
+  // reads (its buffer is the replicate's own and dies here), else a fresh copy.
+  Val consumed_dest(int var, PrimType t, const core::Stm &s);
 
   // The common part of scatter and reduce_by_index: a fresh copy of the destination
   // (the statement's result) and the slots of the count, the destination's length and
@@ -327,6 +340,11 @@ private:
   // [Histograms in shared memory] in thread_kernels.cpp); `sl` holds atomic_hist's
   // slots (n at n_slot).
   void shared_hist(const core::Stm &s, HistUpdate how, SlotList &sl, size_t n_slot);
+  // Whether computing an update of a histogram reads memory at a computed index,
+  // loops or divides: the maps fused into its index and value arrays do (kmeans' sums:
+  // membership[q / d] * d + q % d).
+  bool wide_update(const std::vector<int> &arrays);
+  bool wide_body(const core::Body &b) const;
 
   // Whether code run on garbage (after an earlier kernel failed) could loop for long or
   // touch memory out of bounds: loops (their bounds may come from data), and indexing

@@ -16,6 +16,10 @@ namespace kerb::codegen {
 // How math functions are called: the C library (CPU) or libdevice (__nv_*, CUDA).
 enum class MathLib : uint8_t { Libm, Libdevice };
 
+// Whether `a op d` of type t can divide by d's magic number (ScalarOps::divide_by_magic):
+// / % // %% of 32- or 64-bit integers.
+bool magic_division(BinOp op, PrimType t);
+
 class ScalarOps {
 public:
   ScalarOps(llvm::IRBuilder<> &b, llvm::Module &m, MathLib lib) : b_(b), m_(m), lib_(lib) {}
@@ -41,6 +45,21 @@ public:
   // The 64-bit slot holding v's bits (zero-extended), and back.
   llvm::Value *to_slot(PrimType t, llvm::Value *v);
   llvm::Value *from_slot(PrimType t, llvm::Value *slot);
+
+  // Division by an invariant divisor without a division (Note [Magic divisors] in
+  // scalar_ops.cpp). Host code: the multiplier m and shift l (i64) of an i64 divisor
+  // 1 <= d <= 2^31.
+  std::pair<llvm::Value *, llvm::Value *> magic_divisor(llvm::Value *d);
+  // The same for any i64 d: m = 0 (no magic number) when d is not in [1, 2^31].
+  std::pair<llvm::Value *, llvm::Value *> magic_divisor_or_none(llvm::Value *d);
+  // Kernel code: x / d for an i32 0 <= x < 2^31 by d's m and l (i64 values): on the GPU
+  // mul.hi.u32 and a shift.
+  llvm::Value *magic_div(llvm::Value *x, llvm::Value *m, llvm::Value *l);
+  // Kernel code: a op d (op one of / % // %%, t an integer type of 32 or 64 bits) where
+  // d's m and l came from magic_divisor_or_none: by the magic number when m != 0 and
+  // 0 <= a < 2^31 (a branch), else by binop.
+  llvm::Value *divide_by_magic(BinOp op, PrimType t, llvm::Value *a, llvm::Value *d, llvm::Value *m,
+                               llvm::Value *l);
 
 private:
   llvm::Value *int_pow(PrimType t, llvm::Value *x, llvm::Value *y);

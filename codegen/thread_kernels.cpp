@@ -5,6 +5,8 @@
 // contiguous, scatter, and reduce_by_index (atomics where the operator allows).
 #include "codegen/program_gen.h"
 
+#include "compiler/prim_ops.h"
+
 #include <algorithm>
 #include <cstring>
 #include <functional>
@@ -292,44 +294,6 @@ const core::Stm *ProgramGen::segmented_reduce(const core::Stm &s) {
 // grid's limit); on the CPU, which runs the same kernel over a range of global thread
 // indices, b = gid / kTileThreads and t = gid % kTileThreads, and b / tiles_x is a
 // plain division (b is not bounded there), so the CPU device runs the same tiles.
-namespace {
-// For 1 <= d <= 2^31: m and l with x / d = mulhi(2x, m) >> l for every 0 <= x < 2^31,
-// mulhi the high 32 bits of a 32 x 32-bit product (Granlund and Montgomery, "Division
-// by invariant integers using multiplication", 1994, Thm. 4.2 with N = 31: l = ceil(log2
-// d), m = floor(2^(31+l) / d) + 1, so 2^(31+l) < m * d <= 2^(31+l) + d <= 2^(31+l) + 2^l
-// and x / d = (x * m) >> (31 + l) = (2x * m) >> (32 + l); m < 2^32 and 2x < 2^32).
-// Checked exhaustively for d <= 4096, x < 70000, and on 2M random and edge pairs up to
-// d = 2^31, x = 2^31 - 1 (a C program, 2026-11-23).
-std::pair<Value *, Value *> magic_divisor(IRBuilder<> &b, Module &m, Value *d) {
-  Function *ctlz = Intrinsic::getDeclaration(&m, Intrinsic::ctlz, {b.getInt64Ty()});
-  Value *lz = b.CreateCall(ctlz, {b.CreateSub(d, b.getInt64(1)), b.getFalse()});
-  // (d > 2^31 only where the launch is refused, the grid being too large; l is kept
-  // below 32 so that the kernel's 32-bit shift stays defined.)
-  Value *l = b.CreateSub(b.getInt64(64), lz);
-  l = b.CreateSelect(b.CreateICmpULT(l, b.getInt64(32)), l, b.getInt64(31));
-  Value *mul = b.CreateAdd(b.CreateUDiv(b.CreateShl(b.getInt64(1), b.CreateAdd(l, b.getInt64(31))), d),
-                           b.getInt64(1));
-  return {mul, l};
-}
-} // namespace
-
-// x / d for an i32 0 <= x < 2^31, by magic_divisor's m and l (i64 slots): on the GPU
-// mul.hi.u32 and a shift.
-Value *ProgramGen::magic_div(IRBuilder<> &b, Value *x, Value *m, Value *l) {
-  Type *i32 = b.getInt32Ty();
-  Value *x2 = b.CreateShl(x, b.getInt32(1), "", /*HasNUW=*/true); // 2x < 2^32
-  Value *m32 = b.CreateTrunc(m, i32);
-  Value *hi;
-  if (gpu()) {
-    hi = b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_mulhi_ui), {x2, m32});
-  } else {
-    Type *i64 = b.getInt64Ty();
-    Value *p = b.CreateMul(b.CreateZExt(x2, i64), b.CreateZExt(m32, i64), "", /*HasNUW=*/true);
-    hi = b.CreateTrunc(b.CreateLShr(p, b.getInt64(32)), i32);
-  }
-  return b.CreateLShr(hi, b.CreateTrunc(l, i32));
-}
-
 ProgramGen::Tiles ProgramGen::add_tiles(SlotList &sl, Value *rows, Value *cols) {
   FnGen &h = *host_;
   IRBuilder<> &b = h.builder();
@@ -351,10 +315,10 @@ ProgramGen::Tiles ProgramGen::add_tiles(SlotList &sl, Value *rows, Value *cols) 
   t.tw_slot = add_raw(sl, tw);
   t.th_slot = add_raw(sl, th);
   t.tiles_x_slot = add_raw(sl, tiles_x);
-  auto [tw_m, tw_s] = magic_divisor(b, *h.function()->getParent(), tw);
+  auto [tw_m, tw_s] = h.ops().magic_divisor(tw);
   t.tw_div_slot = add_raw(sl, tw_m);
   add_raw(sl, tw_s);
-  auto [tx_m, tx_s] = magic_divisor(b, *h.function()->getParent(), tiles_x);
+  auto [tx_m, tx_s] = h.ops().magic_divisor(tiles_x);
   t.tiles_x_div_slot = add_raw(sl, tx_m);
   add_raw(sl, tx_s);
   return t;
@@ -372,7 +336,7 @@ ProgramGen::TileIndex ProgramGen::tile_index(KernelFn &k, const Tiles &t, Value 
     Function *tid_x = Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_read_ptx_sreg_tid_x);
     Value *blk = b.CreateCall(ctaid);
     tid = b.CreateCall(tid_x);
-    Value *q = magic_div(b, blk, k.slot(t.tiles_x_div_slot), k.slot(t.tiles_x_div_slot + 1));
+    Value *q = k.g->ops().magic_div(blk, k.slot(t.tiles_x_div_slot), k.slot(t.tiles_x_div_slot + 1));
     bx = wide(b.CreateSub(blk, b.CreateMul(q, b.CreateTrunc(k.slot(t.tiles_x_slot), i32))));
     by = wide(q);
   } else {
@@ -381,7 +345,7 @@ ProgramGen::TileIndex ProgramGen::tile_index(KernelFn &k, const Tiles &t, Value 
     by = b.CreateUDiv(blk, k.slot(t.tiles_x_slot));
     bx = b.CreateSub(blk, b.CreateMul(by, k.slot(t.tiles_x_slot)));
   }
-  Value *ty = magic_div(b, tid, k.slot(t.tw_div_slot), k.slot(t.tw_div_slot + 1));
+  Value *ty = k.g->ops().magic_div(tid, k.slot(t.tw_div_slot), k.slot(t.tw_div_slot + 1));
   Value *tx = b.CreateSub(tid, b.CreateMul(ty, b.CreateTrunc(k.slot(t.tw_slot), i32)));
   TileIndex r;
   r.i = b.CreateAdd(b.CreateMul(by, k.slot(t.th_slot)), wide(ty));
@@ -848,7 +812,7 @@ ProgramGen::IndexedWrite ProgramGen::indexed_write(const core::Stm &s, const cha
   w.t = p_.var(dest_var).type.prim;
   w.it = p_.var(e.arrays[1]).type.prim;
   if (p_.var(dest_var).type.rank != 1) unsupported(e, std::string(what) + " into arrays of arrays");
-  w.dest = fresh_copy(h.lookup(dest_var), w.t);
+  w.dest = consumed_dest(dest_var, w.t, s);
   h.bind(s.pat[0], w.dest);
   w.is = contiguous(h.lookup(e.arrays[1]), w.it);
   w.vs = contiguous(h.lookup(e.arrays[2]), w.t);
@@ -929,7 +893,7 @@ void ProgramGen::atomic_hist(const core::Stm &s, HistUpdate how) {
   FnGen &h = *host_;
   int dest = s.pat[0], is = e.arrays[1];
   PrimType t = p_.var(dest).type.prim;
-  h.bind(dest, fresh_copy(h.lookup(e.arrays[0]), t));
+  h.bind(dest, consumed_dest(e.arrays[0], t, s));
   Value *n = h.lookup(is).dims[0];
   SlotList sl;
   size_t n_slot = add_raw(sl, n);
@@ -1001,10 +965,38 @@ Constant *rmw_identity(AtomicRMWInst::BinOp op, Type *et) {
 // A block's histogram in shared memory takes at most this many bytes.
 constexpr int64_t kSharedHistBytes = 16384;
 // Blocks per multiprocessor (kerb_rt_resident_blocks) and updates read before they are
-// applied, per thread (Note [Histograms in shared memory]).
+// applied, per thread (Note [Histograms in shared memory]), for updates that are
+// loads of their index and value (and cheap maps of them), and for wide ones.
 constexpr int64_t kSharedHistBlocksPerSm = 2;
 constexpr int64_t kSharedHistUnroll = 8;
+constexpr int64_t kSharedHistWideBlocksPerSm = 4;
+constexpr int64_t kSharedHistWideUnroll = 1;
 } // namespace
+
+bool ProgramGen::wide_body(const core::Body &b) const {
+  for (const core::Stm &st : b.stms) {
+    const core::Exp &x = st.exp;
+    if (x.kind == core::ExpKind::Index || x.kind == core::ExpKind::Loop) return true;
+    // (A division by a variable; by a constant LLVM multiplies.)
+    if (x.kind == core::ExpKind::BinOp && x.args[1].is_var() &&
+        is_checked_division(x.binop, p_.var(x.args[1].var).type.prim))
+      return true;
+    for (const auto &nb : x.bodies)
+      if (nb && wide_body(*nb)) return true;
+    if (x.lambda && wide_body(x.lambda->body)) return true;
+  }
+  return false;
+}
+
+bool ProgramGen::wide_update(const std::vector<int> &arrays) {
+  for (int a : arrays) {
+    auto lz = host_lazy_.find(a);
+    if (lz == host_lazy_.end() || lz->second.stm->exp.kind != core::ExpKind::Map) continue;
+    const core::Exp &m = lz->second.stm->exp;
+    if (wide_body(m.lambda->body) || wide_update(m.arrays)) return true;
+  }
+  return false;
+}
 
 // Note [Histograms in shared memory]
 // A histogram whose update is one atomicrmw runs as a Blocks kernel: each block keeps
@@ -1018,7 +1010,16 @@ constexpr int64_t kSharedHistUnroll = 8;
 // an H100, where num_blocks gave 1024: 4096 bins x 1024 blocks were 4M atomics), each
 // taking many updates; to keep enough loads in flight with few threads, a thread reads
 // kSharedHistUnroll updates (indices and values, the fused maps computed) before it
-// applies them. A thread whose value fails stops updating and still reaches the
+// applies them. Wide updates (wide_update: a fused map gathers, loops or divides by a
+// variable, as kmeans' sums, `membership[q / d] * d + q % d`) hold too many values
+// for that (8 of kmeans' took 124 registers, 2 blocks per SM: 16 warps to hide the
+// gathers' and the shared atomics' latency): one update at a time
+// (kSharedHistWideUnroll) on kSharedHistWideBlocksPerSm blocks per multiprocessor,
+// which `.minnctapersm` makes ptxas fit (kmeans: 40 registers, 32 warps per SM, 528
+// blocks on an H100, as the hand-written kmeans_accumulate). The merge then costs
+// twice the atomics per bin, which wide updates (few bins: kmeans' 128) can afford.
+// The fill and merge loops are not unrolled (one or a few iterations a thread; LLVM's
+// unrolled copies held 8 pointers). A thread whose value fails stops updating and still reaches the
 // barrier; the block's partial histogram is merged anyway (the call fails, so the
 // result is not seen), and the merge has no checks of its own. A kernel that needs the
 // prelude (maps fused into it index unchecked: after a failed kernel their indices may
@@ -1029,13 +1030,19 @@ void ProgramGen::shared_hist(const core::Stm &s, HistUpdate how, SlotList &sl, s
   IRBuilder<> &hb = h.builder();
   int dest = s.pat[0], is = e.arrays[1];
   PrimType t = p_.var(dest).type.prim;
-  Value *nblocks = hb.CreateCall(h.rt("kerb_rt_resident_blocks"),
-                                 {h.ctx, h.lookup(is).dims[0], h.i64(kSharedHistBlocksPerSm)});
+  bool wide = wide_update({is, e.arrays[2]});
+  int64_t per_sm = wide ? kSharedHistWideBlocksPerSm : kSharedHistBlocksPerSm;
+  int64_t unroll = wide ? kSharedHistWideUnroll : kSharedHistUnroll;
+  Value *nblocks =
+      hb.CreateCall(h.rt("kerb_rt_resident_blocks"), {h.ctx, h.lookup(is).dims[0], h.i64(per_sm)});
   KernelFn kf = hist_fn("hist_shared", KernelDesc::Blocks, sl);
   FnGen &g = *kf.g;
   IRBuilder<> &b = g.builder();
   LLVMContext &c = b.getContext();
   Function *f = kf.f;
+  // (Wide updates: the grid counts on per_sm blocks fitting. The others stay as they
+  // were measured; with the bound ptxas took 46 registers instead of 36.)
+  if (gpu() && wide) min_blocks_per_sm(kernel_module(), f, int(per_sm));
   Type *et = g.ops().mem_type(t);
   Align al(kernel_module().getDataLayout().getTypeAllocSize(et));
   int64_t cap = kSharedHistBytes / int64_t(al.value());
@@ -1068,7 +1075,9 @@ void ProgramGen::shared_hist(const core::Stm &s, HistUpdate how, SlotList &sl, s
     Value *left = b.CreateSub(end, first);
     Value *count = b.CreateSDiv(b.CreateAdd(left, b.CreateSub(step, b.getInt64(1))), step);
     count = b.CreateSelect(b.CreateICmpSGT(count, b.getInt64(0)), count, b.getInt64(0));
-    g.counted_range(b.getInt64(0), count, exit, [&](Value *q) { body(b.CreateAdd(first, b.CreateMul(q, step))); });
+    g.counted_range(
+        b.getInt64(0), count, exit, [&](Value *q) { body(b.CreateAdd(first, b.CreateMul(q, step))); },
+        /*unroll=*/false);
   };
   auto when = [&](Value *cond, const std::function<void()> &body) {
     BasicBlock *yes = BasicBlock::Create(c, "when.yes", f), *no = BasicBlock::Create(c, "when.no", f);
@@ -1106,7 +1115,7 @@ void ProgramGen::shared_hist(const core::Stm &s, HistUpdate how, SlotList &sl, s
   // are applied (loads in flight: the update depends on its index), then the rest one
   // by one.
   Value *first = b.CreateAdd(b.CreateMul(ids.block, ids.ntid), ids.tid);
-  g.strided_range(first, n, threads, kSharedHistUnroll, updated, read, update);
+  g.strided_range(first, n, threads, unroll, updated, read, update);
   b.SetInsertPoint(updated);
   barrier();
   when(use, [&] {
@@ -1133,7 +1142,7 @@ void ProgramGen::hist_kernel(const core::Stm &s) {
   size_t k = s.pat.size();
   // The destinations: fresh copies, the statement's results.
   for (size_t j = 0; j < k; j++)
-    h.bind(s.pat[j], fresh_copy(h.lookup(e.arrays[j]), p_.var(s.pat[j]).type.prim));
+    h.bind(s.pat[j], consumed_dest(e.arrays[j], p_.var(s.pat[j]).type.prim, s));
   SlotList sl;
   size_t one_slot = add_raw(sl, h.i64(1));
   for (int v : lambda_free_vars(p_, *e.lambda)) add_input(sl, v);

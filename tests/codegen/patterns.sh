@@ -181,8 +181,9 @@ P
 count "$tmp/tabulate.ptx" '^\.visible \.entry' 1
 count "$tmp/tabulate.ptx" 'ld\.global\.nc' 0
 count "$tmp/tabulate.ptx" 'st\.global\.v4\.f32' 1
-# (four elements a thread, not the 2-D tiles below: its lambda is straight-line code)
-count "$tmp/tabulate.ptx" 'mul\.hi\.u32' 0
+# (four elements a thread, not the 2-D tiles below: its lambda is straight-line code;
+# k / m and k % m by m's magic number, one mul.hi per element: four and the tail's)
+count "$tmp/tabulate.ptx" 'mul\.hi\.u32' 5
 
 # Perfectly nested maps are one grid over the inner elements (one thread per cell, not
 # a loop per row).
@@ -213,7 +214,9 @@ emit split_tiles ptx <<'P'
 entry main (n: i64) (p: i64) : []i64 = map (\t -> loop acc = t / p for _l < t % p do acc + 1) (iota n)
 P
 count "$tmp/split_tiles.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_map\(' 2
-count "$tmp/split_tiles.ptx" 'mul\.hi\.u32' 2
+# (two for the tiles' index split; one for t / p and t % p by p's magic number in the
+# one-thread-per-element kernel, which runs when p <= 0, where the division takes over)
+count "$tmp/split_tiles.ptx" 'mul\.hi\.u32' 3
 count "$tmp/split_tiles.ptx" 'div\.s64' 1
 
 # A reduction's two block kernels each have a barrier after the chunk pass and one in
@@ -382,6 +385,44 @@ entry main [n][d] (pts: [n][d]f32) (owner: [n]i64) (k: i64) : []f32 =
 P
 count "$tmp/flat_hist.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_map\(' 0
 count "$tmp/flat_hist.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_hist_shared\(' 1
+# Its updates are wide (a gather, a division): one a thread, 4 blocks per SM, which
+# ptxas must fit (Note [Histograms in shared memory]); q / d and q % d by d's magic
+# number (Note [Magic divisors]), one multiplication shared by both.
+count "$tmp/flat_hist.ptx" '^\.minnctapersm 4' 1
+count "$tmp/flat_hist.ptx" 'mul\.hi\.u32' 1
+# Its destination is the replicate's own buffer (nothing else reads it): filled, then
+# updated in place, no copy (ProgramGen::consumed_dest); a replicate read again after a
+# reduce_by_index or scatter is copied first.
+emit flat_hist llvm <<'P'
+entry main [n][d] (pts: [n][d]f32) (owner: [n]i64) (k: i64) : []f32 =
+  let slots = flatten (map (\i -> map (\f -> owner[i] * d + f) (iota d)) (iota n))
+  in reduce_by_index (replicate (k * d) 0f32) (+) 0f32 slots (flatten pts)
+P
+count "$tmp/flat_hist.llvm" 'call i32 @kerb_rt_copy\(' 0
+count "$tmp/flat_hist.llvm" 'call i32 @kerb_rt_fill\(' 1
+emit dest_reread llvm <<'P'
+entry main (is: []i64) : ([]i32, []i32, []i32) =
+  let z = replicate 4 0i32
+  let w = replicate 4 0i32
+  in (reduce_by_index z (+) 0i32 is (map (\_ -> 1i32) is), z, scatter w is (map i32.i64 is))
+P
+count "$tmp/dest_reread.llvm" 'call i32 @kerb_rt_copy\(' 1
+# A histogram of loaded indices keeps 8 updates in flight and 2 blocks per SM, no bound.
+emit narrow_hist ptx <<'P'
+entry main (is: []i64) : []i32 = reduce_by_index (replicate 4096 0i32) (+) 0i32 is (map (\_ -> 1i32) is)
+P
+count "$tmp/narrow_hist.ptx" '^\.minnctapersm' 0
+at_least "$tmp/narrow_hist.ptx" 'ld\.global\.nc\.u64' 8
+
+# Division by a scalar the kernel gets from the host: the magic number (one mul.hi per
+# quotient, shared by / and %); by a constant, LLVM's own multiplication; by an array's
+# element, the division.
+emit magic_div ptx <<'P'
+entry main (d: i64) (xs: []i64) (ds: []i64) : ([]i64, []i64, []i64) =
+  (map (\x -> x / d + x % d) xs, map (\x -> x / 7) xs, map2 (\x e -> x / e) xs ds)
+P
+# (four elements a thread and the tail: five, one each)
+count "$tmp/magic_div.ptx" 'mul\.hi\.u32' 5
 
 echo "$checks checks, $failures failed"
 [ "$failures" -eq 0 ]
