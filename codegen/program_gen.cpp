@@ -296,7 +296,17 @@ bool ProgramGen::launch(const core::Stm &s) {
   case core::ExpKind::Reduce: reduce_kernels(s); return true;
   case core::ExpKind::Scan: scan_kernels(s); return true;
   case core::ExpKind::Scatter: scatter_kernel(s); return true;
-  case core::ExpKind::Hist: hist_kernel(s); return true;
+  case core::ExpKind::Hist:
+    // Note [Histograms in one kernel] in thread_kernels.cpp.
+    if (pending_partner_ == &s) {
+      const core::Stm *first = pending_hist_;
+      pending_hist_ = pending_partner_ = nullptr;
+      hist_pair(*first, s);
+      return true;
+    }
+    if (defer_hist(s)) return true;
+    hist_kernel(s);
+    return true;
   default: return false;
   }
 }

@@ -337,9 +337,25 @@ private:
   // An update kernel of atomic_hist with `sl` bound (its loads invariant).
   KernelFn hist_fn(const char *name, KernelDesc::Kind kind, SlotList &sl);
   // The same as one block kernel with per-block histograms in shared memory (Note
-  // [Histograms in shared memory] in thread_kernels.cpp); `sl` holds atomic_hist's
-  // slots (n at n_slot).
-  void shared_hist(const core::Stm &s, HistUpdate how, SlotList &sl, size_t n_slot);
+  // [Histograms in shared memory] in thread_kernels.cpp), for one or two histograms
+  // (Note [Histograms in one kernel]); `sl` holds atomic_hist's slots (each one's
+  // number of updates at its n_slot).
+  struct SharedHist {
+    const core::Stm *s;
+    HistUpdate how;
+    size_t n_slot;
+  };
+  void shared_hists(const std::vector<SharedHist> &parts, SlotList &sl);
+  // Whether a reduce_by_index runs as shared_hists: an atomicrmw update, no scratch
+  // memory (no map fused into it makes arrays).
+  bool shared_hist_ok(const core::Stm &s);
+  bool lazy_chain_allocates(const std::vector<int> &arrays);
+  // Note [Histograms in one kernel]: a reduce_by_index waiting for the next one of its
+  // body (pending_hist_), and the pair's kernel.
+  bool defer_hist(const core::Stm &s);
+  void hist_pair(const core::Stm &s, const core::Stm &t);
+  const core::Stm *pending_hist_ = nullptr;
+  const core::Stm *pending_partner_ = nullptr;
   // Whether computing an update of a histogram reads memory at a computed index,
   // loops or divides: the maps fused into its index and value arrays do (kmeans' sums:
   // membership[q / d] * d + q % d).

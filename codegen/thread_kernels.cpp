@@ -901,7 +901,7 @@ void ProgramGen::atomic_hist(const core::Stm &s, HistUpdate how) {
   add_input(sl, e.arrays[2]);
   add_var(sl, dest);
   ArenaSlots arena = add_arena(sl, n, {}, e);
-  if (!how.cas && !arena.used) return shared_hist(s, how, sl, n_slot);
+  if (!how.cas && !arena.used) return shared_hists({SharedHist{&s, how, n_slot}}, sl);
   KernelFn kf = hist_fn("hist", KernelDesc::Threads, sl);
   FnGen &g = *kf.g;
   IRBuilder<> &b = g.builder();
@@ -1024,17 +1024,18 @@ bool ProgramGen::wide_update(const std::vector<int> &arrays) {
 // result is not seen), and the merge has no checks of its own. A kernel that needs the
 // prelude (maps fused into it index unchecked: after a failed kernel their indices may
 // be garbage) has the Blocks kernels' (block_prelude).
-void ProgramGen::shared_hist(const core::Stm &s, HistUpdate how, SlotList &sl, size_t n_slot) {
-  const core::Exp &e = s.exp;
+void ProgramGen::shared_hists(const std::vector<SharedHist> &parts, SlotList &sl) {
   FnGen &h = *host_;
   IRBuilder<> &hb = h.builder();
-  int dest = s.pat[0], is = e.arrays[1];
-  PrimType t = p_.var(dest).type.prim;
-  bool wide = wide_update({is, e.arrays[2]});
+  bool wide = false;
+  Value *total = h.i64(0);
+  for (const SharedHist &ph : parts) {
+    const core::Exp &e = ph.s->exp;
+    wide = wide || wide_update({e.arrays[1], e.arrays[2]});
+    total = hb.CreateAdd(total, h.lookup(e.arrays[1]).dims[0]);
+  }
   int64_t per_sm = wide ? kSharedHistWideBlocksPerSm : kSharedHistBlocksPerSm;
-  int64_t unroll = wide ? kSharedHistWideUnroll : kSharedHistUnroll;
-  Value *nblocks =
-      hb.CreateCall(h.rt("kerb_rt_resident_blocks"), {h.ctx, h.lookup(is).dims[0], h.i64(per_sm)});
+  Value *nblocks = hb.CreateCall(h.rt("kerb_rt_resident_blocks"), {h.ctx, total, h.i64(per_sm)});
   KernelFn kf = hist_fn("hist_shared", KernelDesc::Blocks, sl);
   FnGen &g = *kf.g;
   IRBuilder<> &b = g.builder();
@@ -1043,29 +1044,51 @@ void ProgramGen::shared_hist(const core::Stm &s, HistUpdate how, SlotList &sl, s
   // (Wide updates: the grid counts on per_sm blocks fitting. The others stay as they
   // were measured; with the bound ptxas took 46 registers instead of 36.)
   if (gpu() && wide) min_blocks_per_sm(kernel_module(), f, int(per_sm));
-  Type *et = g.ops().mem_type(t);
-  Align al(kernel_module().getDataLayout().getTypeAllocSize(et));
-  int64_t cap = kSharedHistBytes / int64_t(al.value());
-  auto *arr_t = ArrayType::get(et, uint64_t(cap));
-  Value *sh;
-  if (gpu()) {
-    auto *gv = new GlobalVariable(kernel_module(), arr_t, false, GlobalValue::InternalLinkage,
-                                  UndefValue::get(arr_t), f->getName().str() + "_bins", nullptr,
-                                  GlobalValue::NotThreadLocal, 3);
-    gv->setAlignment(Align(16));
-    sh = gv;
-  } else {
-    sh = g.entry_alloca(arr_t);
+  // Each histogram's bins in shared memory, its destination, and whether they fit.
+  struct Part {
+    const core::Exp *e;
+    HistUpdate how;
+    PrimType t;
+    Type *et;
+    Align al;
+    ArrayType *arr_t;
+    Value *sh, *nbins, *n, *use;
+    const Val *dst;
+    Constant *id;
+    int64_t unroll;
+  };
+  std::vector<Part> ps;
+  for (size_t k = 0; k < parts.size(); k++) {
+    const SharedHist &ph = parts[k];
+    Part p{&ph.s->exp, ph.how, p_.var(ph.s->pat[0]).type.prim, nullptr, Align(1), nullptr,
+           nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0};
+    p.et = g.ops().mem_type(p.t);
+    p.al = Align(kernel_module().getDataLayout().getTypeAllocSize(p.et));
+    int64_t cap = kSharedHistBytes / int64_t(p.al.value());
+    p.arr_t = ArrayType::get(p.et, uint64_t(cap));
+    if (gpu()) {
+      std::string name = f->getName().str() + "_bins" + (k ? std::to_string(k) : "");
+      auto *gv = new GlobalVariable(kernel_module(), p.arr_t, false, GlobalValue::InternalLinkage,
+                                    UndefValue::get(p.arr_t), name, nullptr, GlobalValue::NotThreadLocal, 3);
+      gv->setAlignment(Align(16));
+      p.sh = gv;
+    } else {
+      p.sh = g.entry_alloca(p.arr_t);
+    }
+    p.dst = &g.lookup(ph.s->pat[0]);
+    p.nbins = p.dst->dims[0];
+    p.n = kf.slot(ph.n_slot);
+    p.use = b.CreateICmpSLE(p.nbins, b.getInt64(cap));
+    p.id = rmw_identity(p.how.rmw, p.et);
+    // (One at a time for every histogram of a kernel with wide updates: 4 blocks per SM
+    // keep the loads in flight, and 8 of the narrow one's would set the registers.)
+    p.unroll = wide ? kSharedHistWideUnroll : kSharedHistUnroll;
+    ps.push_back(p);
   }
   BlockIds ids = begin_blocks(kf);
   // (Fused maps with unchecked indexing: after a failed kernel, a look at the slot.)
   block_prelude(kf, ids.tid, sl.prelude);
-  const Val &dst = g.lookup(dest);
-  Value *nbins = dst.dims[0];
-  Value *n = kf.slot(n_slot);
-  Value *use = b.CreateICmpSLE(nbins, b.getInt64(cap));
-  Constant *id = rmw_identity(how.rmw, et);
-  auto shared_at = [&](Value *i) { return b.CreateGEP(arr_t, sh, {b.getInt64(0), i}); };
+  auto shared_at = [&](const Part &p, Value *i) { return b.CreateGEP(p.arr_t, p.sh, {b.getInt64(0), i}); };
   auto barrier = [&]() {
     if (gpu()) b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_barrier0));
   };
@@ -1087,49 +1110,135 @@ void ProgramGen::shared_hist(const core::Stm &s, HistUpdate how, SlotList &sl, s
     b.CreateBr(no);
     b.SetInsertPoint(no);
   };
-  when(use, [&] { strided(ids.tid, nbins, ids.ntid, nullptr, [&](Value *i) { b.CreateStore(id, shared_at(i)); }); });
+  for (const Part &p : ps)
+    when(p.use, [&] {
+      strided(ids.tid, p.nbins, ids.ntid, nullptr, [&](Value *i) { b.CreateStore(p.id, shared_at(p, i)); });
+    });
   barrier();
   BasicBlock *updated = BasicBlock::Create(c, "hist.updated", f);
   g.on_fail = [&b, updated](Value *) { b.CreateBr(updated); };
   Value *threads = b.CreateMul(ids.nblocks, ids.ntid);
-  // The value first: every value is computed (and checked), as in the interpreter,
-  // also where its index is out of range.
-  auto read = [&](Value *i) { return g.rows_at({e.arrays[2], is}, i); };
-  auto update = [&](const std::vector<Val> &vi) {
-    Value *v = vi[0].scalar, *idx = vi[1].scalar;
-    when(b.CreateICmpULT(idx, nbins), [&] {
-      BasicBlock *in_shared = BasicBlock::Create(c, "hist.shared", f);
-      BasicBlock *in_global = BasicBlock::Create(c, "hist.global", f);
-      BasicBlock *done = BasicBlock::Create(c, "hist.done", f);
-      b.CreateCondBr(use, in_shared, in_global);
-      b.SetInsertPoint(in_shared);
-      b.CreateAtomicRMW(how.rmw, shared_at(idx), v, MaybeAlign(al), AtomicOrdering::Monotonic);
-      b.CreateBr(done);
-      b.SetInsertPoint(in_global);
-      b.CreateAtomicRMW(how.rmw, g.element_addr(dst.addr, idx, t), v, MaybeAlign(al), AtomicOrdering::Monotonic);
-      b.CreateBr(done);
-      b.SetInsertPoint(done);
-    });
-  };
-  // Updates first, first + threads, ...: kSharedHistUnroll of them read before they
-  // are applied (loads in flight: the update depends on its index), then the rest one
-  // by one.
   Value *first = b.CreateAdd(b.CreateMul(ids.block, ids.ntid), ids.tid);
-  g.strided_range(first, n, threads, unroll, updated, read, update);
+  for (const Part &p : ps) {
+    // The value first: every value is computed (and checked), as in the interpreter,
+    // also where its index is out of range.
+    auto read = [&](Value *i) { return g.rows_at({p.e->arrays[2], p.e->arrays[1]}, i); };
+    auto update = [&](const std::vector<Val> &vi) {
+      Value *v = vi[0].scalar, *idx = vi[1].scalar;
+      when(b.CreateICmpULT(idx, p.nbins), [&] {
+        BasicBlock *in_shared = BasicBlock::Create(c, "hist.shared", f);
+        BasicBlock *in_global = BasicBlock::Create(c, "hist.global", f);
+        BasicBlock *done = BasicBlock::Create(c, "hist.done", f);
+        b.CreateCondBr(p.use, in_shared, in_global);
+        b.SetInsertPoint(in_shared);
+        b.CreateAtomicRMW(p.how.rmw, shared_at(p, idx), v, MaybeAlign(p.al), AtomicOrdering::Monotonic);
+        b.CreateBr(done);
+        b.SetInsertPoint(in_global);
+        b.CreateAtomicRMW(p.how.rmw, g.element_addr(p.dst->addr, idx, p.t), v, MaybeAlign(p.al),
+                          AtomicOrdering::Monotonic);
+        b.CreateBr(done);
+        b.SetInsertPoint(done);
+      });
+    };
+    // Updates first, first + threads, ...: p.unroll of them read before they are
+    // applied (loads in flight: the update depends on its index), then the rest one by
+    // one; then the next histogram's.
+    g.strided_range(first, p.n, threads, p.unroll, nullptr, read, update);
+  }
+  b.CreateBr(updated);
   b.SetInsertPoint(updated);
   barrier();
-  when(use, [&] {
-    strided(ids.tid, nbins, ids.ntid, nullptr, [&](Value *i) {
-      Value *x = b.CreateLoad(et, shared_at(i));
-      IntegerType *it = b.getIntNTy(unsigned(al.value() * 8));
-      when(b.CreateICmpNE(b.CreateBitCast(x, it), b.CreateBitCast(id, it)), [&] {
-        b.CreateAtomicRMW(how.rmw, g.element_addr(dst.addr, i, t), x, MaybeAlign(al), AtomicOrdering::Monotonic);
+  for (const Part &p : ps)
+    when(p.use, [&] {
+      strided(ids.tid, p.nbins, ids.ntid, nullptr, [&](Value *i) {
+        Value *x = b.CreateLoad(p.et, shared_at(p, i));
+        IntegerType *it = b.getIntNTy(unsigned(p.al.value() * 8));
+        when(b.CreateICmpNE(b.CreateBitCast(x, it), b.CreateBitCast(p.id, it)), [&] {
+          b.CreateAtomicRMW(p.how.rmw, g.element_addr(p.dst->addr, i, p.t), x, MaybeAlign(p.al),
+                            AtomicOrdering::Monotonic);
+        });
       });
     });
-  });
   b.CreateBr(ids.after);
   end_blocks(kf, ids);
   emit_launch(int(out_.kernel_descs.size()) - 1, nblocks, sl);
+}
+
+bool ProgramGen::lazy_chain_allocates(const std::vector<int> &arrays) {
+  for (int a : arrays) {
+    auto lz = host_lazy_.find(a);
+    if (lz == host_lazy_.end() || lz->second.stm->exp.kind != core::ExpKind::Map) continue;
+    const core::Exp &m = lz->second.stm->exp;
+    std::set<int> free = lambda_free_vars(p_, *m.lambda);
+    if (body_allocates(p_, m.lambda->body) || lazy_chain_allocates(m.arrays) ||
+        lazy_chain_allocates(std::vector<int>(free.begin(), free.end())))
+      return true;
+  }
+  return false;
+}
+
+bool ProgramGen::shared_hist_ok(const core::Stm &s) {
+  std::optional<HistUpdate> how = hist_update(s);
+  return how && !how->cas && !lazy_chain_allocates({s.exp.arrays[1], s.exp.arrays[2]});
+}
+
+// Note [Histograms in one kernel]
+// Two reduce_by_index of one body whose updates are atomics in shared memory run as one
+// hist_shared kernel (kmeans' counts over n points and sums over n x d slots: one
+// launch a round instead of two, the counts' updates taking ~6% more time in the sums'
+// kernel instead of a 4 us kernel of their own on 64 blocks). The first waits
+// (defer_hist) when a later statement of its body is a reduce_by_index and nothing from
+// the first to that one reads its result; the pair's kernel is launched where the second
+// stands (hist_pair), after the statements in between (kmeans: the sums' memset and
+// size checks). Each block fills both histograms' bins in shared memory, takes the
+// first's updates grid-strided, then the second's (each with its own number in
+// flight), and merges both; the grid is sized for the updates of both. Deferring the
+// first only moves its kernel later: its failures are those of maps fused into it
+// (elements of maps), which may be reported after host code that follows them, as for
+// any fused map (docs/CHECKS.md, "Which failure is reported"). When the second cannot
+// run in shared memory (an operator without an atomic, scratch memory), the first runs
+// alone where the second stands, then the second. Only pairs, and one waiting at a time.
+bool ProgramGen::defer_hist(const core::Stm &s) {
+  const core::Body *body = host_->cur_body_;
+  if (pending_hist_ || !body || !shared_hist_ok(s)) return false;
+  std::set<int> result(s.pat.begin(), s.pat.end());
+  bool after = false;
+  for (const core::Stm &t : body->stms) {
+    if (&t == &s) {
+      after = true;
+      continue;
+    }
+    if (!after) continue;
+    if (FnGen::mentions(t.exp, result)) return false;
+    if (t.exp.kind == core::ExpKind::Hist) {
+      pending_hist_ = &s;
+      pending_partner_ = &t;
+      return true;
+    }
+  }
+  return false;
+}
+
+void ProgramGen::hist_pair(const core::Stm &s, const core::Stm &t) {
+  if (!shared_hist_ok(t)) {
+    hist_kernel(s);
+    hist_kernel(t);
+    return;
+  }
+  FnGen &h = *host_;
+  SlotList sl;
+  std::vector<SharedHist> parts;
+  for (const core::Stm *x : {&s, &t}) {
+    const core::Exp &e = x->exp;
+    int dest = x->pat[0];
+    h.bind(dest, consumed_dest(e.arrays[0], p_.var(dest).type.prim, *x));
+    size_t n_slot = add_raw(sl, h.lookup(e.arrays[1]).dims[0]);
+    add_input(sl, e.arrays[1]);
+    add_input(sl, e.arrays[2]);
+    add_var(sl, dest);
+    parts.push_back(SharedHist{x, *hist_update(*x), n_slot});
+  }
+  shared_hists(parts, sl);
 }
 
 void ProgramGen::hist_kernel(const core::Stm &s) {

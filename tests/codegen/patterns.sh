@@ -407,6 +407,25 @@ entry main (is: []i64) : ([]i32, []i32, []i32) =
   in (reduce_by_index z (+) 0i32 is (map (\_ -> 1i32) is), z, scatter w is (map i32.i64 is))
 P
 count "$tmp/dest_reread.llvm" 'call i32 @kerb_rt_copy\(' 1
+# kmeans' counts and sums, two reduce_by_index of one body with statements between them
+# (the sums' memset and size checks), run as one hist_shared kernel with two histograms
+# in shared memory (Note [Histograms in one kernel]); not when the second reads the
+# first's result.
+emit hist_pair ptx <<'P'
+entry main [n][d] (pts: [n][d]f32) (owner: [n]i64) (k: i64) : ([]i32, []f32) =
+  let counts = reduce_by_index (replicate k 0i32) (+) 0i32 owner (map (\_ -> 1i32) owner)
+  let slots = flatten (map (\i -> map (\f -> owner[i] * d + f) (iota d)) (iota n))
+  in (counts, reduce_by_index (replicate (k * d) 0f32) (+) 0f32 slots (flatten pts))
+P
+count "$tmp/hist_pair.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_hist_shared\(' 1
+count "$tmp/hist_pair.ptx" '\.shared \.align 16 \.b8 kerb_kernel_[0-9]+_hist_shared_bins1?\[16384\]' 2
+count "$tmp/hist_pair.ptx" '^\.minnctapersm 4' 1
+emit hist_nopair ptx <<'P'
+entry main (owner: []i64) (k: i64) : ([]i32, []i32) =
+  let counts = reduce_by_index (replicate k 0i32) (+) 0i32 owner (map (\_ -> 1i32) owner)
+  in (counts, reduce_by_index (replicate k 0i32) (+) 0i32 owner (map (\i -> counts[i %% k]) owner))
+P
+count "$tmp/hist_nopair.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_hist_shared\(' 2
 # A histogram of loaded indices keeps 8 updates in flight and 2 blocks per SM, no bound.
 emit narrow_hist ptx <<'P'
 entry main (is: []i64) : []i32 = reduce_by_index (replicate 4096 0i32) (+) 0i32 is (map (\_ -> 1i32) is)
