@@ -128,8 +128,12 @@ void ProgramGen::chunked_kernels(const core::Stm &s, bool scan) {
     if (!x.scalar) x = contiguous(x, t);
     c.ne.push_back(x);
     c.parts.push_back(rows_like(t, x, hb.CreateAdd(c.threads, h.i64(1))));
-    // The results: the scan's rows, or the reduction's value (one row).
-    c.outs.push_back(rows_like(t, x, scan ? c.n : h.i64(1)));
+    // The results: the scan's rows, or the reduction's value (one row; a scalar in
+    // read-back memory, read below: Note [Read-back memory]).
+    if (!scan && x.scalar)
+      c.outs.push_back(Val{nullptr, alloc(byte_size(t, {h.i64(1)}), true), {h.i64(1)}, {}});
+    else
+      c.outs.push_back(rows_like(t, x, scan ? c.n : h.i64(1)));
   }
   if (!scan) {
     chunked_phase(c, "reduce_chunks", c.threads, ChunkPhase::Partials);
@@ -246,9 +250,9 @@ void ProgramGen::chunked_phase(const Chunked &c, const char *name, Value *nthrea
   emit_launch(int(out_.kernel_descs.size()) - 1, nthreads, sl);
 }
 
-std::vector<Value *> ProgramGen::alloc_per_result(const core::Stm &s, Value *n) {
+std::vector<Value *> ProgramGen::alloc_per_result(const core::Stm &s, Value *n, bool readback) {
   std::vector<Value *> out;
-  for (int r : s.pat) out.push_back(alloc(byte_size(p_.var(r).type.prim, {n})));
+  for (int r : s.pat) out.push_back(alloc(byte_size(p_.var(r).type.prim, {n}), readback));
   return out;
 }
 
@@ -263,11 +267,11 @@ void ProgramGen::reduce_kernels(const core::Stm &s) {
   BlockKernel bk = block_kernel(s, "reduce", partials, {}, mode);
   // First launch over the input; second over the partials with one block.
   emit_launch(bk.id, nblocks, bk.sl);
-  // The results, 8 bytes apart in one allocation, read back with one copy (a sync
-  // point): a tuple's components do not take a device-to-host copy each (nn's argmin
-  // took two).
+  // The results, 8 bytes apart in one allocation of read-back memory (the last
+  // kernel's one thread writes them; Note [Read-back memory]), read with one
+  // kerb_rt_read: a tuple's components (nn's distance and index) are not a read each.
   size_t kr = s.pat.size();
-  Value *finals_at = alloc(h.i64(int64_t(8 * kr)));
+  Value *finals_at = alloc(h.i64(int64_t(8 * kr)), true);
   std::vector<Value *> finals;
   for (size_t j = 0; j < kr; j++) finals.push_back(j ? hb.CreateAdd(finals_at, h.i64(int64_t(8 * j))) : finals_at);
   BlockKernel last = block_kernel(s, "reduce_partials", finals, {}, mode, partials, nblocks);

@@ -412,6 +412,7 @@ std::unique_ptr<TimedCall> Compiled::prepare_call(const std::string &entry,
 void define_runtime_symbols(HostJit &jit) {
   jit.define_symbols({
       {"kerb_rt_alloc", reinterpret_cast<void *>(&kerb_rt_alloc)},
+      {"kerb_rt_alloc_readback", reinterpret_cast<void *>(&kerb_rt_alloc_readback)},
       {"kerb_rt_scope_mark", reinterpret_cast<void *>(&kerb_rt_scope_mark)},
       {"kerb_rt_scope_release", reinterpret_cast<void *>(&kerb_rt_scope_release)},
       {"kerb_rt_failure_slot", reinterpret_cast<void *>(&kerb_rt_failure_slot)},

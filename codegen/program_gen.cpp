@@ -61,6 +61,7 @@ void ProgramGen::declare_runtime(Module &m) {
     Function::Create(FunctionType::get(ret, params, false), GlobalValue::ExternalLinkage, name, m);
   };
   decl("kerb_rt_alloc", i64, {ptr, i64});
+  decl("kerb_rt_alloc_readback", i64, {ptr, i64});
   decl("kerb_rt_scope_mark", i64, {ptr});
   decl("kerb_rt_scope_release", Type::getVoidTy(c), {ptr, i64, ptr, i32});
   decl("kerb_rt_failure_slot", i64, {ptr});
@@ -266,10 +267,10 @@ Value *ProgramGen::byte_size(PrimType t, const std::vector<Value *> &dims) {
   return g.builder().CreateMul(g.product(dims), g.i64(int64_t(es)));
 }
 
-Value *ProgramGen::alloc(Value *bytes) {
+Value *ProgramGen::alloc(Value *bytes, bool readback) {
   FnGen &g = *host_;
   IRBuilder<> &b = g.builder();
-  Value *addr = b.CreateCall(g.rt("kerb_rt_alloc"), {g.ctx, bytes});
+  Value *addr = b.CreateCall(g.rt(readback ? "kerb_rt_alloc_readback" : "kerb_rt_alloc"), {g.ctx, bytes});
   // An allocation failure has already been recorded in the context.
   g.return_if_error(b.CreateZExt(b.CreateICmpEQ(addr, g.i64(0)), b.getInt32Ty()));
   return addr;

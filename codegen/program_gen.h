@@ -61,7 +61,9 @@ private:
 
   Value *byte_size(PrimType t, const std::vector<Value *> &dims);
 
-  Value *alloc(Value *bytes);
+  // `readback`: memory that one kernel writes and one kerb_rt_read then reads (Note
+  // [Read-back memory] in runtime/exec_context.cpp).
+  Value *alloc(Value *bytes, bool readback = false);
 
   // ---- kernels
 
@@ -287,7 +289,7 @@ private:
   };
   void chunked_phase(const Chunked &c, const char *name, Value *nthreads, ChunkPhase phase);
 
-  std::vector<Value *> alloc_per_result(const core::Stm &s, Value *n);
+  std::vector<Value *> alloc_per_result(const core::Stm &s, Value *n, bool readback = false);
 
   void reduce_kernels(const core::Stm &s);
 

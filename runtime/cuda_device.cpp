@@ -35,11 +35,25 @@ CudaModule &CudaModule::operator=(CudaModule &&other) noexcept {
 
 CudaModule::~CudaModule() { reset(); }
 
+#if defined(KERB_HAVE_CUDA_H)
+namespace {
+// The context Kerb made current on this thread inside the entry call running on it
+// (null: none known; outside calls, user code may change it at any time).
+thread_local bool t_in_call = false;
+thread_local CUcontext t_current = nullptr;
+// Every cuCtxSetCurrent outside make_current() goes through here.
+void set_current(const CudaDriver *d, CUcontext ctx) {
+  t_current = nullptr;
+  d->cuCtxSetCurrent(ctx);
+}
+} // namespace
+#endif
+
 void CudaModule::reset() noexcept {
 #if defined(KERB_HAVE_CUDA_H)
   if (module_ && driver_) {
     // Errors are ignored: destructors never throw.
-    driver_->cuCtxSetCurrent(ctx_);
+    set_current(driver_, ctx_);
     driver_->cuModuleUnload(module_);
   }
 #endif
@@ -97,6 +111,7 @@ std::unique_ptr<CudaDevice> CudaDevice::open(int ordinal, std::string *why_not) 
                                     dev->device_));
     KERB_CU(d->cuDriverGetVersion(&dev->driver_version_));
     KERB_CU(d->cuDevicePrimaryCtxRetain(&dev->ctx_, dev->device_));
+    t_current = nullptr;
     KERB_CU(d->cuCtxSetCurrent(dev->ctx_));
     KERB_CU(d->cuStreamCreate(&dev->stream_, CU_STREAM_NON_BLOCKING));
     int pools = 0;
@@ -121,7 +136,7 @@ CudaDevice::~CudaDevice() {
   // Errors are ignored: destructors never throw.
   if (!driver_ || !ctx_) return;
   const CudaDriver *d = driver_;
-  d->cuCtxSetCurrent(ctx_);
+  set_current(d, ctx_);
   if (stream_) d->cuStreamSynchronize(stream_);
   for (auto &[start, stop] : events_) {
     d->cuEventDestroy(start);
@@ -129,7 +144,7 @@ CudaDevice::~CudaDevice() {
   }
   if (staging_) d->cuMemFreeHost(staging_);
   if (stream_) d->cuStreamDestroy(stream_);
-  d->cuCtxSetCurrent(nullptr);
+  set_current(d, nullptr);
   d->cuDevicePrimaryCtxRelease(device_);
 }
 
@@ -139,7 +154,22 @@ std::string CudaDevice::describe() const {
                      driver_version_ % 1000 / 10);
 }
 
-void CudaDevice::make_current() const { KERB_CU(driver_->cuCtxSetCurrent(ctx_)); }
+void CudaDevice::make_current() const {
+  if (t_in_call && t_current == ctx_) return;
+  t_current = nullptr;
+  KERB_CU(driver_->cuCtxSetCurrent(ctx_));
+  if (t_in_call) t_current = ctx_;
+}
+
+void CudaDevice::enter_call() {
+  t_in_call = true;
+  t_current = nullptr;
+}
+
+void CudaDevice::leave_call() {
+  t_in_call = false;
+  t_current = nullptr;
+}
 
 namespace {
 
@@ -400,6 +430,8 @@ std::unique_ptr<CudaDevice> CudaDevice::open(int, std::string *why_not) {
 CudaDevice::~CudaDevice() = default;
 std::string CudaDevice::describe() const { no_cuda(); }
 void CudaDevice::make_current() const { no_cuda(); }
+void CudaDevice::enter_call() { no_cuda(); }
+void CudaDevice::leave_call() { no_cuda(); }
 CudaModule CudaDevice::load_module(const std::string &) { no_cuda(); }
 CUfunction CudaDevice::function(const CudaModule &, const std::string &) { no_cuda(); }
 CUdeviceptr CudaDevice::alloc(std::size_t) { no_cuda(); }

@@ -76,8 +76,13 @@ public:
   const CudaDriver &driver() const { return *driver_; }
   CUcontext context() const { return ctx_; }
   CUstream stream() const { return stream_; }
-  // Makes this device's context current on the calling thread.
+  // Makes this device's context current on the calling thread. Inside an entry call
+  // (enter_call .. leave_call on this thread) only the first time: until the call
+  // returns only Kerb's code runs on the thread, and what it makes current it notes, so
+  // an entry call makes one cuCtxSetCurrent, not one per operation.
   void make_current() const;
+  void enter_call();
+  void leave_call();
 
   // JIT-compiles PTX (NUL-terminated by std::string). On failure throws CudaError whose
   // message includes the JIT error log.

@@ -93,10 +93,12 @@ public:
   }
   int64_t reserved_bytes() const override { return dev_.pool_reserved(); }
   void call_started() override {
+    dev_.enter_call();
     if (trace_) trace_->begin_call();
   }
   void call_finished() override {
     if (trace_) trace_->end_call();
+    dev_.leave_call();
   }
   void write(int64_t dst, const void *src, int64_t bytes) override {
     if (!trace_) return dev_.copy_to_device(CUdeviceptr(dst), src, size_t(bytes));

@@ -59,7 +59,11 @@ CudaTrace::~CudaTrace() {
   } catch (const std::exception &e) {
     std::fprintf(stderr, "trace: %s\n", e.what());
   }
-  drv_->cuCtxSetCurrent(dev_.context());
+  try {
+    dev_.make_current();
+  } catch (const std::exception &) {
+    // Destroying the events fails too then; the context is going away.
+  }
   for (CUevent e : free_events_) drv_->cuEventDestroy(e);
   for (Call &c : calls_) {
     for (CUevent e : {c.ev_begin, c.ev_end, c.ev_timed_begin, c.ev_timed_end})
@@ -77,7 +81,7 @@ CUevent CudaTrace::record() {
     e = free_events_.back();
     free_events_.pop_back();
   } else {
-    KERB_CU(drv_->cuCtxSetCurrent(dev_.context()));
+    dev_.make_current(); // a driver call counted only where it is the call's first
     KERB_CU(drv_->cuEventCreate(&e, CU_EVENT_DEFAULT));
   }
   CUresult r = drv_->cuEventRecord(e, dev_.stream());
@@ -218,6 +222,7 @@ CudaTrace::Summary CudaTrace::summarize(const Call &c) const {
     s.op_begin.push_back(b);
     s.op_end.push_back(e);
     s.op_host.push_back(us(o.h_begin - h_ref));
+    s.op_host_took.push_back(us(o.h_end - o.h_begin));
   }
   s.tail = last_end >= 0 ? s.end - last_end : s.end;
   return s;
@@ -284,12 +289,13 @@ void CudaTrace::print_medians() const {
     double b = med([&](const Summary &s) { return s.op_begin[i]; });
     double e = med([&](const Summary &s) { return s.op_end[i]; });
     double h = med([&](const Summary &s) { return s.op_host[i]; });
+    double took = med([&](const Summary &s) { return s.op_host_took[i]; });
     std::string gpu = b >= 0 ? fmt::format(" gpu_us {:.1f}..{:.1f} ({:.1f}) gap {:.1f}", b, e,
                                            e - b, prev_end < 0 ? b : b - prev_end)
                              : std::string();
     if (b >= 0) prev_end = std::max(prev_end, e);
-    std::fprintf(stderr, "trace:   median op %zu %s: host_us %.1f%s\n", i,
-                 common->first[i].c_str(), h, gpu.c_str());
+    std::fprintf(stderr, "trace:   median op %zu %s: host_us %.1f (+%.1f)%s\n", i,
+                 common->first[i].c_str(), h, took, gpu.c_str());
   }
 }
 

@@ -71,7 +71,8 @@ private:
     double host_first_launch = -1, host_returned = 0, host_issue = 0;
     unsigned long long driver_calls = 0;
     std::vector<std::string> labels;
-    std::vector<double> op_begin, op_end, op_host; // per op: GPU begin/end, host issue time
+    // Per op: GPU begin and end, when the host began it and how long it took there.
+    std::vector<double> op_begin, op_end, op_host, op_host_took;
   };
 
   CUevent record();

@@ -69,6 +69,13 @@ extern "C" {
 // Device memory for the current entry call (freed when it returns unless it holds a
 // result); 0 on failure.
 int64_t kerb_rt_alloc(void *ctx, int64_t bytes);
+// Memory that one kernel writes and one kerb_rt_read then reads back (a reduction's
+// result), at most 64 bytes: on the GPU, pinned host memory mapped into the device (the
+// kernel's store crosses PCIe), so the read is a wait and a host copy, with no
+// device-to-host copy queued; device memory where the device cannot map memory or for
+// more bytes. The read that reads it frees it (the end of the call too); kernels must
+// not read it. 0 on failure.
+int64_t kerb_rt_alloc_readback(void *ctx, int64_t bytes);
 // Host loops: `mark` before the loop; after each iteration `release` frees every
 // allocation made since the mark that holds none of the `num_live` addresses in `live`
 // (the arrays the next iteration carries), so a loop's memory does not grow.

@@ -40,6 +40,26 @@ namespace kerb {
 // and tries again, then every other context's cache. kerb_context_clear_caches and
 // kerb_context_free give it back too.
 
+// Note [Read-back memory]
+// ~~~~~~~~~~~~~~~~~~~~~~~~
+// A reduction's result is written by the last kernel's one thread and read back by the
+// host at once (the entry returns it, or host code uses it). In device memory that read
+// queues a device-to-host copy and waits for it: the copy engine starts after the
+// kernel, and an entry with two results (nn: a distance and an index) queued a second
+// copy after the first wait. kerb_rt_alloc_readback gives the result a slot of pinned
+// host memory mapped into the device instead: the kernel's store goes across PCIe,
+// and the read waits for the stream (if anything was queued since the last wait) and
+// copies from host memory; the second result's read then waits for nothing.
+//
+// Slots are 64 bytes, 64 to a page, pages made on first use and kept for the context's
+// life (pinned allocations are slow; a host loop's reductions reuse the same slots).
+// The read that reads a slot frees it; end_call() frees every slot (a call that failed
+// between the launch and the read). A slot freed while a kernel that writes it may still
+// run is safe: the next kernel to write it is queued after that one, and the host reads
+// only after a wait. Kernels never read read-back memory (a load would cross PCIe).
+// Where the device cannot map memory, read-back memory is plain call memory; so it is
+// with KERB_READBACK=0 (to compare the two on the GPU).
+
 namespace {
 
 constexpr size_t kMaxCachedBlocks = 4096;
@@ -72,6 +92,9 @@ ExecContext::ExecContext(Device &device, const FailureTable &table)
     : device_(device), table_(table) {
   const char *p = std::getenv("KERB_PROFILE");
   profile_ = p && *p && std::string(p) != "0";
+  // KERB_READBACK=0: read-back memory is call memory, read with a copy (to compare).
+  const char *rb = std::getenv("KERB_READBACK");
+  readback_unmapped_ = rb && std::string(rb) == "0";
   mirror_ = static_cast<FailureSlot *>(device_.alloc_mapped(int64_t(sizeof(FailureSlot)), &mirror_device_));
   if (mirror_) {
     std::memset(static_cast<void *>(mirror_), 0, sizeof(FailureSlot));
@@ -107,6 +130,7 @@ ExecContext::~ExecContext() {
     device_.synchronize();
     device_.free(slot_);
     if (mirror_) device_.free_mapped(mirror_);
+    for (const ReadbackPage &p : readback_) device_.free_mapped(p.host);
   } catch (...) {
     // Never throw from a destructor; the device is going away anyway.
   }
@@ -134,6 +158,41 @@ int64_t ExecContext::alloc(int64_t bytes) {
     device_error(e);
     return 0;
   }
+}
+
+int64_t ExecContext::alloc_readback(int64_t bytes) {
+  if (bytes <= 0 || bytes > kReadbackSlot || readback_unmapped_) return alloc(bytes);
+  try {
+    for (ReadbackPage &p : readback_)
+      if (~p.used != 0) {
+        int slot = __builtin_ctzll(~p.used);
+        p.used |= uint64_t(1) << slot;
+        return p.addr + slot * kReadbackSlot;
+      }
+    ReadbackPage p;
+    p.host = device_.alloc_mapped(kReadbackSlot * kReadbackSlots, &p.addr);
+    if (!p.host) {
+      readback_unmapped_ = true;
+      return alloc(bytes);
+    }
+    p.used = 1;
+    readback_.push_back(p);
+    return p.addr;
+  } catch (const std::exception &e) {
+    device_error(e);
+    return 0;
+  }
+}
+
+const void *ExecContext::take_readback(int64_t addr, int64_t bytes) {
+  for (ReadbackPage &p : readback_) {
+    int64_t off = addr - p.addr;
+    if (off < 0 || off >= kReadbackSlot * kReadbackSlots) continue;
+    if (off % kReadbackSlot + bytes > kReadbackSlot) return nullptr;
+    p.used &= ~(uint64_t(1) << (off / kReadbackSlot));
+    return static_cast<const char *>(p.host) + off;
+  }
+  return nullptr;
 }
 
 Allocation ExecContext::alloc_owned(int64_t bytes) {
@@ -288,6 +347,7 @@ std::optional<Allocation> ExecContext::take(int64_t addr) {
 void ExecContext::end_call() {
   for (const Allocation &a : call_memory_) release(a);
   call_memory_.clear();
+  for (ReadbackPage &p : readback_) p.used = 0;
 }
 
 // ---- the device
@@ -322,9 +382,17 @@ int32_t ExecContext::launch(int kernel, int64_t total, const int64_t *slots, int
 
 int32_t ExecContext::read(void *dst, int64_t src, int64_t bytes) {
   try {
+    if (bytes <= 0) return sync_check();
+    if (const void *host = take_readback(src, bytes)) {
+      // Note [Read-back memory]: the kernel that wrote it has finished after the wait
+      // (none when nothing was queued since the last).
+      device_.synchronize();
+      std::memcpy(dst, host, size_t(bytes));
+      return sync_check(true);
+    }
     // The read waits for the device, so the failure check after it waits for nothing.
-    if (bytes > 0) device_.read(dst, src, bytes);
-    return sync_check(bytes > 0);
+    device_.read(dst, src, bytes);
+    return sync_check(true);
   } catch (const std::exception &e) {
     return device_error(e);
   }
@@ -463,6 +531,9 @@ ExecContext &context(void *ctx) { return *static_cast<ExecContext *>(ctx); }
 extern "C" {
 
 int64_t kerb_rt_alloc(void *ctx, int64_t bytes) { return context(ctx).alloc(bytes); }
+int64_t kerb_rt_alloc_readback(void *ctx, int64_t bytes) {
+  return context(ctx).alloc_readback(bytes);
+}
 int64_t kerb_rt_scope_mark(void *ctx) { return context(ctx).scope_mark(); }
 void kerb_rt_scope_release(void *ctx, int64_t mark, const int64_t *live, int32_t num_live) {
   context(ctx).scope_release(mark, live, num_live);

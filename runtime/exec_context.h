@@ -131,6 +131,10 @@ public:
   // ---- memory
   // Memory of the current call (on its list); 0 with `error` set on failure.
   int64_t alloc(int64_t bytes);
+  // kerb_rt_alloc_readback: memory of the current call that a kernel writes and one
+  // read() reads back, which frees it (Note [Read-back memory]); 0 with `error` set on
+  // failure.
+  int64_t alloc_readback(int64_t bytes);
   // Memory that outlives calls (an array made by the user); throws DeviceError.
   Allocation alloc_owned(int64_t bytes);
   // Frees memory that is on no list (taken out of a call, or alloc_owned).
@@ -233,6 +237,18 @@ private:
   uint64_t cache_stamp_ = 0;
   int64_t cached_bytes_ = 0;
   bool profile_ = false; // KERB_PROFILE: memory counters to stderr when destroyed
+  // Read-back memory: pages of mapped host memory cut into slots (a bit per slot in
+  // `used`), kept for the context's life.
+  struct ReadbackPage {
+    void *host = nullptr;
+    int64_t addr = 0; // as kernels see it
+    uint64_t used = 0;
+  };
+  static constexpr int64_t kReadbackSlot = 64, kReadbackSlots = 64;
+  std::vector<ReadbackPage> readback_;
+  bool readback_unmapped_ = false; // the device maps no memory: alloc() instead
+  // The host address of read-back memory [addr, addr + bytes) (freeing its slot), or null.
+  const void *take_readback(int64_t addr, int64_t bytes);
 };
 
 } // namespace kerb

@@ -443,5 +443,24 @@ P
 # (four elements a thread and the tail: five, one each)
 count "$tmp/magic_div.ptx" 'mul\.hi\.u32' 5
 
+# A replicate made before the host loop whose body's reduce_by_index updates it is
+# copied every iteration (ProgramGen::consumed_dest: not of the same body).
+emit in_place_loop llvm <<'P'
+entry main (k: i64) (is: []i64) : []i32 =
+  let z = replicate k 0i32
+  in loop acc = replicate k 0i32 for _i < 3 do
+       map2 (+) acc (reduce_by_index z (+) 0i32 is (map (\_ -> 1i32) is))
+P
+count "$tmp/in_place_loop.llvm" 'call i32 @kerb_rt_copy' 1
+
+# A reduction's result goes to read-back memory (the last kernel writes it into mapped
+# host memory; Note [Read-back memory]), one slot per result, each read once.
+emit readback llvm <<'P'
+entry main (xs: []f32) : (f32, i64) =
+  reduce (\(a, i) (b, j) -> if a < b then (a, i) else (b, j)) (f32.inf, -1) (zip xs (iota (length xs)))
+P
+count "$tmp/readback.llvm" 'call i64 @kerb_rt_alloc_readback' 2
+count "$tmp/readback.llvm" 'call i32 @kerb_rt_read' 2
+
 echo "$checks checks, $failures failed"
 [ "$failures" -eq 0 ]

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <cstring>
 #include <vector>
 
@@ -301,4 +302,45 @@ TEST_CASE("out of memory, contexts give their cached blocks back", "[runtime]") 
   a.free_owned(big);
   // More than the device has: still out of memory.
   CHECK_THROWS_AS(b.alloc_owned(int64_t(4) << 20), OutOfMemoryError);
+}
+
+TEST_CASE("read-back memory: slots of mapped pages, freed by their read and at the call's end",
+          "[runtime]") {
+  // Note [Read-back memory] in runtime/exec_context.cpp. On the CPU device mapped memory
+  // is host memory, so the test writes what a kernel would.
+  Fixture f;
+  ExecContext &ctx = f.ctx;
+  ctx.begin_call();
+  std::vector<int64_t> first;
+  for (int64_t i = 0; i < 100; i++) {
+    int64_t a = ctx.alloc_readback(8);
+    REQUIRE(a != 0);
+    *reinterpret_cast<int64_t *>(uintptr_t(a)) = i * 3;
+    first.push_back(a);
+  }
+  // Distinct slots of 64 bytes (two pages), not the call's device memory.
+  std::set<int64_t> distinct(first.begin(), first.end());
+  CHECK(distinct.size() == 100);
+  for (int64_t a : first) CHECK(a % 8 == 0);
+  CHECK(ctx.bytes_in_use() == 0);
+  for (int64_t i = 0; i < 100; i++) {
+    int64_t v = -1;
+    REQUIRE(ctx.read(&v, first[size_t(i)], 8) == 0);
+    CHECK(v == i * 3);
+  }
+  // Each read freed its slot: the next allocations take the same slots.
+  std::set<int64_t> again;
+  for (int i = 0; i < 100; i++) again.insert(ctx.alloc_readback(4));
+  CHECK(again == distinct);
+  // More than a slot holds: call memory.
+  int64_t big = ctx.alloc_readback(65);
+  REQUIRE(big != 0);
+  CHECK(ctx.bytes_in_use() == 65);
+  ctx.finish_call();
+  // The call's end freed the slots that were never read.
+  ctx.begin_call();
+  std::set<int64_t> third;
+  for (int i = 0; i < 100; i++) third.insert(ctx.alloc_readback(8));
+  CHECK(third == distinct);
+  ctx.finish_call();
 }
