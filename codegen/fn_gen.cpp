@@ -529,6 +529,13 @@ void FnGen::loop_stm(const core::Stm &s) {
 
 void FnGen::index_stm(const core::Stm &s) {
   const core::Exp &e = s.exp;
+  if (lane >= 0 && e.args.size() == 1 && e.args[0].is_var() && scalar(e.args[0]) == lane_index) {
+    auto lv = lane_indexed.find(e.arrays[0]);
+    if (lv != lane_indexed.end()) {
+      bind(s.pat[0], Val{lv->second[size_t(lane)], nullptr, {}, {}});
+      return;
+    }
+  }
   const Val &arr = lookup(e.arrays[0]);
   PrimType t = p_.var(e.arrays[0]).type.prim;
   std::vector<Value *> idx;
@@ -567,6 +574,11 @@ void FnGen::return_if_error(Value *status) {
 
 BasicBlock *FnGen::counted_range(Value *lo, Value *hi, BasicBlock *exit,
                                  const std::function<void(Value *)> &body, bool unroll) {
+  return stepped_range(lo, hi, i64(1), exit, body, unroll);
+}
+
+BasicBlock *FnGen::stepped_range(Value *lo, Value *hi, Value *step, BasicBlock *exit,
+                                 const std::function<void(Value *)> &body, bool unroll) {
   AllocaInst *ctr = entry_alloca(b_.getInt64Ty());
   b_.CreateStore(lo, ctr);
   BasicBlock *head = BasicBlock::Create(c_, "for.head", f_);
@@ -578,7 +590,7 @@ BasicBlock *FnGen::counted_range(Value *lo, Value *hi, BasicBlock *exit,
   b_.CreateCondBr(b_.CreateICmpSLT(i, hi), work, exit);
   b_.SetInsertPoint(work);
   body(i);
-  b_.CreateStore(b_.CreateAdd(i, i64(1)), ctr);
+  b_.CreateStore(b_.CreateAdd(i, step), ctr);
   llvm::BranchInst *latch = b_.CreateBr(head);
   if (!unroll) {
     llvm::MDNode *off = llvm::MDNode::get(c_, {llvm::MDString::get(c_, "llvm.loop.unroll.disable")});

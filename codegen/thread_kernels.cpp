@@ -442,7 +442,7 @@ void ProgramGen::narrow_kernel(KernelFn &k, const std::map<Value *, ConstantRang
 }
 
 bool ProgramGen::segred_across_rows(const core::Stm &s, const core::Stm &red) {
-  if (!commutative(*red.exp.lambda)) return false;
+  if (!commutative(red.exp)) return false;
   const core::Lambda &l = *s.exp.lambda;
   std::set<int> seg(l.params.begin(), l.params.end());
   std::function<bool(const core::Body &)> minor = [&](const core::Body &body) {
@@ -652,10 +652,99 @@ bool ProgramGen::lanes_map(const core::Stm &s, const SlotList &sl, const ArenaSl
   if (arena.used || !elementwise(s.exp.lambda->body)) return false;
   for (int v : s.pat)
     if (p_.var(v).type.rank != 1) return false;
+  return lazies_elementwise(sl);
+}
+
+bool ProgramGen::lazies_elementwise(const SlotList &sl) {
   for (const auto &[v, lazy] : sl.lazies)
     if (lazy.stm->exp.kind == core::ExpKind::Map && !elementwise(lazy.stm->exp.lambda->body))
       return false;
   return true;
+}
+
+ProgramGen::LaneLeaves ProgramGen::lane_leaves(FnGen &g, const std::vector<int> &arrays, bool indexed) {
+  LaneLeaves out;
+  auto add = [](std::vector<int> &to, int a) {
+    if (std::find(to.begin(), to.end(), a) == to.end()) to.push_back(a);
+  };
+  auto vector_array = [&](int a) { return p_.var(a).type.rank == 1 && g.lookup(a).contiguous(); };
+  // `xs[i]` in a fused map's lambda (branches included) where i is the parameter bound
+  // to a fused iota of i64 and xs is free in the lambda (bound before the kernel runs it).
+  auto indexed_in = [&](const core::Exp &m) {
+    std::set<int> idx;
+    for (size_t p = 0; p < m.arrays.size() && p < m.lambda->params.size(); p++) {
+      auto lz = g.lazy_.find(m.arrays[p]);
+      if (lz != g.lazy_.end() && lz->second.stm->exp.kind == core::ExpKind::Iota &&
+          lz->second.stm->exp.to == PrimType::I64)
+        idx.insert(m.lambda->params[p]);
+    }
+    if (idx.empty()) return;
+    std::set<int> free = lambda_free_vars(p_, *m.lambda);
+    std::function<void(const core::Body &)> walk = [&](const core::Body &body) {
+      for (const core::Stm &st : body.stms) {
+        const core::Exp &x = st.exp;
+        if (x.kind == core::ExpKind::Index && x.args.size() == 1 && x.args[0].is_var() &&
+            idx.count(x.args[0].var) && free.count(x.arrays[0]) && !g.lazy_.count(x.arrays[0]) &&
+            g.has(x.arrays[0]) && vector_array(x.arrays[0]))
+          add(out.indexed, x.arrays[0]);
+        for (const auto &bb : x.bodies)
+          if (bb) walk(*bb);
+      }
+    };
+    walk(m.lambda->body);
+  };
+  std::function<void(const std::vector<int> &)> collect = [&](const std::vector<int> &arrs) {
+    for (int a : arrs) {
+      auto lz = g.lazy_.find(a);
+      if (lz != g.lazy_.end()) {
+        const core::Exp &m = lz->second.stm->exp;
+        if (m.kind == core::ExpKind::Map) {
+          collect(m.arrays);
+          if (indexed) indexed_in(m);
+        }
+        continue;
+      }
+      if (vector_array(a)) add(out.rows, a);
+    }
+  };
+  collect(arrays);
+  return out;
+}
+
+uint64_t ProgramGen::lane_align(FnGen &g, PrimType t) {
+  const DataLayout &dl = g.builder().GetInsertBlock()->getModule()->getDataLayout();
+  return std::min<uint64_t>(16, uint64_t(kMapLanes) * dl.getTypeAllocSize(g.ops().mem_type(t)));
+}
+
+Value *ProgramGen::lane_aligned(FnGen &g, Value *fit, Value *addr, PrimType t) {
+  IRBuilder<> &b = g.builder();
+  Value *low = b.CreateAnd(b.CreatePtrToInt(addr, b.getInt64Ty()), g.i64(int64_t(lane_align(g, t) - 1)));
+  return b.CreateAnd(fit, b.CreateICmpEQ(low, g.i64(0)));
+}
+
+Value *ProgramGen::lanes_fit(FnGen &g, const LaneLeaves &l, Value *n) {
+  IRBuilder<> &b = g.builder();
+  Value *fit = b.getTrue();
+  for (int a : l.rows) fit = lane_aligned(g, fit, g.lookup(a).addr, p_.var(a).type.prim);
+  for (int a : l.indexed) {
+    fit = lane_aligned(g, fit, g.lookup(a).addr, p_.var(a).type.prim);
+    fit = b.CreateAnd(fit, b.CreateICmpSGE(g.lookup(a).dims[0], n));
+  }
+  return fit;
+}
+
+void ProgramGen::load_lane_leaves(FnGen &g, const LaneLeaves &l, Value *first) {
+  IRBuilder<> &b = g.builder();
+  g.lane_values.clear();
+  g.lane_indexed.clear();
+  auto load = [&](int a, std::vector<Value *> &lv) {
+    PrimType t = p_.var(a).type.prim;
+    Value *v = load_lanes(g, g.element_addr(g.lookup(a).addr, first, t), t, lane_align(g, t));
+    for (int64_t j = 0; j < kMapLanes; j++)
+      lv.push_back(g.ops().from_mem(t, b.CreateExtractElement(v, uint64_t(j))));
+  };
+  for (int a : l.rows) load(a, g.lane_values[a]);
+  for (int a : l.indexed) load(a, g.lane_indexed[a]);
 }
 
 Value *ProgramGen::load_lanes(FnGen &g, Value *addr, PrimType t, uint64_t align) {
@@ -702,37 +791,15 @@ void ProgramGen::lanes_thread(KernelFn &k, const core::Stm &s, const std::vector
   FnGen &g = *k.g;
   IRBuilder<> &b = g.builder();
   LLVMContext &c = b.getContext();
-  const DataLayout &dl = k.f->getParent()->getDataLayout();
   Value *first = b.CreateMul(gid, g.i64(kMapLanes));
   // The arrays read element by element (the map's and those of the maps fused into it)
   // that are one-dimensional and contiguous: these are read with vector loads.
-  std::vector<int> leaves;
-  std::function<void(const std::vector<int> &)> collect = [&](const std::vector<int> &arrays) {
-    for (int a : arrays) {
-      auto lz = g.lazy_.find(a);
-      if (lz != g.lazy_.end()) {
-        if (lz->second.stm->exp.kind == core::ExpKind::Map) collect(lz->second.stm->exp.arrays);
-        continue;
-      }
-      if (p_.var(a).type.rank == 1 && g.lookup(a).contiguous() &&
-          std::find(leaves.begin(), leaves.end(), a) == leaves.end())
-        leaves.push_back(a);
-    }
-  };
-  collect(e.arrays);
-  // A vector of kMapLanes elements is aligned to its size, at most 16 bytes (wider
-  // vectors are split into 16-byte accesses). Allocations are 256-byte aligned; views
-  // (slices) may not be: the test is the same for every thread.
-  auto vec_align = [&](PrimType t) {
-    return std::min<uint64_t>(16, uint64_t(kMapLanes) * dl.getTypeAllocSize(g.ops().mem_type(t)));
-  };
-  Value *aligned = b.getTrue();
-  auto need_aligned = [&](Value *addr, PrimType t) {
-    Value *low = b.CreateAnd(b.CreatePtrToInt(addr, b.getInt64Ty()), g.i64(int64_t(vec_align(t) - 1)));
-    aligned = b.CreateAnd(aligned, b.CreateICmpEQ(low, g.i64(0)));
-  };
-  for (int a : leaves) need_aligned(g.lookup(a).addr, p_.var(a).type.prim);
-  for (size_t j = 0; j < s.pat.size(); j++) need_aligned(dests[j].addr, p_.var(s.pat[j]).type.prim);
+  LaneLeaves leaves = lane_leaves(g, e.arrays, false);
+  // Allocations are 256-byte aligned; views (slices) may not be: the test is the same
+  // for every thread.
+  Value *aligned = lanes_fit(g, leaves, n);
+  for (size_t j = 0; j < s.pat.size(); j++)
+    aligned = lane_aligned(g, aligned, dests[j].addr, p_.var(s.pat[j]).type.prim);
   Value *full = b.CreateICmpSLE(b.CreateAdd(first, g.i64(kMapLanes)), n);
   BasicBlock *vec = BasicBlock::Create(c, "lanes.vector", k.f);
   BasicBlock *one = BasicBlock::Create(c, "lanes.each", k.f);
@@ -740,14 +807,7 @@ void ProgramGen::lanes_thread(KernelFn &k, const core::Stm &s, const std::vector
   b.CreateCondBr(b.CreateAnd(full, aligned), vec, one);
 
   b.SetInsertPoint(vec);
-  g.lane_values.clear();
-  for (int a : leaves) {
-    PrimType t = p_.var(a).type.prim;
-    Value *l = load_lanes(g, g.element_addr(g.lookup(a).addr, first, t), t, vec_align(t));
-    std::vector<Value *> &lv = g.lane_values[a];
-    for (int64_t j = 0; j < kMapLanes; j++)
-      lv.push_back(g.ops().from_mem(t, b.CreateExtractElement(l, uint64_t(j))));
-  }
+  load_lane_leaves(g, leaves, first);
   std::vector<std::vector<Value *>> res; // [lane][result]
   for (int64_t j = 0; j < kMapLanes; j++) {
     g.lane = int(j);
@@ -760,7 +820,7 @@ void ProgramGen::lanes_thread(KernelFn &k, const core::Stm &s, const std::vector
     Value *v = PoisonValue::get(FixedVectorType::get(g.ops().mem_type(t), unsigned(kMapLanes)));
     for (int64_t j = 0; j < kMapLanes; j++)
       v = b.CreateInsertElement(v, g.ops().to_mem(t, res[size_t(j)][r]), uint64_t(j));
-    b.CreateAlignedStore(v, g.element_addr(dests[r].addr, first, t), Align(vec_align(t)));
+    b.CreateAlignedStore(v, g.element_addr(dests[r].addr, first, t), Align(lane_align(g, t)));
   }
   b.CreateBr(done);
 
@@ -909,7 +969,7 @@ void ProgramGen::scatter_kernel(const core::Stm &s) {
 
 std::optional<ProgramGen::HistUpdate> ProgramGen::hist_update(const core::Stm &s) {
   const core::Exp &e = s.exp;
-  if (s.pat.size() != 1 || p_.var(s.pat[0]).type.rank != 1 || !commutative(*e.lambda))
+  if (s.pat.size() != 1 || p_.var(s.pat[0]).type.rank != 1 || !commutative_operator(*e.lambda))
     return std::nullopt;
   PrimType t = p_.var(s.pat[0]).type.prim;
   switch (t) {

@@ -260,6 +260,41 @@ P
 at_least "$tmp/argmin.ptx" 'ld\.global\.f32.*\+128\]' 2
 count "$tmp/argmin.ptx" 'bar\.red\.or\.pred' 2
 at_least "$tmp/argmin.ptx" 'bar\.warp\.sync' 16
+# With reduce_comm the program says the operator commutes (core IR `reduce_comm`, kept
+# by every pass): the same argmin runs the commutative block reduction (no tiles, no
+# warp barriers), reading four elements per thread with one vector load per array,
+# here nn's two arrays indexed by the element of a map over iota (Note [Commutative
+# reductions in lanes]); `reduce` stays `reduce`, tiled.
+emit comm ptx <<'P'
+def argmin (a: (f32, i64)) (b: (f32, i64)) : (f32, i64) =
+  if a.0 < b.0 || (a.0 == b.0 && a.1 < b.1) then a else b
+entry main [n] (lat: [n]f32) (lng: [n]f32) : (f32, i64) =
+  reduce_comm argmin (f32.inf, -1) (zip (map (\i -> lat[i] + lng[i]) (iota n)) (iota n))
+P
+count "$tmp/comm.ptx" 'ld\.global\.nc\.v4\.u32' 2
+count "$tmp/comm.ptx" '_tile[0-9]' 0
+count "$tmp/comm.ptx" 'bar\.warp\.sync' 0
+emit ordered ptx < <(sed 's/reduce_comm/reduce/' "$tmp/comm.fut")
+count "$tmp/ordered.ptx" '\.v4\.' 0
+at_least "$tmp/ordered.ptx" '_tile[0-9]' 1
+"$kerb" check --dump-after=all "$tmp/comm.fut" >/dev/null 2>"$tmp/comm.dump"
+"$kerb" check --dump-after=all "$tmp/ordered.fut" >/dev/null 2>"$tmp/ordered.dump"
+count "$tmp/comm.dump" '^-- core IR after ' 11
+count "$tmp/comm.dump" ' = reduce_comm [a-z_0-9]+, \(' 11
+count "$tmp/ordered.dump" ' = reduce [a-z_0-9]+, \(' 11
+count "$tmp/ordered.dump" 'reduce_comm' 0
+# An array read whole (reduce.fut) is one vector load too; a row of a matrix, which may
+# start off alignment, is tested at run time, the same loop reading it one at a time.
+emit sum_lanes ptx <<'P'
+entry main (xs: []f32) : f32 = reduce_comm (+) 0 xs
+P
+emit row_lanes ptx <<'P'
+entry main [n] (xss: [3][n]f32) : f32 = reduce_comm (+) 0 xss[1]
+P
+for f in sum_lanes row_lanes; do
+  count "$tmp/$f.ptx" 'ld\.global\.nc\.v4\.u32' 1
+  count "$tmp/$f.ptx" 'ld\.global\.nc\.f32' 1
+done
 # remove_proved_checks (docs/CHECKS.md, Note [Proved in range]): the indices of matmul
 # (nested and flat) and backprop are in range by construction: no site is left, and no
 # failure path in the LLVM IR; near misses keep theirs.
@@ -325,6 +360,14 @@ entry main [nin][nh] (w: [nin][nh]i64) : [nh]i64 =
 P
 count "$tmp/segred_noncomm.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_segred\(' 1
 count "$tmp/segred_noncomm.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_segred_rows\(' 0
+# ... unless the program says it commutes (reduce_comm, here a tuple operator).
+emit segred_comm ptx <<'P'
+entry main [nin][nh] (w: [nin][nh]i64) : [nh](i64, i64) =
+  map (\j -> reduce_comm (\(a, x) (b, y) -> (a + b, i64.max x y)) (0, i64.lowest)
+                         (map (\i -> (w[i, j], w[i, j] * 3)) (iota nin))) (iota nh)
+P
+count "$tmp/segred_comm.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_segred\(' 1
+count "$tmp/segred_comm.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_segred_rows\(' 1
 # ... not when the statements after the reduction loop (one thread per element only).
 emit segred_loop ptx <<'P'
 entry main (xs: []f32) (n: i64) : []f32 =
@@ -413,13 +456,14 @@ P
 count "$tmp/in_place_loop.llvm" 'call i32 @kerb_rt_copy' 1
 
 # A reduction's result goes to read-back memory (the last kernel writes it into mapped
-# host memory; Note [Read-back memory]), one slot per result, each read once.
+# host memory; Note [Read-back memory]), its components 8 bytes apart in one slot, read
+# once.
 emit readback llvm <<'P'
 entry main (xs: []f32) : (f32, i64) =
   reduce (\(a, i) (b, j) -> if a < b then (a, i) else (b, j)) (f32.inf, -1) (zip xs (iota (length xs)))
 P
-count "$tmp/readback.llvm" 'call i64 @kerb_rt_alloc_readback' 2
-count "$tmp/readback.llvm" 'call i32 @kerb_rt_read' 2
+count "$tmp/readback.llvm" 'call i64 @kerb_rt_alloc_readback' 1
+count "$tmp/readback.llvm" 'call i32 @kerb_rt_read' 1
 
 # A clamped 5-point stencil (hotspot's step, Note [32-bit map kernels] in
 # codegen/narrow_index.cpp): the nested map has a 64-bit kernel and a 32-bit one, which
