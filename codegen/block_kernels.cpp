@@ -260,27 +260,28 @@ void ProgramGen::reduce_kernels(const core::Stm &s) {
   FnGen &h = *host_;
   IRBuilder<> &hb = h.builder();
   if (!block_operands(s, false)) return chunked_kernels(s, false);
-  BlockMode mode = commutative(*s.exp.lambda) ? BlockMode::Interleaved : BlockMode::TiledReduce;
+  BlockMode mode = commutative(s.exp) ? BlockMode::Interleaved : BlockMode::TiledReduce;
   Value *n = h.scalar(s.exp.args[0]);
   Value *nblocks = hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, n});
   std::vector<Value *> partials = alloc_per_result(s, nblocks);
   BlockKernel bk = block_kernel(s, "reduce", partials, {}, mode);
   // First launch over the input; second over the partials with one block.
   emit_launch(bk.id, nblocks, bk.sl);
-  // The results, in read-back memory: the last kernel's one thread writes them, the
-  // reads below take them (no device-to-host copy; Note [Read-back memory]).
-  std::vector<Value *> finals = alloc_per_result(s, h.i64(1), true);
+  // The results, 8 bytes apart in one allocation of read-back memory (the last
+  // kernel's one thread writes them; Note [Read-back memory]), read with one
+  // kerb_rt_read: a tuple's components (nn's distance and index) are not a read each.
+  size_t kr = s.pat.size();
+  Value *finals_at = alloc(h.i64(int64_t(8 * kr)), true);
+  std::vector<Value *> finals;
+  for (size_t j = 0; j < kr; j++) finals.push_back(j ? hb.CreateAdd(finals_at, h.i64(int64_t(8 * j))) : finals_at);
   BlockKernel last = block_kernel(s, "reduce_partials", finals, {}, mode, partials, nblocks);
   emit_launch(last.id, h.i64(1), last.sl);
-  // Read the results back (a sync point).
-  for (size_t j = 0; j < s.pat.size(); j++) {
+  AllocaInst *buf = h.entry_alloca(ArrayType::get(hb.getInt64Ty(), kr));
+  h.return_if_error(hb.CreateCall(h.rt("kerb_rt_read"), {h.ctx, buf, finals_at, h.i64(int64_t(8 * kr))}));
+  for (size_t j = 0; j < kr; j++) {
     PrimType t = p_.var(s.pat[j]).type.prim;
-    Type *et = h.ops().mem_type(t);
-    AllocaInst *buf = h.entry_alloca(et);
-    h.return_if_error(hb.CreateCall(h.rt("kerb_rt_read"),
-                                    {h.ctx, buf, finals[j],
-                                     h.i64(int64_t(out_.host->getDataLayout().getTypeAllocSize(et)))}));
-    h.bind(s.pat[j], Val{h.ops().from_mem(t, hb.CreateLoad(et, buf)), nullptr, {}, {}});
+    Value *at = hb.CreateConstGEP1_64(hb.getInt64Ty(), buf, j);
+    h.bind(s.pat[j], Val{h.ops().from_mem(t, hb.CreateLoad(h.ops().mem_type(t), at)), nullptr, {}, {}});
   }
 }
 
@@ -560,7 +561,7 @@ void ProgramGen::segred_rows_body(KernelFn &k, const core::Stm &red, const Block
   end_blocks(k, ids);
 }
 
-bool ProgramGen::commutative(const core::Lambda &l) {
+bool ProgramGen::commutative_operator(const core::Lambda &l) {
   if (l.params.size() != 2 || l.body.stms.size() != 1 || l.body.result.size() != 1) return false;
   const core::Stm &st = l.body.stms[0];
   const core::Exp &x = st.exp;
@@ -643,12 +644,13 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   bool plain = std::none_of(e.arrays.begin(), e.arrays.end(), [&](int a) { return host_lazy_.count(a) > 0; });
   if (gpu() && !segs && (bytes == 4 || bytes == 8) && (plain || !bk.partial_inputs.empty()))
     min_blocks_per_sm(kernel_module(), f, 8);
-  // Shared memory: one element per thread per result component.
+  // Shared memory: one element per thread per result component (a block has
+  // kGpuBlockThreads threads: runtime/cuda_exec.cpp's kBlocksBlock).
   std::vector<Value *> shared;
   for (size_t j = 0; j < kr; j++) {
     Type *et = g.ops().mem_type(types[j]);
     if (gpu()) {
-      auto *arr = ArrayType::get(et, 1024);
+      auto *arr = ArrayType::get(et, uint64_t(kGpuBlockThreads));
       auto *gv = new GlobalVariable(kernel_module(), arr, false, GlobalValue::InternalLinkage,
                                     UndefValue::get(arr),
                                     fmt::format("{}_shared{}", f->getName().str(), j), nullptr,
@@ -661,7 +663,7 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   }
   auto shared_at = [&](size_t j, Value *i) -> Value * {
     if (gpu())
-      return b.CreateGEP(ArrayType::get(g.ops().mem_type(types[j]), 1024), shared[j],
+      return b.CreateGEP(ArrayType::get(g.ops().mem_type(types[j]), uint64_t(kGpuBlockThreads)), shared[j],
                          {b.getInt64(0), i});
     return shared[j];
   };
@@ -705,9 +707,42 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     for (size_t j = 0; j < kr; j++) b.CreateStore(r[j].scalar, acc[j]);
   };
 
-  // This thread's chunk.
+  // Note [Commutative reductions in lanes]
+  // A commutative reduction (a known operator, or any operator of a reduce_comm) of
+  // the statement's arrays, not segmented, whose fused maps are straight-line code
+  // (lazies_elementwise) reads kMapLanes (4) consecutive elements at a time: per group,
+  // one vector load of each array read element by element (lane_leaves: the arrays
+  // read whole, and the free arrays that a fused map over `iota n` indexes by its
+  // element, nn's `lat[i]`), then the fused maps and the operator run for each lane in
+  // order (FnGen::lane, lane_index: rows_at and index_stm take the lane's element).
+  // nn's argmin thus issues two 16-byte loads per thread and step where one element at a
+  // time issued two 4-byte loads (29 registers, eight blocks per SM: the launch's 1024
+  // blocks in one wave), bench/reduce.fut one (26 registers). The test for it is
+  // uniform over the launch (lanes_fit): every such array aligned to its group (16
+  // bytes at most: allocations are 256-byte aligned, a row of a matrix may not be),
+  // and every indexed array at least n long, so that the group's load is in bounds and
+  // the index's bounds check, which cannot fail there, is left out. A block's part
+  // then starts at a group (chunk rounded up to a multiple of 4); thread t takes
+  // groups t, t + ntid, ... of it (coalesced: a warp reads 512 consecutive bytes of
+  // each array), then the part's last elements one at a time; when the test fails the
+  // whole part goes one element at a time (the loops are not unrolled: ptxas kept the
+  // unrolled ones in 48 registers). Checks in the fused maps stay (a failing lane stops
+  // the thread as before). The loads are marked invariant (ld.global.nc): a reduction
+  // writes only its partial results. The CPU device runs the same code (plain vector
+  // loads), so CI's corpus exercises it (tests/programs/soacs/reduce_comm_tuples.fut,
+  // reduce_comm_fail.fut).
+  bool comm = commutative(e);
+  std::optional<LaneLeaves> lanes;
+  if (comm && !segs && bk.partial_inputs.empty() && lazies_elementwise(bk.sl)) {
+    LaneLeaves l = lane_leaves(g, e.arrays, true);
+    if (!l.empty()) lanes = l;
+  }
+
+  // This thread's chunk (with lanes a whole number of groups).
   Value *threads = b.CreateMul(bcount, ntid);
   Value *chunk = b.CreateSDiv(b.CreateAdd(n, b.CreateSub(threads, b.getInt64(1))), threads);
+  if (lanes)
+    chunk = b.CreateAnd(b.CreateAdd(chunk, b.getInt64(kMapLanes - 1)), b.getInt64(-kMapLanes));
   Value *gtid = b.CreateAdd(b.CreateMul(bidx, ntid), tid);
   Value *lo = b.CreateMul(gtid, chunk);
   Value *hi = b.CreateAdd(lo, chunk);
@@ -717,7 +752,6 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   // Pass 1: the chunk's total. A commutative operator lets the block's threads read
   // its part interleaved (coalesced: thread t takes t, t + ntid, ...); otherwise each
   // thread takes a contiguous chunk, which keeps the order.
-  bool comm = commutative(*e.lambda);
   set_acc_ne();
   BasicBlock *after_chunk = BasicBlock::Create(c, "chunk.done", f);
   on_fail_to(after_chunk);
@@ -731,14 +765,49 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     Value *seg_lo = b.CreateMul(b.CreateMul(bidx, ntid), chunk);
     Value *seg_hi = b.CreateAdd(seg_lo, b.CreateMul(ntid, chunk));
     seg_hi = b.CreateSelect(b.CreateICmpSLT(seg_hi, n), seg_hi, n);
-    Value *first = b.CreateAdd(seg_lo, tid);
-    // Elements first, first + ntid, ... below seg_hi: ceil((seg_hi - first) / ntid).
-    Value *left = b.CreateSub(seg_hi, first);
-    Value *count = b.CreateSDiv(b.CreateAdd(left, b.CreateSub(ntid, b.getInt64(1))), ntid);
-    count = b.CreateSelect(b.CreateICmpSGT(count, b.getInt64(0)), count, b.getInt64(0));
-    g.counted_range(b.getInt64(0), count, after_chunk, [&](Value *k) {
-      combine_into_acc(input_at(b.CreateAdd(first, b.CreateMul(k, ntid))));
-    });
+    if (lanes) {
+      // Groups of kMapLanes elements of the block's part (it starts at a group: chunk
+      // is a multiple of kMapLanes), thread t taking groups t, t + ntid, ..., when the
+      // arrays are aligned (and long enough); then the rest of the part (its last
+      // elements, or all of it) one at a time, interleaved.
+      g.invariant_loads = true; // a reduction writes only its partial results
+      Value *lanes_v = b.getInt64(kMapLanes);
+      Value *fit = lanes_fit(g, *lanes, n);
+      Value *len = b.CreateSub(seg_hi, seg_lo);
+      len = b.CreateSelect(b.CreateICmpSGT(len, b.getInt64(0)), len, b.getInt64(0));
+      Value *g_lo = b.CreateUDiv(seg_lo, lanes_v), *groups = b.CreateUDiv(len, lanes_v);
+      Value *from = b.CreateSelect(fit, b.CreateAdd(seg_lo, b.CreateMul(groups, lanes_v)), seg_lo);
+      BasicBlock *vec = BasicBlock::Create(c, "lanes.vector", f);
+      BasicBlock *each = BasicBlock::Create(c, "lanes.each", f);
+      b.CreateCondBr(fit, vec, each);
+      b.SetInsertPoint(vec);
+      g.stepped_range(b.CreateAdd(g_lo, tid), b.CreateAdd(g_lo, groups), ntid, each, [&](Value *q) {
+        Value *at = b.CreateMul(q, lanes_v);
+        load_lane_leaves(g, *lanes, at);
+        for (int64_t j = 0; j < kMapLanes; j++) {
+          Value *i = b.CreateAdd(at, b.getInt64(j));
+          g.lane = int(j);
+          g.lane_index = i;
+          std::vector<Val> x = input_at(i);
+          g.lane = -1;
+          g.lane_index = nullptr;
+          combine_into_acc(x);
+        }
+        g.lane_values.clear();
+        g.lane_indexed.clear();
+      }, false);
+      g.stepped_range(b.CreateAdd(from, tid), seg_hi, ntid, after_chunk,
+                      [&](Value *i) { combine_into_acc(input_at(i)); }, false);
+    } else {
+      Value *first = b.CreateAdd(seg_lo, tid);
+      // Elements first, first + ntid, ... below seg_hi: ceil((seg_hi - first) / ntid).
+      Value *left = b.CreateSub(seg_hi, first);
+      Value *count = b.CreateSDiv(b.CreateAdd(left, b.CreateSub(ntid, b.getInt64(1))), ntid);
+      count = b.CreateSelect(b.CreateICmpSGT(count, b.getInt64(0)), count, b.getInt64(0));
+      g.counted_range(b.getInt64(0), count, after_chunk, [&](Value *k) {
+        combine_into_acc(input_at(b.CreateAdd(first, b.CreateMul(k, ntid))));
+      });
+    }
   } else {
     g.counted_range(lo, hi, after_chunk, [&](Value *i) { combine_into_acc(input_at(i)); });
   }
@@ -1435,7 +1504,7 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     launch_bounds();
     return;
   }
-  if (commutative(*e.lambda))
+  if (commutative(e))
     comm_reduce(lo, hi, input);
   else
     warp_reduce(lo, hi, input);

@@ -106,6 +106,19 @@ std::vector<Value *> FnGen::strides_of(const Val &v) {
 }
 
 Value *FnGen::offset_of(const Val &arr, const std::vector<Value *> &idx) {
+  if (offsets32) {
+    // Note [32-bit map kernels]: every product and partial sum is the true one, below
+    // 2^31 in magnitude (nsw), for an in-bounds access.
+    Type *i32 = b_.getInt32Ty();
+    auto low = [&](Value *v) { return b_.CreateTrunc(v, i32); };
+    Value *off = b_.getInt32(0);
+    for (size_t d = 0; d < (arr.contiguous() ? arr.dims.size() : idx.size()); d++) {
+      Value *i = d < idx.size() ? low(idx[d]) : b_.getInt32(0);
+      off = arr.contiguous() ? b_.CreateNSWAdd(b_.CreateNSWMul(off, low(arr.dims[d])), i)
+                             : b_.CreateNSWAdd(off, b_.CreateNSWMul(i, low(arr.strides[d])));
+    }
+    return b_.CreateSExt(off, b_.getInt64Ty());
+  }
   if (arr.contiguous()) return flat_offset(arr.dims, idx);
   Value *off = i64(0);
   for (size_t d = 0; d < idx.size(); d++) off = b_.CreateAdd(off, b_.CreateMul(idx[d], arr.strides[d]));
@@ -516,6 +529,13 @@ void FnGen::loop_stm(const core::Stm &s) {
 
 void FnGen::index_stm(const core::Stm &s) {
   const core::Exp &e = s.exp;
+  if (lane >= 0 && e.args.size() == 1 && e.args[0].is_var() && scalar(e.args[0]) == lane_index) {
+    auto lv = lane_indexed.find(e.arrays[0]);
+    if (lv != lane_indexed.end()) {
+      bind(s.pat[0], Val{lv->second[size_t(lane)], nullptr, {}, {}});
+      return;
+    }
+  }
   const Val &arr = lookup(e.arrays[0]);
   PrimType t = p_.var(e.arrays[0]).type.prim;
   std::vector<Value *> idx;
@@ -554,6 +574,11 @@ void FnGen::return_if_error(Value *status) {
 
 BasicBlock *FnGen::counted_range(Value *lo, Value *hi, BasicBlock *exit,
                                  const std::function<void(Value *)> &body, bool unroll) {
+  return stepped_range(lo, hi, i64(1), exit, body, unroll);
+}
+
+BasicBlock *FnGen::stepped_range(Value *lo, Value *hi, Value *step, BasicBlock *exit,
+                                 const std::function<void(Value *)> &body, bool unroll) {
   AllocaInst *ctr = entry_alloca(b_.getInt64Ty());
   b_.CreateStore(lo, ctr);
   BasicBlock *head = BasicBlock::Create(c_, "for.head", f_);
@@ -565,7 +590,7 @@ BasicBlock *FnGen::counted_range(Value *lo, Value *hi, BasicBlock *exit,
   b_.CreateCondBr(b_.CreateICmpSLT(i, hi), work, exit);
   b_.SetInsertPoint(work);
   body(i);
-  b_.CreateStore(b_.CreateAdd(i, i64(1)), ctr);
+  b_.CreateStore(b_.CreateAdd(i, step), ctr);
   llvm::BranchInst *latch = b_.CreateBr(head);
   if (!unroll) {
     llvm::MDNode *off = llvm::MDNode::get(c_, {llvm::MDString::get(c_, "llvm.loop.unroll.disable")});

@@ -168,6 +168,10 @@ public:
   // prefix pass: outputs are fresh arrays) mark their loads invariant, which lets the
   // GPU use its read-only data path.
   bool invariant_loads = false;
+  // A 32-bit map kernel (Note [32-bit map kernels] in narrow_index.cpp): element
+  // offsets computed in wrapping i32 arithmetic (exact for in-bounds accesses under
+  // the host's test of the arguments).
+  bool offsets32 = false;
 
   Value *load_elem(PrimType t, Value *addr);
   void store_elem(PrimType t, Value *v, Value *addr) { b_.CreateStore(ops_.to_mem(t, v), addr); }
@@ -257,6 +261,9 @@ public:
   // registers).
   BasicBlock *counted_range(Value *lo, Value *hi, BasicBlock *exit,
                             const std::function<void(Value *)> &body, bool unroll = true);
+  // for (i = lo; i < hi; i += step) body(i) (step > 0), as counted_range.
+  BasicBlock *stepped_range(Value *lo, Value *hi, Value *step, BasicBlock *exit,
+                            const std::function<void(Value *)> &body, bool unroll = true);
 
   void counted_loop(Value *n, const std::function<void(Value *)> &body);
 
@@ -302,6 +309,13 @@ public:
   // vector load made beforehand) instead of loading it.
   int lane = -1;
   std::map<int, std::vector<Value *>> lane_values;
+  // And `arr[i]` of a one-dimensional array in `lane_indexed` whose index is the
+  // element's own (`lane_index`, the same LLVM value: a map over iota, nn's
+  // `map (\i -> lat[i] ...) (iota n)`) takes lane `lane` of arr's vector load; the
+  // caller made sure that arr has at least as many elements as the reduction (the
+  // bounds check, if any, cannot fail there).
+  std::map<int, std::vector<Value *>> lane_indexed;
+  Value *lane_index = nullptr;
 
   // Copies every element of array view `src` to view `dst` (same shape).
   void copy_elements(PrimType t, const Val &src, const Val &dst);

@@ -16,6 +16,7 @@
 #include "codegen/fn_gen.h"
 #include "codegen/gen_llvm.h"
 
+#include <llvm/IR/ConstantRange.h>
 #include <llvm/IR/Intrinsics.h>
 
 #include <memory>
@@ -195,8 +196,40 @@ private:
   struct TileIndex {
     Value *i = nullptr, *j = nullptr, *valid = nullptr;
   };
-  TileIndex tile_index(KernelFn &k, const Tiles &t, Value *gid);
+  // narrow: a 32-bit kernel (Note [32-bit map kernels]): i and j computed in i32 and
+  // recorded in `seeds` with their ranges.
+  TileIndex tile_index(KernelFn &k, const Tiles &t, Value *gid,
+                       std::map<Value *, llvm::ConstantRange> *seeds = nullptr);
+  // Host code: whether the launch's arguments allow the 32-bit kernel (Note [32-bit map
+  // kernels]); `ranges` gets the range of each tested slot.
+  Value *narrow_test(const SlotList &sl, const Tiles &t, std::map<size_t, llvm::ConstantRange> &ranges);
+  // Runs narrow_index_arithmetic over a 32-bit kernel.
+  void narrow_kernel(KernelFn &k, const std::map<Value *, llvm::ConstantRange> &seeds,
+                     const std::map<size_t, llvm::ConstantRange> &ranges);
   bool lanes_map(const core::Stm &s, const SlotList &sl, const ArenaSlots &arena);
+  // Whether the maps fused into a kernel (sl.lazies) are all straight-line code
+  // (elementwise), so that a thread can run them for several elements in lanes.
+  static bool lazies_elementwise(const SlotList &sl);
+  // The arrays a thread running kMapLanes consecutive elements of `arrays` reads with
+  // one vector load each (kernel code, g's bindings): `rows`, the one-dimensional
+  // contiguous arrays read element by element (those of `arrays` and of the maps fused
+  // into them); with `indexed`, also `indexed`: the one-dimensional contiguous free
+  // arrays that a fused map over `iota n` (i64) indexes by its element (`xs[i]`).
+  struct LaneLeaves {
+    std::vector<int> rows, indexed;
+    bool empty() const { return rows.empty() && indexed.empty(); }
+  };
+  LaneLeaves lane_leaves(FnGen &g, const std::vector<int> &arrays, bool indexed);
+  // The alignment of a group of kMapLanes elements of type t: its size, at most 16
+  // (wider groups are read 16 bytes at a time).
+  uint64_t lane_align(FnGen &g, PrimType t);
+  // fit && addr is aligned for a group of elements of type t.
+  Value *lane_aligned(FnGen &g, Value *fit, Value *addr, PrimType t);
+  // Whether every leaf's address is aligned for vector loads, and (indexed) it has at
+  // least n elements; the same for every thread of a launch.
+  Value *lanes_fit(FnGen &g, const LaneLeaves &l, Value *n);
+  // The vector loads at element `first` into g.lane_values / g.lane_indexed.
+  void load_lane_leaves(FnGen &g, const LaneLeaves &l, Value *first);
   // Whether a body is straight-line scalar code (branches allowed): no loops, no
   // SOACs, no arrays made.
   static bool elementwise(const core::Body &b);
@@ -219,8 +252,10 @@ private:
   bool fills_with_memset(PrimType t, const core::SubExp &v);
 
   // reduce op ne xs: two launches of one block kernel (per-block partial results, then
-  // one block over them). A commutative operator (commutative()) reads coalesced,
-  // interleaved, and combines in a halving tree (BlockMode::Interleaved); any other
+  // one block over them). A commutative operator (commutative(): reduce_comm, or a
+  // known one) reads coalesced, interleaved (with vector loads where it can: Note
+  // [Commutative reductions in lanes]), and combines in a halving tree
+  // (BlockMode::Interleaved); any other
   // takes its block's contiguous part in one contiguous run per warp (BlockMode::
   // TiledReduce, see tiled_body), which keeps the order.
   // A block kernel over the arrays of a Reduce or Scan: its launch slots (n, the
@@ -298,7 +333,7 @@ private:
 
   // reduce_by_index dest op ne is vs: a copy of dest, then one thread per update
   // (atomic_hist) where the operator is one the code generator knows as commutative
-  // (commutative()) on 32- or 64-bit scalars; otherwise (tuples, rows, small types,
+  // (commutative_operator()) on 32- or 64-bit scalars; otherwise (tuples, rows, small types,
   // other operators) one thread makes every update in index order.
   void hist_kernel(const core::Stm &s);
   // How a parallel update combines into a bin: an atomicrmw, or a compare-and-swap loop
@@ -358,7 +393,10 @@ private:
 
   // Whether a reduction operator is commutative: a lambda whose body is one
   // commutative operator (+ * & | ^ && || == != min max) on its two parameters.
-  bool commutative(const core::Lambda &l);
+  bool commutative_operator(const core::Lambda &l);
+  // Whether a Reduce (or Hist) may combine its elements in any order: reduce_comm (the
+  // program's word, any operator; core::Exp::comm) or a commutative_operator.
+  bool commutative(const core::Exp &e) { return e.comm || commutative_operator(*e.lambda); }
 
   // The body of the block kernels (see reduce_kernels and scan_kernels). The input
   // arrays are one-dimensional and contiguous; slot n holds their length. Each block

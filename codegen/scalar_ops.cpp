@@ -434,9 +434,9 @@ std::pair<Value *, Value *> ScalarOps::magic_divisor_or_none(Value *d) {
   return {b_.CreateSelect(ok, m, b_.getInt64(0)), l};
 }
 
-Value *ScalarOps::magic_div(Value *x, Value *m, Value *l) {
+Value *ScalarOps::magic_div(Value *x, Value *m, Value *l, bool in_range) {
   Type *i32 = b_.getInt32Ty();
-  Value *x2 = b_.CreateShl(x, b_.getInt32(1), "", /*HasNUW=*/true); // 2x < 2^32
+  Value *x2 = b_.CreateShl(x, b_.getInt32(1), "", /*HasNUW=*/in_range); // 2x < 2^32
   Value *m32 = b_.CreateTrunc(m, i32);
   Value *hi;
   if (lib_ == MathLib::Libdevice) { // a GPU kernel
@@ -457,7 +457,7 @@ Value *ScalarOps::divide_by_magic(BinOp op, PrimType t, Value *a, Value *d, Valu
   // so that `q / d` and `q % d` share it (LLVM's CSE); only the rare other case
   // branches.
   Value *a32 = b_.CreateTrunc(a, i32);
-  Value *q = magic_div(a32, m, l);
+  Value *q = magic_div(a32, m, l, /*in_range=*/false);
   bool quotient = op == BinOp::Div || op == BinOp::Quot;
   Value *fast_r = b_.CreateZExt(quotient ? q : b_.CreateSub(a32, b_.CreateMul(q, b_.CreateTrunc(d, i32))), ty);
   Value *fast = b_.CreateAnd(b_.CreateICmpNE(m, b_.getInt64(0)),

@@ -53,8 +53,9 @@ public:
   // The same for any i64 d: m = 0 (no magic number) when d is not in [1, 2^31].
   std::pair<llvm::Value *, llvm::Value *> magic_divisor_or_none(llvm::Value *d);
   // Kernel code: x / d for an i32 0 <= x < 2^31 by d's m and l (i64 values): on the GPU
-  // mul.hi.u32 and a shift.
-  llvm::Value *magic_div(llvm::Value *x, llvm::Value *m, llvm::Value *l);
+  // mul.hi.u32 and a shift. `in_range` false: x may be outside (the result is then
+  // discarded), so the IR claims nothing about it (no nuw).
+  llvm::Value *magic_div(llvm::Value *x, llvm::Value *m, llvm::Value *l, bool in_range = true);
   // Kernel code: a op d (op one of / % // %%, t an integer type of 32 or 64 bits) where
   // d's m and l came from magic_divisor_or_none: by the magic number when m != 0 and
   // 0 <= a < 2^31 (a branch), else by binop.

@@ -5,6 +5,7 @@
 // contiguous, scatter, and reduce_by_index (atomics where the operator allows).
 #include "codegen/program_gen.h"
 
+#include "codegen/narrow_index.h"
 #include "compiler/prim_ops.h"
 
 #include <algorithm>
@@ -324,7 +325,8 @@ ProgramGen::Tiles ProgramGen::add_tiles(SlotList &sl, Value *rows, Value *cols) 
   return t;
 }
 
-ProgramGen::TileIndex ProgramGen::tile_index(KernelFn &k, const Tiles &t, Value *gid) {
+ProgramGen::TileIndex ProgramGen::tile_index(KernelFn &k, const Tiles &t, Value *gid,
+                                             std::map<Value *, ConstantRange> *seeds) {
   IRBuilder<> &b = k.g->builder();
   Type *i32 = b.getInt32Ty(), *i64 = b.getInt64Ty();
   auto wide = [&](Value *v) { return b.CreateZExt(v, i64); };
@@ -348,16 +350,99 @@ ProgramGen::TileIndex ProgramGen::tile_index(KernelFn &k, const Tiles &t, Value 
   Value *ty = k.g->ops().magic_div(tid, k.slot(t.tw_div_slot), k.slot(t.tw_div_slot + 1));
   Value *tx = b.CreateSub(tid, b.CreateMul(ty, b.CreateTrunc(k.slot(t.tw_slot), i32)));
   TileIndex r;
-  r.i = b.CreateAdd(b.CreateMul(by, k.slot(t.th_slot)), wide(ty));
-  r.j = b.CreateAdd(b.CreateMul(bx, k.slot(t.tw_slot)), wide(tx));
+  if (seeds) {
+    // i < tiles_y * th < rows + th and j < tiles_x * tw < cols + tw, with rows, cols <=
+    // kNarrowLimit (the host's test) and th, tw <= kTileThreads: i32 is exact.
+    auto low = [&](Value *v) { return b.CreateTrunc(v, i32); };
+    r.i = wide(b.CreateAdd(b.CreateMul(low(by), low(k.slot(t.th_slot))), ty));
+    r.j = wide(b.CreateAdd(b.CreateMul(low(bx), low(k.slot(t.tw_slot))), tx));
+    ConstantRange idx(APInt(64, 0), APInt(64, uint64_t(kNarrowLimit + kTileThreads)));
+    seeds->insert_or_assign(r.i, idx);
+    seeds->insert_or_assign(r.j, idx);
+  } else {
+    r.i = b.CreateAdd(b.CreateMul(by, k.slot(t.th_slot)), wide(ty));
+    r.j = b.CreateAdd(b.CreateMul(bx, k.slot(t.tw_slot)), wide(tx));
+  }
   r.valid = b.CreateAnd(b.CreateICmpULT(ty, b.CreateTrunc(k.slot(t.th_slot), i32)),
                         b.CreateAnd(b.CreateICmpULT(r.i, k.slot(t.rows_slot)),
                                     b.CreateICmpULT(r.j, k.slot(t.cols_slot))));
   return r;
 }
 
+Value *ProgramGen::narrow_test(const SlotList &sl, const Tiles &t,
+                               std::map<size_t, ConstantRange> &ranges) {
+  FnGen &h = *host_;
+  IRBuilder<> &b = h.builder();
+  const int64_t lim = kNarrowLimit, ext_lim = int64_t(1) << 31;
+  const ConstantRange size(APInt(64, 0), APInt(64, uint64_t(lim + 1)));
+  const ConstantRange any(APInt(64, uint64_t(-lim), true), APInt(64, uint64_t(lim + 1)));
+  Value *ok = b.getTrue();
+  // A slot in [0, lim] (sized) or [-lim, lim].
+  auto test = [&](size_t slot, bool sized) {
+    Value *v = sl.host_values[slot - 1];
+    ok = b.CreateAnd(ok, sized ? b.CreateICmpULE(v, h.i64(lim))
+                               : b.CreateICmpULE(b.CreateAdd(v, h.i64(lim)), h.i64(2 * lim)));
+    ranges.insert_or_assign(slot, sized ? size : any);
+    return v;
+  };
+  test(t.rows_slot, true);
+  test(t.cols_slot, true);
+  // tw, th <= kTileThreads, tiles_x <= cols.
+  ranges.insert_or_assign(t.tw_slot, ConstantRange(APInt(64, 1), APInt(64, uint64_t(kTileThreads + 1))));
+  ranges.insert_or_assign(t.th_slot, ConstantRange(APInt(64, 1), APInt(64, uint64_t(kTileThreads + 1))));
+  ranges.insert_or_assign(t.tiles_x_slot, size);
+  for (const KernelArg &a : sl.args) {
+    const core::CType &ty = p_.var(a.var).type;
+    if (ty.rank == 0) {
+      if (ty.prim == PrimType::I64 || ty.prim == PrimType::U64) test(a.first, false);
+      continue;
+    }
+    // The extent: the product of the dims (contiguous) or the sum of (dim - 1) *
+    // |stride|, saturated at 2^31 on the way (each factor and term is below 2^61 once
+    // the dims and strides pass).
+    Value *ext = h.i64(a.contiguous ? 1 : 0);
+    Value *sat = h.i64(ext_lim);
+    auto umin = [&](Value *x) { return b.CreateSelect(b.CreateICmpULT(x, sat), x, sat); };
+    for (int d = 0; d < ty.rank; d++) {
+      Value *dim = test(a.first + 1 + size_t(d), true);
+      if (a.contiguous) {
+        ext = b.CreateMul(umin(ext), dim);
+        continue;
+      }
+      Value *st = test(a.first + 1 + size_t(ty.rank + d), false);
+      Value *abs_st = b.CreateSelect(b.CreateICmpSLT(st, h.i64(0)), b.CreateNeg(st), st);
+      Value *last = b.CreateSelect(b.CreateICmpSGT(dim, h.i64(0)), b.CreateSub(dim, h.i64(1)), h.i64(0));
+      ext = b.CreateAdd(umin(ext), b.CreateMul(last, abs_st));
+    }
+    ok = b.CreateAnd(ok, b.CreateICmpULT(ext, sat));
+  }
+  return ok;
+}
+
+void ProgramGen::narrow_kernel(KernelFn &k, const std::map<Value *, ConstantRange> &seeds,
+                               const std::map<size_t, ConstantRange> &ranges) {
+  Function *f = k.f;
+  bool on_gpu = gpu();
+  // A kernel's slot: an argument on the GPU, a load of slots[i] on the CPU (new_kernel).
+  auto slot_range = [&](Value *v) -> std::optional<ConstantRange> {
+    std::optional<size_t> i;
+    if (auto *a = dyn_cast<Argument>(v)) {
+      if (on_gpu) i = a->getArgNo();
+    } else if (auto *l = dyn_cast<LoadInst>(v); l && !on_gpu) {
+      auto *gep = dyn_cast<GetElementPtrInst>(l->getPointerOperand());
+      if (gep && gep->getPointerOperand() == f->getArg(2) && gep->getNumIndices() == 1)
+        if (auto *c = dyn_cast<ConstantInt>(gep->getOperand(1))) i = size_t(c->getZExtValue());
+    }
+    if (!i) return std::nullopt;
+    auto r = ranges.find(*i);
+    if (r == ranges.end()) return std::nullopt;
+    return r->second;
+  };
+  narrow_index_arithmetic(*f, seeds, slot_range);
+}
+
 bool ProgramGen::segred_across_rows(const core::Stm &s, const core::Stm &red) {
-  if (!commutative(*red.exp.lambda)) return false;
+  if (!commutative(red.exp)) return false;
   const core::Lambda &l = *s.exp.lambda;
   std::set<int> seg(l.params.begin(), l.params.end());
   std::function<bool(const core::Body &)> minor = [&](const core::Body &body) {
@@ -390,41 +475,73 @@ void ProgramGen::flat_map_kernel(const core::Stm &s, const core::Stm &in) {
   MapSlots ms = add_map_slots(s, n, tiles.threads, sl);
   size_t first_out = ms.first_out;
   ArenaSlots arena = ms.arena;
-  KernelFn k = new_kernel("map", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
-  bind_kernel_args(k, sl);
-  FnGen &g = *k.g;
-  g.invariant_loads = true;
-  IRBuilder<> &b = g.builder();
-  LLVMContext &c = b.getContext();
-  threads_kernel(k, k.slot(threads_slot), [&](Value *gid) {
-    TileIndex at = tile_index(k, tiles, gid);
-    BasicBlock *row = BasicBlock::Create(c, "tile.elem", k.f);
-    BasicBlock *skip = BasicBlock::Create(c, "tile.skip", k.f);
-    b.CreateCondBr(at.valid, row, skip);
-    b.SetInsertPoint(row);
-    Value *i = at.i, *j = at.j;
-    bind_arena(k, arena, gid);
-    std::vector<Val> rows = g.rows_at(e.arrays, i);
-    for (size_t p = 0; p < rows.size(); p++) g.bind(e.lambda->params[p], rows[p]);
-    std::vector<Val> dests;
-    for (size_t r = 0; r < s.pat.size(); r++) {
-      const Val &d = g.lookup(sl.args[first_out + r].var);
-      PrimType t = p_.var(s.pat[r]).type.prim;
-      dests.push_back(g.subarray(d, g.element_addr(d.addr, g.offset_of(d, {i}), t), 1));
-    }
-    const core::Body *saved = g.cur_body_;
-    g.cur_body_ = &e.lambda->body;
-    for (size_t st = 0; st + 1 < e.lambda->body.stms.size(); st++) g.stm(e.lambda->body.stms[st]);
-    Value *w = g.ops().to_i64(g.prim_of(in.exp.args[0]), g.scalar(in.exp.args[0]));
-    BasicBlock *elem = BasicBlock::Create(c, "nested.elem", k.f);
-    b.CreateCondBr(b.CreateICmpSLT(j, w), elem, skip);
-    b.SetInsertPoint(elem);
-    g.map_element(*in.exp.lambda, in.exp.arrays, j, dests);
-    b.CreateBr(skip);
-    b.SetInsertPoint(skip);
-    g.cur_body_ = saved;
-  }, sl.prelude || needs_prelude(e.lambda->body));
-  emit_launch(int(out_.kernel_descs.size()) - 1, tiles.threads, sl);
+  // The kernel; narrow: the 32-bit one (Note [32-bit map kernels]), for the slots in
+  // `ranges`.
+  auto kernel = [&](const std::map<size_t, ConstantRange> *ranges) {
+    KernelFn k = new_kernel("map", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+    bind_kernel_args(k, sl);
+    FnGen &g = *k.g;
+    g.invariant_loads = true;
+    g.offsets32 = ranges != nullptr;
+    std::map<Value *, ConstantRange> seeds;
+    IRBuilder<> &b = g.builder();
+    LLVMContext &c = b.getContext();
+    threads_kernel(k, k.slot(threads_slot), [&](Value *gid) {
+      TileIndex at = tile_index(k, tiles, gid, ranges ? &seeds : nullptr);
+      BasicBlock *row = BasicBlock::Create(c, "tile.elem", k.f);
+      BasicBlock *skip = BasicBlock::Create(c, "tile.skip", k.f);
+      b.CreateCondBr(at.valid, row, skip);
+      b.SetInsertPoint(row);
+      Value *i = at.i, *j = at.j;
+      bind_arena(k, arena, gid);
+      std::vector<Val> rows = g.rows_at(e.arrays, i);
+      for (size_t p = 0; p < rows.size(); p++) g.bind(e.lambda->params[p], rows[p]);
+      std::vector<Val> dests;
+      for (size_t r = 0; r < s.pat.size(); r++) {
+        const Val &d = g.lookup(sl.args[first_out + r].var);
+        PrimType t = p_.var(s.pat[r]).type.prim;
+        dests.push_back(g.subarray(d, g.element_addr(d.addr, g.offset_of(d, {i}), t), 1));
+      }
+      const core::Body *saved = g.cur_body_;
+      g.cur_body_ = &e.lambda->body;
+      for (size_t st = 0; st + 1 < e.lambda->body.stms.size(); st++) g.stm(e.lambda->body.stms[st]);
+      Value *w = g.ops().to_i64(g.prim_of(in.exp.args[0]), g.scalar(in.exp.args[0]));
+      BasicBlock *elem = BasicBlock::Create(c, "nested.elem", k.f);
+      b.CreateCondBr(b.CreateICmpSLT(j, w), elem, skip);
+      b.SetInsertPoint(elem);
+      g.map_element(*in.exp.lambda, in.exp.arrays, j, dests);
+      b.CreateBr(skip);
+      b.SetInsertPoint(skip);
+      g.cur_body_ = saved;
+    }, sl.prelude || needs_prelude(e.lambda->body));
+    if (ranges) narrow_kernel(k, seeds, *ranges);
+    return int(out_.kernel_descs.size()) - 1;
+  };
+  int wide = kernel(nullptr);
+  // Straight-line elements only: in a loop, i32 offsets (sign-extended per access) keep
+  // LLVM from stepping the addresses (matmul's k loop became slower).
+  bool straight = elementwise(in.exp.lambda->body);
+  for (const auto &[v, lazy] : sl.lazies)
+    if (lazy.stm->exp.kind == core::ExpKind::Map && !elementwise(lazy.stm->exp.lambda->body)) straight = false;
+  if (arena.used || !straight) {
+    emit_launch(wide, tiles.threads, sl);
+    return;
+  }
+  std::map<size_t, ConstantRange> ranges;
+  Value *small = narrow_test(sl, tiles, ranges);
+  int narrow = kernel(&ranges);
+  LLVMContext &hc = hb.getContext();
+  BasicBlock *nb = BasicBlock::Create(hc, "map.i32", h.function());
+  BasicBlock *wb = BasicBlock::Create(hc, "map.i64", h.function());
+  BasicBlock *join = BasicBlock::Create(hc, "map.launched", h.function());
+  hb.CreateCondBr(small, nb, wb);
+  hb.SetInsertPoint(nb);
+  emit_launch(narrow, tiles.threads, sl);
+  hb.CreateBr(join);
+  hb.SetInsertPoint(wb);
+  emit_launch(wide, tiles.threads, sl);
+  hb.CreateBr(join);
+  hb.SetInsertPoint(join);
 }
 
 std::optional<ProgramGen::FlatSplit> ProgramGen::flat_split(const core::Stm &s) {
@@ -535,10 +652,99 @@ bool ProgramGen::lanes_map(const core::Stm &s, const SlotList &sl, const ArenaSl
   if (arena.used || !elementwise(s.exp.lambda->body)) return false;
   for (int v : s.pat)
     if (p_.var(v).type.rank != 1) return false;
+  return lazies_elementwise(sl);
+}
+
+bool ProgramGen::lazies_elementwise(const SlotList &sl) {
   for (const auto &[v, lazy] : sl.lazies)
     if (lazy.stm->exp.kind == core::ExpKind::Map && !elementwise(lazy.stm->exp.lambda->body))
       return false;
   return true;
+}
+
+ProgramGen::LaneLeaves ProgramGen::lane_leaves(FnGen &g, const std::vector<int> &arrays, bool indexed) {
+  LaneLeaves out;
+  auto add = [](std::vector<int> &to, int a) {
+    if (std::find(to.begin(), to.end(), a) == to.end()) to.push_back(a);
+  };
+  auto vector_array = [&](int a) { return p_.var(a).type.rank == 1 && g.lookup(a).contiguous(); };
+  // `xs[i]` in a fused map's lambda (branches included) where i is the parameter bound
+  // to a fused iota of i64 and xs is free in the lambda (bound before the kernel runs it).
+  auto indexed_in = [&](const core::Exp &m) {
+    std::set<int> idx;
+    for (size_t p = 0; p < m.arrays.size() && p < m.lambda->params.size(); p++) {
+      auto lz = g.lazy_.find(m.arrays[p]);
+      if (lz != g.lazy_.end() && lz->second.stm->exp.kind == core::ExpKind::Iota &&
+          lz->second.stm->exp.to == PrimType::I64)
+        idx.insert(m.lambda->params[p]);
+    }
+    if (idx.empty()) return;
+    std::set<int> free = lambda_free_vars(p_, *m.lambda);
+    std::function<void(const core::Body &)> walk = [&](const core::Body &body) {
+      for (const core::Stm &st : body.stms) {
+        const core::Exp &x = st.exp;
+        if (x.kind == core::ExpKind::Index && x.args.size() == 1 && x.args[0].is_var() &&
+            idx.count(x.args[0].var) && free.count(x.arrays[0]) && !g.lazy_.count(x.arrays[0]) &&
+            g.has(x.arrays[0]) && vector_array(x.arrays[0]))
+          add(out.indexed, x.arrays[0]);
+        for (const auto &bb : x.bodies)
+          if (bb) walk(*bb);
+      }
+    };
+    walk(m.lambda->body);
+  };
+  std::function<void(const std::vector<int> &)> collect = [&](const std::vector<int> &arrs) {
+    for (int a : arrs) {
+      auto lz = g.lazy_.find(a);
+      if (lz != g.lazy_.end()) {
+        const core::Exp &m = lz->second.stm->exp;
+        if (m.kind == core::ExpKind::Map) {
+          collect(m.arrays);
+          if (indexed) indexed_in(m);
+        }
+        continue;
+      }
+      if (vector_array(a)) add(out.rows, a);
+    }
+  };
+  collect(arrays);
+  return out;
+}
+
+uint64_t ProgramGen::lane_align(FnGen &g, PrimType t) {
+  const DataLayout &dl = g.builder().GetInsertBlock()->getModule()->getDataLayout();
+  return std::min<uint64_t>(16, uint64_t(kMapLanes) * dl.getTypeAllocSize(g.ops().mem_type(t)));
+}
+
+Value *ProgramGen::lane_aligned(FnGen &g, Value *fit, Value *addr, PrimType t) {
+  IRBuilder<> &b = g.builder();
+  Value *low = b.CreateAnd(b.CreatePtrToInt(addr, b.getInt64Ty()), g.i64(int64_t(lane_align(g, t) - 1)));
+  return b.CreateAnd(fit, b.CreateICmpEQ(low, g.i64(0)));
+}
+
+Value *ProgramGen::lanes_fit(FnGen &g, const LaneLeaves &l, Value *n) {
+  IRBuilder<> &b = g.builder();
+  Value *fit = b.getTrue();
+  for (int a : l.rows) fit = lane_aligned(g, fit, g.lookup(a).addr, p_.var(a).type.prim);
+  for (int a : l.indexed) {
+    fit = lane_aligned(g, fit, g.lookup(a).addr, p_.var(a).type.prim);
+    fit = b.CreateAnd(fit, b.CreateICmpSGE(g.lookup(a).dims[0], n));
+  }
+  return fit;
+}
+
+void ProgramGen::load_lane_leaves(FnGen &g, const LaneLeaves &l, Value *first) {
+  IRBuilder<> &b = g.builder();
+  g.lane_values.clear();
+  g.lane_indexed.clear();
+  auto load = [&](int a, std::vector<Value *> &lv) {
+    PrimType t = p_.var(a).type.prim;
+    Value *v = load_lanes(g, g.element_addr(g.lookup(a).addr, first, t), t, lane_align(g, t));
+    for (int64_t j = 0; j < kMapLanes; j++)
+      lv.push_back(g.ops().from_mem(t, b.CreateExtractElement(v, uint64_t(j))));
+  };
+  for (int a : l.rows) load(a, g.lane_values[a]);
+  for (int a : l.indexed) load(a, g.lane_indexed[a]);
 }
 
 Value *ProgramGen::load_lanes(FnGen &g, Value *addr, PrimType t, uint64_t align) {
@@ -585,37 +791,15 @@ void ProgramGen::lanes_thread(KernelFn &k, const core::Stm &s, const std::vector
   FnGen &g = *k.g;
   IRBuilder<> &b = g.builder();
   LLVMContext &c = b.getContext();
-  const DataLayout &dl = k.f->getParent()->getDataLayout();
   Value *first = b.CreateMul(gid, g.i64(kMapLanes));
   // The arrays read element by element (the map's and those of the maps fused into it)
   // that are one-dimensional and contiguous: these are read with vector loads.
-  std::vector<int> leaves;
-  std::function<void(const std::vector<int> &)> collect = [&](const std::vector<int> &arrays) {
-    for (int a : arrays) {
-      auto lz = g.lazy_.find(a);
-      if (lz != g.lazy_.end()) {
-        if (lz->second.stm->exp.kind == core::ExpKind::Map) collect(lz->second.stm->exp.arrays);
-        continue;
-      }
-      if (p_.var(a).type.rank == 1 && g.lookup(a).contiguous() &&
-          std::find(leaves.begin(), leaves.end(), a) == leaves.end())
-        leaves.push_back(a);
-    }
-  };
-  collect(e.arrays);
-  // A vector of kMapLanes elements is aligned to its size, at most 16 bytes (wider
-  // vectors are split into 16-byte accesses). Allocations are 256-byte aligned; views
-  // (slices) may not be: the test is the same for every thread.
-  auto vec_align = [&](PrimType t) {
-    return std::min<uint64_t>(16, uint64_t(kMapLanes) * dl.getTypeAllocSize(g.ops().mem_type(t)));
-  };
-  Value *aligned = b.getTrue();
-  auto need_aligned = [&](Value *addr, PrimType t) {
-    Value *low = b.CreateAnd(b.CreatePtrToInt(addr, b.getInt64Ty()), g.i64(int64_t(vec_align(t) - 1)));
-    aligned = b.CreateAnd(aligned, b.CreateICmpEQ(low, g.i64(0)));
-  };
-  for (int a : leaves) need_aligned(g.lookup(a).addr, p_.var(a).type.prim);
-  for (size_t j = 0; j < s.pat.size(); j++) need_aligned(dests[j].addr, p_.var(s.pat[j]).type.prim);
+  LaneLeaves leaves = lane_leaves(g, e.arrays, false);
+  // Allocations are 256-byte aligned; views (slices) may not be: the test is the same
+  // for every thread.
+  Value *aligned = lanes_fit(g, leaves, n);
+  for (size_t j = 0; j < s.pat.size(); j++)
+    aligned = lane_aligned(g, aligned, dests[j].addr, p_.var(s.pat[j]).type.prim);
   Value *full = b.CreateICmpSLE(b.CreateAdd(first, g.i64(kMapLanes)), n);
   BasicBlock *vec = BasicBlock::Create(c, "lanes.vector", k.f);
   BasicBlock *one = BasicBlock::Create(c, "lanes.each", k.f);
@@ -623,14 +807,7 @@ void ProgramGen::lanes_thread(KernelFn &k, const core::Stm &s, const std::vector
   b.CreateCondBr(b.CreateAnd(full, aligned), vec, one);
 
   b.SetInsertPoint(vec);
-  g.lane_values.clear();
-  for (int a : leaves) {
-    PrimType t = p_.var(a).type.prim;
-    Value *l = load_lanes(g, g.element_addr(g.lookup(a).addr, first, t), t, vec_align(t));
-    std::vector<Value *> &lv = g.lane_values[a];
-    for (int64_t j = 0; j < kMapLanes; j++)
-      lv.push_back(g.ops().from_mem(t, b.CreateExtractElement(l, uint64_t(j))));
-  }
+  load_lane_leaves(g, leaves, first);
   std::vector<std::vector<Value *>> res; // [lane][result]
   for (int64_t j = 0; j < kMapLanes; j++) {
     g.lane = int(j);
@@ -643,7 +820,7 @@ void ProgramGen::lanes_thread(KernelFn &k, const core::Stm &s, const std::vector
     Value *v = PoisonValue::get(FixedVectorType::get(g.ops().mem_type(t), unsigned(kMapLanes)));
     for (int64_t j = 0; j < kMapLanes; j++)
       v = b.CreateInsertElement(v, g.ops().to_mem(t, res[size_t(j)][r]), uint64_t(j));
-    b.CreateAlignedStore(v, g.element_addr(dests[r].addr, first, t), Align(vec_align(t)));
+    b.CreateAlignedStore(v, g.element_addr(dests[r].addr, first, t), Align(lane_align(g, t)));
   }
   b.CreateBr(done);
 
@@ -792,7 +969,7 @@ void ProgramGen::scatter_kernel(const core::Stm &s) {
 
 std::optional<ProgramGen::HistUpdate> ProgramGen::hist_update(const core::Stm &s) {
   const core::Exp &e = s.exp;
-  if (s.pat.size() != 1 || p_.var(s.pat[0]).type.rank != 1 || !commutative(*e.lambda))
+  if (s.pat.size() != 1 || p_.var(s.pat[0]).type.rank != 1 || !commutative_operator(*e.lambda))
     return std::nullopt;
   PrimType t = p_.var(s.pat[0]).type.prim;
   switch (t) {

@@ -171,7 +171,7 @@ private:
     case ExpKind::Map:
     case ExpKind::Reduce:
     case ExpKind::Scan: {
-      const char *name = e.kind == ExpKind::Map ? "map" : e.kind == ExpKind::Reduce ? "reduce" : "scan";
+      const char *name = e.kind == ExpKind::Map ? "map" : e.kind == ExpKind::Reduce ? (e.comm ? "reduce_comm" : "reduce") : "scan";
       std::string args = sub(e.args[0]);
       if (e.args.size() > 1) {
         std::vector<SubExp> ne(e.args.begin() + 1, e.args.end());

@@ -95,7 +95,8 @@ enum class ExpKind : uint8_t {
   ArrayLit,  // args: the elements (scalars or arrays of one shape)
   Copy,      // arrays[0]
   Map,       // width args[0]; lambda over rows of `arrays`
-  Reduce,    // width args[0]; neutral args[1..]; lambda (2k params) over `arrays`
+  Reduce,    // width args[0]; neutral args[1..]; lambda (2k params) over `arrays`;
+             // `comm`: reduce_comm (the program says the operator commutes)
   Scan,      // as Reduce; results are arrays
   Assert,    // args[0] the condition; site; args[1..]: the message's i64 arguments
   // Array views and rearrangements (unchecked: the lowering emits Asserts for them).
@@ -128,6 +129,11 @@ struct Exp {
   std::vector<int> loop_params; // Loop
   int loop_var = -1;            // Loop (for): the counter
   bool is_while = false;
+  // Reduce: the operator is associative and commutative by the program's word
+  // (reduce_comm, as in Futhark: with an operator that does not commute the result is
+  // unspecified), so the code generator may combine the elements in any order.
+  // Printed as `reduce_comm`.
+  bool comm = false;
   int check = -1;               // check candidate (Program::candidates), -1: none
   int site = -1;                // check site (failure code), -1: none / unchecked
   std::vector<int> perm;        // Rearrange

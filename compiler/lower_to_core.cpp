@@ -1397,6 +1397,7 @@ private:
       Val xs = args.value(2);
       SubExp w = same_widths({xs}, name, span);
       core::Exp x = exp(b == ArrayBuiltin::Scan ? ExpKind::Scan : ExpKind::Reduce, {w}, span);
+      x.comm = b == ArrayBuiltin::ReduceComm;
       x.args.insert(x.args.end(), ne.begin(), ne.end());
       for (const SubExp &c : xs) x.arrays.push_back(c.var);
       x.lambda = std::make_unique<core::Lambda>();

@@ -41,5 +41,9 @@ void remove_dead_code(core::Program &p, const CheckOptions &opts);
 // d)) (iota n)) in host code becomes one map over iota (n * d) (i = q / d, f = q % d),
 // which fuses into the kernels that read it whole (kmeans' slots into its sums).
 void flatten_nested_maps(core::Program &p, const CheckOptions &opts);
+// Moves the scalar statements of a map's lambda that cannot fail and read nothing the
+// lambda binds to before the map, outwards through nested maps (Note [Hoisting out of
+// map lambdas]): loop-step constants are computed once on the host, not per element.
+void hoist_invariant_scalars(core::Program &p, const CheckOptions &opts);
 
 } // namespace kerb

@@ -3,7 +3,8 @@
 // decides which of them are kept (compiler/passes.h); a range analysis removes the
 // bounds sites it proves cannot fail; two clean-up passes remove what
 // the disabled checks left; flatten_nested_maps reshapes nested maps for the code
-// generator's fusion. Kernel extraction and LLVM code generation follow in
+// generator's fusion, and hoist_invariant_scalars moves what a map's lambda computes
+// the same for every element out of it. Kernel extraction and LLVM code generation follow in
 // codegen/ (docs/CODEGEN.md); docs/CHECKS.md explains the checks end to end.
 #include "compiler/pipeline.h"
 
@@ -33,6 +34,7 @@ const Pass kPasses[] = {
     {"remove_disabled_checks", remove_disabled_checks}, // asserts that are not sites
     {"remove_dead_code", remove_dead_code},             // their unused conditions
     {"flatten_nested_maps", flatten_nested_maps},       // flatten of map of map over iotas
+    {"hoist_invariant_scalars", hoist_invariant_scalars}, // invariants out of map lambdas
 };
 
 void dump_after(const PipelineOptions &opts, const std::string &pass, const core::Program &p) {

@@ -190,7 +190,8 @@ count "$tmp/tabulate.ptx" 'mul\.hi\.u32' 5
 emit nested llvm <<'P'
 entry main [n][m] (g: [n][m]f32) : [n][m]f32 = map (\i -> map (\j -> g[i, j] * 2) (iota m)) (iota n)
 P
-count "$tmp/nested.llvm" '^nested\.elem:' 2
+# (the CPU's and the GPU's, each a 64-bit and a 32-bit kernel: Note [32-bit map kernels])
+count "$tmp/nested.llvm" '^nested\.elem:' 4
 count "$tmp/nested.llvm" '^for\.' 0
 # ... but not when a fused map with a loop would be recomputed for every inner element.
 emit nested_lazy llvm <<'P'
@@ -201,12 +202,13 @@ count "$tmp/nested_lazy.llvm" '^nested\.elem:' 0
 
 # Nested maps run in 2-D tiles (Note [2-D tiles of map kernels]): the block index is
 # split into the tile's row and column, and the thread index into its place in the
-# tile, by magic numbers (mul.hi.u32), with no division.
+# tile, by magic numbers (mul.hi.u32), with no division (in each of the 64-bit and the
+# 32-bit kernel).
 emit nested_tiles ptx <<'P'
 entry main [n][m] (g: [n][m]f32) : [n][m]f32 = map (\i -> map (\j -> g[i, j] * 2) (iota m)) (iota n)
 P
-count "$tmp/nested_tiles.ptx" 'mov\.u32.*%ctaid\.x' 1
-count "$tmp/nested_tiles.ptx" 'mul\.hi\.u32' 2
+count "$tmp/nested_tiles.ptx" 'mov\.u32.*%ctaid\.x' 2
+count "$tmp/nested_tiles.ptx" 'mul\.hi\.u32' 4
 count "$tmp/nested_tiles.ptx" '(div|rem)\.[su](32|64)' 0
 # A map over iota n that splits its index into t / p and t % p: the tiled kernel (for
 # p > 0, no division) and the one-thread-per-element kernel (p <= 0), which divides.
@@ -258,6 +260,42 @@ P
 at_least "$tmp/argmin.ptx" 'ld\.global\.f32.*\+128\]' 2
 count "$tmp/argmin.ptx" 'bar\.red\.or\.pred' 2
 at_least "$tmp/argmin.ptx" 'bar\.warp\.sync' 16
+# With reduce_comm the program says the operator commutes (core IR `reduce_comm`, kept
+# by every pass): the same argmin runs the commutative block reduction (no tiles, no
+# warp barriers), reading four elements per thread with one vector load per array,
+# here nn's two arrays indexed by the element of a map over iota (Note [Commutative
+# reductions in lanes]); `reduce` stays `reduce`, tiled.
+emit comm ptx <<'P'
+def argmin (a: (f32, i64)) (b: (f32, i64)) : (f32, i64) =
+  if a.0 < b.0 || (a.0 == b.0 && a.1 < b.1) then a else b
+entry main [n] (lat: [n]f32) (lng: [n]f32) : (f32, i64) =
+  reduce_comm argmin (f32.inf, -1) (zip (map (\i -> lat[i] + lng[i]) (iota n)) (iota n))
+P
+count "$tmp/comm.ptx" 'ld\.global\.nc\.v4\.u32' 2
+count "$tmp/comm.ptx" '_tile[0-9]' 0
+count "$tmp/comm.ptx" 'bar\.warp\.sync' 0
+emit ordered ptx < <(sed 's/reduce_comm/reduce/' "$tmp/comm.fut")
+count "$tmp/ordered.ptx" '\.v4\.' 0
+at_least "$tmp/ordered.ptx" '_tile[0-9]' 1
+# (the reduction survives every pass: lower_to_core and the 11 passes of compiler/pipeline.cpp)
+"$kerb" check --dump-after=all "$tmp/comm.fut" >/dev/null 2>"$tmp/comm.dump"
+"$kerb" check --dump-after=all "$tmp/ordered.fut" >/dev/null 2>"$tmp/ordered.dump"
+count "$tmp/comm.dump" '^-- core IR after ' 12
+count "$tmp/comm.dump" ' = reduce_comm [a-z_0-9]+, \(' 12
+count "$tmp/ordered.dump" ' = reduce [a-z_0-9]+, \(' 12
+count "$tmp/ordered.dump" 'reduce_comm' 0
+# An array read whole (reduce.fut) is one vector load too; a row of a matrix, which may
+# start off alignment, is tested at run time, the same loop reading it one at a time.
+emit sum_lanes ptx <<'P'
+entry main (xs: []f32) : f32 = reduce_comm (+) 0 xs
+P
+emit row_lanes ptx <<'P'
+entry main [n] (xss: [3][n]f32) : f32 = reduce_comm (+) 0 xss[1]
+P
+for f in sum_lanes row_lanes; do
+  count "$tmp/$f.ptx" 'ld\.global\.nc\.v4\.u32' 1
+  count "$tmp/$f.ptx" 'ld\.global\.nc\.f32' 1
+done
 # remove_proved_checks (docs/CHECKS.md, Note [Proved in range]): the indices of matmul
 # (nested and flat) and backprop are in range by construction: no site is left, and no
 # failure path in the LLVM IR; near misses keep theirs.
@@ -323,6 +361,14 @@ entry main [nin][nh] (w: [nin][nh]i64) : [nh]i64 =
 P
 count "$tmp/segred_noncomm.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_segred\(' 1
 count "$tmp/segred_noncomm.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_segred_rows\(' 0
+# ... unless the program says it commutes (reduce_comm, here a tuple operator).
+emit segred_comm ptx <<'P'
+entry main [nin][nh] (w: [nin][nh]i64) : [nh](i64, i64) =
+  map (\j -> reduce_comm (\(a, x) (b, y) -> (a + b, i64.max x y)) (0, i64.lowest)
+                         (map (\i -> (w[i, j], w[i, j] * 3)) (iota nin))) (iota nh)
+P
+count "$tmp/segred_comm.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_segred\(' 1
+count "$tmp/segred_comm.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_segred_rows\(' 1
 # ... not when the statements after the reduction loop (one thread per element only).
 emit segred_loop ptx <<'P'
 entry main (xs: []f32) (n: i64) : []f32 =
@@ -411,13 +457,50 @@ P
 count "$tmp/in_place_loop.llvm" 'call i32 @kerb_rt_copy' 1
 
 # A reduction's result goes to read-back memory (the last kernel writes it into mapped
-# host memory; Note [Read-back memory]), one slot per result, each read once.
+# host memory; Note [Read-back memory]), its components 8 bytes apart in one slot, read
+# once.
 emit readback llvm <<'P'
 entry main (xs: []f32) : (f32, i64) =
   reduce (\(a, i) (b, j) -> if a < b then (a, i) else (b, j)) (f32.inf, -1) (zip xs (iota (length xs)))
 P
-count "$tmp/readback.llvm" 'call i64 @kerb_rt_alloc_readback' 2
-count "$tmp/readback.llvm" 'call i32 @kerb_rt_read' 2
+count "$tmp/readback.llvm" 'call i64 @kerb_rt_alloc_readback' 1
+count "$tmp/readback.llvm" 'call i32 @kerb_rt_read' 1
+
+# A clamped 5-point stencil (hotspot's step, Note [32-bit map kernels] in
+# codegen/narrow_index.cpp): the nested map has a 64-bit kernel and a 32-bit one, which
+# the host launches when its sizes are small. The 32-bit kernel's clamps, compares and
+# offsets are i32 (min/max.s32, mul.wide.s32 into each address), no 64-bit clamp or
+# multiply is left; the 64-bit kernel keeps them. The loop-step constant `step / cap` is
+# computed on the host (compiler/hoist_invariant_scalars.cpp): three divisions a thread.
+emit narrow ptx <<'P'
+entry main [rows][cols] (iters: i32) (temp: [rows][cols]f32) (power: [rows][cols]f32) (step: f32) (cap: f32) (rx: f32) (ry: f32) (rz: f32) : [rows][cols]f32 =
+  loop temp for _i < iters do
+    map (\r -> map (\c ->
+      let t = temp[r, c]
+      let n = temp[i64.max 0 (r - 1), c]
+      let s = temp[i64.min (rows - 1) (r + 1), c]
+      let w = temp[r, i64.max 0 (c - 1)]
+      let e = temp[r, i64.min (cols - 1) (c + 1)]
+      in t + (step / cap) * (power[r, c] + (s + n - 2 * t) / ry + (e + w - 2 * t) / rx + (80 - t) / rz))
+      (iota cols)) (iota rows)
+P
+count "$tmp/narrow.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_map\(' 2
+awk '/^\.visible \.entry kerb_kernel_0_map\(/,/^}/' "$tmp/narrow.ptx" >"$tmp/narrow64.ptx"
+awk '/^\.visible \.entry kerb_kernel_1_map\(/,/^}/' "$tmp/narrow.ptx" >"$tmp/narrow32.ptx"
+count "$tmp/narrow32.ptx" '(min|max)\.s64|mul\.lo\.s64|mad\.lo\.s64' 0
+count "$tmp/narrow32.ptx" '(min|max)\.s32' 4
+# (t, n, s, w, e, power[r, c], the output's row and its column)
+count "$tmp/narrow32.ptx" 'mul\.wide\.s32' 8
+count "$tmp/narrow32.ptx" 'div\.rn\.f32' 3
+count "$tmp/narrow64.ptx" '(min|max)\.s64' 4
+count "$tmp/narrow64.ptx" 'div\.rn\.f32' 3
+# A nested map whose element loops (matmul) keeps the 64-bit kernel only: i32 offsets
+# would keep LLVM from stepping the addresses through the loop.
+emit narrow_loop ptx <<'P'
+entry main [n][k][m] (a: [n][k]f32) (b: [k][m]f32) : [n][m]f32 =
+  map (\i -> map (\j -> reduce (+) 0 (map (\l -> a[i, l] * b[l, j]) (iota k))) (iota m)) (iota n)
+P
+count "$tmp/narrow_loop.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_map\(' 1
 
 echo "$checks checks, $failures failed"
 [ "$failures" -eq 0 ]

@@ -185,6 +185,21 @@ TEST_CASE("reduce and scan", "[lower]") {
   CHECK(r.core.functions[0].results.size() == 4);
 }
 
+TEST_CASE("reduce_comm is a Reduce marked commutative, through every pass", "[lower]") {
+  Lowered r = lower_src("entry main (xs: []f32) : (f32, i64, f32) =\n"
+                        "  let (d, i) = reduce_comm (\\(a, i) (b, j) -> if a <= b then (a, i) else (b, j))\n"
+                        "                           (f32.inf, -1) (zip xs (iota (length xs)))\n"
+                        "  in (d, i, reduce (+) 0 xs)\n");
+  const core::Body &b = r.core.functions[0].body;
+  REQUIRE(count_kind(b, core::ExpKind::Reduce) == 2);
+  std::vector<bool> comm;
+  for (const core::Stm &s : b.stms)
+    if (s.exp.kind == core::ExpKind::Reduce) comm.push_back(s.exp.comm);
+  CHECK(comm == std::vector<bool>{true, false});
+  CHECK(contains(r.text, " = reduce_comm "));
+  CHECK(contains(r.text, " = reduce "));
+}
+
 TEST_CASE("an index gets a bounds check site", "[lower]") {
   std::string src = "entry main (xs: [][]i32) (i: i64) : i32 = xs[i, 0] + 1\n";
   Lowered r = lower_src(src);
