@@ -1358,6 +1358,39 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     });
   };
 
+  // Order-preserving tree over the parts of the warp at pa[poff, poff + w): step st,
+  // thread l (l % 2st == 0) combines its part with l + st's; the warp's value ends in
+  // pa[poff].
+  auto warp_tree = [&](Value *poff) {
+    for (int64_t st = 1; st < w; st *= 2)
+      wstep(true, [&](Value *l) {
+        when(b.CreateICmpEQ(b.CreateAnd(l, b.getInt64(2 * st - 1)), b.getInt64(0)), [&] {
+          Value *at = b.CreateAdd(poff, l);
+          put(pa, at, op(get(pa, at), get(pa, b.CreateAdd(at, b.getInt64(st)))));
+        });
+      });
+  };
+  // one_warp(wi) for every warp (on the GPU each thread its own warp's; on the CPU the
+  // warps in turn, leaving at `wexit` on a failure), then wv[wi] := value(wi) (on the GPU
+  // from lane 0, then a block barrier that leaves if any thread failed) and running :=
+  // running op the warps' values.
+  auto over_warps = [&](BasicBlock *wexit, const std::function<void(Value *)> &one_warp,
+                        const std::function<std::vector<Val>(Value *)> &value) {
+    if (gpu()) {
+      one_warp(warp);
+      b.CreateBr(wexit);
+      b.SetInsertPoint(wexit);
+      when(b.CreateICmpEQ(lane, b.getInt64(0)), [&] { put(wv, warp, value(warp)); });
+      block_barrier_or_leave();
+    } else {
+      g.counted_range(b.getInt64(0), b.getInt64(nw), wexit, [&](Value *wi) {
+        one_warp(wi);
+        put(wv, wi, value(wi));
+      });
+    }
+    fold_warps();
+  };
+
   // Reductions (Note [Warp-contiguous reductions]): the block's part [lo, hi) split into
   // nw contiguous runs, one per warp of w threads, each walked in warp tiles of
   // w * items elements with only warp barriers; then running := running op the warps'
@@ -1403,31 +1436,11 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
           g.counted_range(b.getInt64(0), m, join, fold);
           put(pa, b.CreateAdd(poff, l), read_acc(a));
         });
-        // Order-preserving tree over the warp's parts: step st, thread l (l % 2st == 0)
-        // combines its part with l + st's.
-        for (int64_t st = 1; st < w; st *= 2)
-          wstep(true, [&](Value *l) {
-            when(b.CreateICmpEQ(b.CreateAnd(l, b.getInt64(2 * st - 1)), b.getInt64(0)), [&] {
-              Value *at = b.CreateAdd(poff, l);
-              put(pa, at, op(get(pa, at), get(pa, b.CreateAdd(at, b.getInt64(st)))));
-            });
-          });
+        warp_tree(poff);
         wstep(false, [&](Value *) { write_acc(wrun, op(read_acc(wrun), get(pa, poff))); });
       });
     };
-    if (gpu()) {
-      one_warp(warp);
-      b.CreateBr(wexit);
-      b.SetInsertPoint(wexit);
-      when(b.CreateICmpEQ(lane, b.getInt64(0)), [&] { put(wv, warp, read_acc(wrun)); });
-      block_barrier_or_leave();
-    } else {
-      g.counted_range(b.getInt64(0), b.getInt64(nw), wexit, [&](Value *wi) {
-        one_warp(wi);
-        put(wv, wi, read_acc(wrun));
-      });
-    }
-    fold_warps();
+    over_warps(wexit, one_warp, [&](Value *) { return read_acc(wrun); });
   };
 
   // A commutative operator (scan's block totals; reductions with one take the
@@ -1453,27 +1466,9 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
         });
         put(pa, t, read_acc(a));
       });
-      for (int64_t st = 1; st < w; st *= 2)
-        wstep(true, [&](Value *l) {
-          when(b.CreateICmpEQ(b.CreateAnd(l, b.getInt64(2 * st - 1)), b.getInt64(0)), [&] {
-            Value *at = b.CreateAdd(poff, l);
-            put(pa, at, op(get(pa, at), get(pa, b.CreateAdd(at, b.getInt64(st)))));
-          });
-        });
+      warp_tree(poff);
     };
-    if (gpu()) {
-      one_warp(warp);
-      b.CreateBr(wexit);
-      b.SetInsertPoint(wexit);
-      when(b.CreateICmpEQ(lane, b.getInt64(0)), [&] { put(wv, warp, get(pa, b.CreateMul(warp, b.getInt64(w)))); });
-      block_barrier_or_leave();
-    } else {
-      g.counted_range(b.getInt64(0), b.getInt64(nw), wexit, [&](Value *wi) {
-        one_warp(wi);
-        put(wv, wi, get(pa, b.CreateMul(wi, b.getInt64(w))));
-      });
-    }
-    fold_warps();
+    over_warps(wexit, one_warp, [&](Value *wi) { return get(pa, b.CreateMul(wi, b.getInt64(w))); });
   };
 
   // This block's part of the input.

@@ -381,11 +381,11 @@ count "$tmp/segred_loop.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_map\(' 1
 
 # flatten of a nested map over iotas (kmeans' slots) is one flat map fused into the
 # reduce_by_index that reads it as indices: no map kernel (compiler/flatten_nested_maps.cpp).
-emit flat_hist ptx <<'P'
-entry main [n][d] (pts: [n][d]f32) (owner: [n]i64) (k: i64) : []f32 =
+flat_hist_prog='entry main [n][d] (pts: [n][d]f32) (owner: [n]i64) (k: i64) : []f32 =
   let slots = flatten (map (\i -> map (\f -> owner[i] * d + f) (iota d)) (iota n))
   in reduce_by_index (replicate (k * d) 0f32) (+) 0f32 slots (flatten pts)
-P
+'
+emit flat_hist ptx <<<"$flat_hist_prog"
 count "$tmp/flat_hist.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_map\(' 0
 count "$tmp/flat_hist.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_hist_shared\(' 1
 # Its updates are wide (a gather, a division): one a thread, 4 blocks per SM, which
@@ -396,11 +396,7 @@ count "$tmp/flat_hist.ptx" 'mul\.hi\.u32' 1
 # Its destination is the replicate's own buffer (nothing else reads it): filled, then
 # updated in place, no copy (ProgramGen::consumed_dest); a replicate read again after a
 # reduce_by_index or scatter is copied first.
-emit flat_hist llvm <<'P'
-entry main [n][d] (pts: [n][d]f32) (owner: [n]i64) (k: i64) : []f32 =
-  let slots = flatten (map (\i -> map (\f -> owner[i] * d + f) (iota d)) (iota n))
-  in reduce_by_index (replicate (k * d) 0f32) (+) 0f32 slots (flatten pts)
-P
+emit flat_hist llvm <<<"$flat_hist_prog"
 count "$tmp/flat_hist.llvm" 'call i32 @kerb_rt_copy\(' 0
 count "$tmp/flat_hist.llvm" 'call i32 @kerb_rt_fill\(' 1
 emit dest_reread llvm <<'P'
