@@ -186,6 +186,47 @@ public:
 
   void emit_failure(int site, const std::vector<Value *> &args);
 
+  // ---- deferred checks (codegen/deferred_checks.cpp, Note [Deferred checks])
+
+  // A kernel thread's work generated twice: first with its checks deferred (bounds
+  // checks of loads and division checks fold "failed" into a flag, their index or
+  // divisor clamped; no branch), then, reached only when the flag is set at the end, the
+  // same work with every check branching to its failure, which finds and reports the
+  // first failure exactly. `work` must compute the same thing when run again (it
+  // reads no memory it writes, and its writes outside the thread are preceded by
+  // flag_barrier()). With nothing deferred the second copy is not made.
+  void deferred_work(const std::function<void()> &work);
+  // Whether checks are being deferred (the first copy of deferred_work is made).
+  bool deferring() const { return deferral_ != nullptr; }
+  // Deferring: if a deferred check has failed, go to the second copy (before anything
+  // that must not run on a failed value: loops, arrays, unchecked indexing, stores that
+  // others see). Otherwise nothing.
+  void flag_barrier();
+  // Deferring, after a flag_barrier (the flag is clear): `f`'s checks branch where they
+  // stand, as outside deferred_work (an update of memory the work reads, whose second
+  // copy would see it).
+  void undeferred(const std::function<void()> &f) {
+    Deferral *d = deferral_;
+    deferral_ = nullptr;
+    f();
+    deferral_ = d;
+  }
+  // Deferring: ORs !ok into the flag (the check that gave `ok` is deferred).
+  void defer(Value *ok);
+  // A load's address when its bounds check `ok` is deferred: addr if ok, else an
+  // address that can always be read (the failure slot).
+  Value *deferred_addr(Value *ok, Value *addr);
+  // Deferring: whether statement `e` must wait for the flag (flag_barrier) first.
+  bool needs_flag_barrier(const core::Exp &e) const;
+  // Deferring, before a `for` loop whose counter and bound are i64 (`bound` its value):
+  // the bounds checks of the loads in its body whose indices are affine in the counter
+  // (invariant base, constant step) and whose arrays are invariant are made once here,
+  // for the first and the last iteration (Note [Hoisted checks]); their loads in the
+  // body are then unchecked. Returns the hoisted statements, for `hoisted_`.
+  std::set<const core::Exp *> hoist_loop_checks(const core::Exp &loop, Value *bound);
+  // Index statements whose check hoist_loop_checks made before their loop.
+  std::set<const core::Exp *> hoisted_;
+
   // Index arguments of a bounds failure: the indices, then every dim.
   std::vector<Value *> index_failure_args(const std::vector<Value *> &idx,
                                           const std::vector<Value *> &dims);
@@ -372,6 +413,13 @@ public:
   // Copies the array values among `vals` into their next buffers; returns the values
   // to carry (scalars as they are).
   std::vector<Val> carry_next(Carry &c, const std::vector<Val> &vals);
+
+  struct Deferral {
+    AllocaInst *flag = nullptr; // i1: a deferred check failed
+    BasicBlock *slow = nullptr; // the second copy of the work
+    int deferred = 0;           // checks deferred so far
+  };
+  Deferral *deferral_ = nullptr;
 
   const core::Program &p_;
   Module &m_;

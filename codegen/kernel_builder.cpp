@@ -179,7 +179,8 @@ Value *ProgramGen::sreg(IRBuilder<> &b, Intrinsic::ID id) {
 }
 
 void ProgramGen::threads_kernel(KernelFn &k, Value *n,
-                                const std::function<void(Value *)> &per_thread, bool prelude) {
+                                const std::function<void(Value *)> &per_thread, bool prelude,
+                                bool rerun) {
   FnGen &g = *k.g;
   IRBuilder<> &b = g.builder();
   LLVMContext &c = b.getContext();
@@ -208,7 +209,8 @@ void ProgramGen::threads_kernel(KernelFn &k, Value *n,
     b.CreateCondBr(b.CreateICmpSLT(gid, n), work, k.exit);
     b.SetInsertPoint(work);
     g.on_fail = [&g, exit = k.exit](Value *) { g.builder().CreateBr(exit); };
-    per_thread(gid);
+    if (rerun) thread_work(g, gid, per_thread);
+    else per_thread(gid);
     b.CreateBr(k.exit);
     return;
   }
@@ -225,11 +227,23 @@ void ProgramGen::threads_kernel(KernelFn &k, Value *n,
   b.SetInsertPoint(work);
   // A failing thread stops: on the CPU, the rest of its range is not run either.
   g.on_fail = [&g, exit = k.exit](Value *) { g.builder().CreateBr(exit); };
-  per_thread(gid);
+  if (rerun) thread_work(g, gid, per_thread);
+  else per_thread(gid);
   b.CreateBr(next);
   b.SetInsertPoint(next);
   b.CreateStore(b.CreateAdd(gid, b.getInt64(1)), ctr);
   b.CreateBr(head);
+}
+
+void ProgramGen::thread_work(FnGen &g, Value *gid, const std::function<void(Value *)> &per_thread) {
+  deferred(g, [&] { per_thread(gid); });
+}
+
+void ProgramGen::deferred(FnGen &g, const std::function<void()> &work) {
+  // Checks deferred (Note [Deferred checks] in deferred_checks.cpp) in programs whose
+  // checks can fail, unless --deferred-checks=off.
+  if (!may_fail() || !opts_.deferred_checks) return work();
+  g.deferred_work(work);
 }
 
 bool ProgramGen::needs_prelude(const core::Body &b) const {

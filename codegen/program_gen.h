@@ -34,7 +34,8 @@ void min_blocks_per_sm(Module &m, Function *f, int per_sm);
 
 class ProgramGen {
 public:
-  ProgramGen(const core::Program &p, Target target) : p_(p), target_(target) {}
+  ProgramGen(const core::Program &p, Target target, GenOptions opts = {})
+      : p_(p), target_(target), opts_(opts) {}
 
   GeneratedProgram run();
 
@@ -152,9 +153,18 @@ private:
 
   // Emits the per-thread loop (CPU) or the guarded thread (GPU) of a Threads kernel
   // over [0, n); `per_thread(gid)` emits one thread's work. A thread that fails a check
-  // stops; a kernel launched after a failure does nothing.
+  // stops; a kernel launched after a failure does nothing. `rerun`: per_thread's work
+  // computes the same when run again (it writes no memory it reads, and its writes
+  // that other threads see come after a flag_barrier), so its checks may be deferred
+  // (thread_work).
   void threads_kernel(KernelFn &k, Value *n, const std::function<void(Value *)> &per_thread,
-                      bool prelude = false);
+                      bool prelude = false, bool rerun = false);
+  // One thread's work (per_thread(gid)) with its checks deferred when the program's
+  // checks can fail (FnGen::deferred_work).
+  void thread_work(FnGen &g, Value *gid, const std::function<void(Value *)> &per_thread);
+  // `work` (which computes the same when run again) with its checks deferred, as
+  // thread_work; block kernels pass the parts of a phase that read their input.
+  void deferred(FnGen &g, const std::function<void()> &work);
 
   bool launch(const core::Stm &s);
 
@@ -488,6 +498,7 @@ private:
 
   const core::Program &p_;
   Target target_;
+  GenOptions opts_;
   GeneratedProgram out_;
   FnGen *host_ = nullptr;
 };

@@ -180,14 +180,14 @@ void ProgramGen::thread_map_kernel(const core::Stm &s, bool split) {
                           b.getInt64(uint64_t(kMapLanes)));
     };
     threads_kernel(k, threads(g.builder(), kn),
-                   [&](Value *gid) { lanes_thread(k, s, dests(), kn, gid); }, prelude);
+                   [&](Value *gid) { lanes_thread(k, s, dests(), kn, gid); }, prelude, true);
     emit_launch(int(out_.kernel_descs.size()) - 1, threads(h.builder(), n), sl);
     return;
   }
   threads_kernel(k, kn, [&](Value *gid) {
     bind_arena(k, arena, gid);
     g.map_element(*e.lambda, e.arrays, gid, dests());
-  }, prelude);
+  }, prelude, true);
   emit_launch(int(out_.kernel_descs.size()) - 1, n, sl);
 }
 
@@ -513,7 +513,7 @@ void ProgramGen::flat_map_kernel(const core::Stm &s, const core::Stm &in) {
       b.CreateBr(skip);
       b.SetInsertPoint(skip);
       g.cur_body_ = saved;
-    }, sl.prelude || needs_prelude(e.lambda->body));
+    }, sl.prelude || needs_prelude(e.lambda->body), true);
     if (ranges) narrow_kernel(k, seeds, *ranges);
     return int(out_.kernel_descs.size()) - 1;
   };
@@ -621,7 +621,7 @@ void ProgramGen::split_map_kernel(const core::Stm &s, const FlatSplit &fs) {
     g.given.clear();
     b.CreateBr(skip);
     b.SetInsertPoint(skip);
-  }, sl.prelude || needs_prelude(e.lambda->body));
+  }, sl.prelude || needs_prelude(e.lambda->body), true);
   emit_launch(int(out_.kernel_descs.size()) - 1, tiles.threads, sl);
   hb.CreateBr(join);
   hb.SetInsertPoint(plain);
@@ -1033,6 +1033,9 @@ void ProgramGen::atomic_hist(const core::Stm &s, HistUpdate how) {
     const Val &dst = g.lookup(dest);
     BasicBlock *upd = BasicBlock::Create(c, "hist.update", kf.f);
     BasicBlock *skip = BasicBlock::Create(c, "hist.skip", kf.f);
+    // The update is seen by other threads: after the flag's test, and its checks (the
+    // operator's) branch.
+    g.flag_barrier();
     b.CreateCondBr(b.CreateICmpULT(idx, dst.dims[0]), upd, skip);
     b.SetInsertPoint(upd);
     Value *addr = g.element_addr(dst.addr, idx, t);
@@ -1055,13 +1058,14 @@ void ProgramGen::atomic_hist(const core::Stm &s, HistUpdate how) {
     PHINode *old = b.CreatePHI(it, 2);
     old->addIncoming(first, pre);
     Value *cur = b.CreateBitCast(old, et);
-    Value *next = g.apply(*e.lambda, {Val{cur, nullptr, {}, {}}, Val{v, nullptr, {}, {}}})[0].scalar;
+    Value *next = nullptr;
+    g.undeferred([&] { next = g.apply(*e.lambda, {Val{cur, nullptr, {}, {}}, Val{v, nullptr, {}, {}}})[0].scalar; });
     AtomicCmpXchgInst *x = b.CreateAtomicCmpXchg(addr, old, b.CreateBitCast(next, it), MaybeAlign(al),
                                                  AtomicOrdering::Monotonic, AtomicOrdering::Monotonic);
     old->addIncoming(b.CreateExtractValue(x, 0), b.GetInsertBlock());
     b.CreateCondBr(b.CreateExtractValue(x, 1), skip, loop);
     b.SetInsertPoint(skip);
-  }, sl.prelude);
+  }, sl.prelude, true);
   emit_launch(int(out_.kernel_descs.size()) - 1, n, sl);
 }
 

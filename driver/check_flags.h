@@ -18,6 +18,7 @@ struct CheckFlags {
   bool report = false;        // --report-checks
   bool sync = false;          // --sync-checks
   bool fp_contract = true;    // --fp-contract=on|off
+  bool deferred = true;       // --deferred-checks=on|off
   std::vector<std::string> dump_after; // --dump-after=PASS (repeatable)
 
   // The compile options these flags ask for (dumps go to stderr).
@@ -45,6 +46,12 @@ void print_check_report(const Program &program, const CheckFlags &flags, std::FI
   "                      result may run as one fused multiply-add in CUDA kernels (as\n"  \
   "                      nvcc's default, -fmad=true; the results can differ in the last\n" \
   "                      bits); off: every operation rounded on its own, as on the CPU\n" \
+  "  --deferred-checks=on|off  on (default): in kernel threads, the bounds checks of\n"   \
+  "                      loads and division checks do not branch (a flag, the index\n"  \
+  "                      clamped; checks affine in a loop counter made once before the\n" \
+  "                      loop); a thread whose flag is set runs its work again with\n"  \
+  "                      every check branching, to report the first failure exactly;\n" \
+  "                      off: every check branches where it stands (docs/CHECKS.md)\n"  \
   "\n"                                                                                     \
   "Checks (docs/CHECKS.md):\n"                                                             \
   "  --unsafe            no checks at all (the interpreter still reports the failures\n"   \

@@ -1,0 +1,269 @@
+// Deferred, branch-free checks in kernel threads (see fn_gen.h, "deferred checks", and
+// docs/CHECKS.md): a thread's work is generated twice, first with its data-dependent
+// checks folded into a flag, then, behind the flag, with every check branching to its
+// failure as before.
+#include "codegen/fn_gen.h"
+
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
+
+#include <optional>
+
+namespace kerb::codegen {
+
+using namespace llvm;
+// LLVM's, not the interpreter's kerb::Value / kerb::Type.
+using llvm::Type;
+using llvm::Value;
+
+// Note [Deferred checks]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// A check compiled as `if (!ok) fail()` is a branch, and nothing after it may start
+// before it is decided: the five gathers of a stencil cell whose neighbours come from
+// index arrays issue one after another, and a CSR row's loop compares and branches per
+// element (2.5x on the H100 against --unsafe; issue 16). So a kernel thread's work
+// (deferred_work) is generated twice:
+//
+// 1. The fast copy. A bounds check of a load does not branch: its condition is ORed
+//    into a flag (an i1 in a register) and the load reads from a clamped address: the
+//    element's if the index is in range, else the failure slot, which can always be
+//    read (deferred_addr). A checked division divides by 1 instead of 0 (and `**` by
+//    0 instead of a negative exponent), so no operation traps; NaN checks only set the
+//    flag. Every other check (asserts, sizes, ranges, stores) branches as before, on
+//    `ok && !flag`, to a cold block that fails there only if the flag is clear.
+//    Before anything that must not run on a value a failed check produced (a loop, whose
+//    bound may be that value; an array made or viewed; an unchecked index; a store
+//    that others can see: a histogram's atomic, a scatter) the thread tests the flag
+//    (flag_barrier), as it does once at the end of the work.
+// 2. The slow copy, reached when the flag is set: the same work, generated as before
+//    (each check a branch to its failure). It recomputes everything from the start and
+//    stops at the first failing check in program order, with that check's values, so
+//    the thread reports exactly what the interpreter would for its element.
+//
+// Why it is right. Up to the first failing check, the fast copy computes the same
+// values as the slow one (the clamps change only what a failed check feeds). A set
+// flag therefore means that some check fails for this element, and the slow copy finds
+// the first. With the flag clear, no check failed and every clamp was the identity, so
+// the fast copy's results are the element's. What the fast copy did after a failure
+// reads only addresses that are in bounds (clamped loads, loops and arrays behind a
+// barrier) and writes only the thread's own outputs, which the slow copy rewrites or
+// the host discards with the call's failure (the call fails). Loops: a `for` loop's
+// bound is fixed before the loop starts (behind a barrier), so a loop runs at most that
+// many iterations; a `while` loop leaves as soon as the flag is set (its condition is
+// ANDed with !flag), so it terminates whatever a failed value makes its condition.
+//
+// The work must compute the same thing when run again: kernels pass the work of one
+// element (or of one thread's elements), which reads its inputs and writes its own
+// outputs. The cost on the hot path is a compare and a select per deferred check and a
+// branch at the end; registers: the flag (a predicate). When nothing is deferred (no
+// load check, no division), the flag is constant false, every test of it folds away,
+// and the code is what it was.
+
+void FnGen::deferred_work(const std::function<void()> &work) {
+  Deferral d;
+  d.flag = entry_alloca(b_.getInt1Ty());
+  b_.CreateStore(b_.getFalse(), d.flag);
+  d.slow = BasicBlock::Create(c_, "deferred.slow", f_);
+  BasicBlock *done = BasicBlock::Create(c_, "deferred.done", f_);
+  // The slow copy starts from the same bindings.
+  std::map<int, Val> env = env_;
+  std::map<int, Lazy> lazy = lazy_;
+  std::map<int, Val> dest = dest_;
+  std::map<int, Value *> given0 = given;
+  deferral_ = &d;
+  work();
+  deferral_ = nullptr;
+  b_.CreateCondBr(b_.CreateLoad(b_.getInt1Ty(), d.flag), d.slow, done,
+                  MDBuilder(c_).createBranchWeights(1, 1 << 20));
+  b_.SetInsertPoint(d.slow);
+  if (d.deferred > 0) {
+    env_ = std::move(env);
+    lazy_ = std::move(lazy);
+    dest_ = std::move(dest);
+    given = std::move(given0);
+    work();
+  }
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+}
+
+void FnGen::flag_barrier() {
+  if (!deferral_) return;
+  BasicBlock *go = BasicBlock::Create(c_, "deferred.clear", f_);
+  b_.CreateCondBr(b_.CreateLoad(b_.getInt1Ty(), deferral_->flag), deferral_->slow, go,
+                  MDBuilder(c_).createBranchWeights(1, 1 << 20));
+  b_.SetInsertPoint(go);
+}
+
+void FnGen::defer(Value *ok) {
+  KERB_ASSERT(deferral_, "a check deferred outside deferred_work");
+  Value *flag = b_.CreateLoad(b_.getInt1Ty(), deferral_->flag);
+  b_.CreateStore(b_.CreateOr(flag, b_.CreateNot(ok)), deferral_->flag);
+  deferral_->deferred++;
+}
+
+Value *FnGen::deferred_addr(Value *ok, Value *addr) {
+  return b_.CreateSelect(ok, addr, failure_slot());
+}
+
+bool FnGen::needs_flag_barrier(const core::Exp &e) const {
+  switch (e.kind) {
+  case core::ExpKind::SubExp: case core::ExpKind::BinOp: case core::ExpKind::UnOp:
+  case core::ExpKind::Convert: case core::ExpKind::PrimFn: case core::ExpKind::If:
+  case core::ExpKind::Assert:
+    // (An assert's check waits for the flag itself, in `check`.)
+    return false;
+  case core::ExpKind::Index:
+    // A checked load is deferred; an index proved in range is in bounds whatever the
+    // values; an unchecked one (--unsafe, #[unsafe]) must not see a failed value; a
+    // sub-array view is not deferred.
+    if (int(e.args.size()) < p_.var(e.arrays[0]).type.rank) return true;
+    if (e.site >= 0) return false;
+    return e.args.empty() ? false : !(e.check >= 0 && p_.candidates[size_t(e.check)].eliminated());
+  default:
+    return true;
+  }
+}
+
+// Note [Hoisted checks]
+// ~~~~~~~~~~~~~~~~~~~~~
+// In a loop `for j < k`, a load `a[s + j]` (a CSR row's `vals[s + j]`) is checked on
+// every iteration although one test before the loop decides them all: the index is
+// affine in the counter, base + step * j with an invariant base and a constant step,
+// and a is not changed by the loop, so the indices lie between the first and the last
+// iteration's. In the fast copy of a thread's work (Note [Deferred checks]),
+// hoist_loop_checks tests, before the loop, that both extremes are in range, and defers
+// that test (ORs its failure into the flag); the loads in the body then go unchecked.
+// Only top-level statements of the body qualify (they run in every iteration); their
+// index arguments are followed through i64 additions, subtractions, negations and
+// multiplications by invariant values (`a[i * m + j]`), computed before the loop.
+//
+// Why it is right: two's complement addition and multiplication are exact modulo 2^64,
+// so the body computes base + step * j modulo 2^64, with base the value the body
+// computes for j = 0 and step an exact integer (its computation is tested for
+// overflow); if base + step * (k - 1) does not overflow (tested), the indices
+// are exactly the integers between base and base + step * (k - 1), all in [0, d) when
+// both ends are. When the test fails (an index out of range, or an overflow), the
+// flag is set before the loop, the loop does not run (the barrier before it), and the
+// slow copy, which checks every iteration, reports the first failing one exactly: the
+// site, the message and the index of the interpreter. A test that fails where no
+// iteration would (an overflow of the formula alone) costs the slow copy, not a result.
+
+namespace {
+
+// An i64 variable of the loop body as base + step * counter, both computed before the
+// loop: base is the value the body computes at counter 0 (modulo 2^64), step the exact
+// coefficient unless `overflow` (an i1: computing it overflowed).
+struct Affine {
+  Value *base = nullptr;
+  Value *step = nullptr;
+  Value *overflow = nullptr;
+};
+
+} // namespace
+
+std::set<const core::Exp *> FnGen::hoist_loop_checks(const core::Exp &loop, Value *bound) {
+  std::set<const core::Exp *> hoisted;
+  const core::Body &body = *loop.bodies[0];
+  // Variables bound by the loop (changing from one iteration to the next).
+  std::set<int> inside(loop.loop_params.begin(), loop.loop_params.end());
+  inside.insert(loop.loop_var);
+  std::function<void(const core::Body &)> bound_in = [&](const core::Body &b) {
+    for (const core::Stm &st : b.stms) {
+      inside.insert(st.pat.begin(), st.pat.end());
+      for (const auto &nb : st.exp.bodies)
+        if (nb) bound_in(*nb);
+      if (st.exp.lambda) {
+        inside.insert(st.exp.lambda->params.begin(), st.exp.lambda->params.end());
+        bound_in(st.exp.lambda->body);
+      }
+    }
+  };
+  bound_in(body);
+  std::map<int, Affine> aff{{loop.loop_var, Affine{i64(0), i64(1), b_.getFalse()}}};
+  // x as an affine form (one bound before the loop has step 0), if it is one.
+  auto affine = [&](const core::SubExp &x) -> std::optional<Affine> {
+    if (prim_of(x) != PrimType::I64) return std::nullopt;
+    if (!x.is_var()) return Affine{scalar(x), i64(0), b_.getFalse()};
+    auto it = aff.find(x.var);
+    if (it != aff.end()) return it->second;
+    if (inside.count(x.var) || !has(x.var) || !lookup(x.var).scalar) return std::nullopt;
+    return Affine{scalar(x), i64(0), b_.getFalse()};
+  };
+  auto step_op = [&](Intrinsic::ID id, Value *a, Value *b, Value *&overflow) {
+    Value *r = b_.CreateBinaryIntrinsic(id, a, b);
+    overflow = b_.CreateOr(overflow, b_.CreateExtractValue(r, 1));
+    return b_.CreateExtractValue(r, 0);
+  };
+  auto is_invariant = [](const Affine &a) {
+    auto *c = llvm::dyn_cast<ConstantInt>(a.step);
+    return c && c->isZero();
+  };
+  // The checks' conditions, and the statements they cover.
+  Value *ok = b_.getTrue();
+  Value *last_j = b_.CreateSub(bound, i64(1));
+  for (const core::Stm &st : body.stms) {
+    const core::Exp &x = st.exp;
+    if (x.kind == core::ExpKind::BinOp && st.pat.size() == 1 &&
+        (x.binop == BinOp::Add || x.binop == BinOp::Sub || x.binop == BinOp::Mul)) {
+      std::optional<Affine> l = affine(x.args[0]), r = affine(x.args[1]);
+      if (!l || !r) continue;
+      Affine out;
+      out.overflow = b_.CreateOr(l->overflow, r->overflow);
+      if (x.binop == BinOp::Mul) {
+        // By an invariant: (b + s j) c = b c + (s c) j.
+        if (!is_invariant(*l) && !is_invariant(*r)) continue;
+        const Affine &v = is_invariant(*l) ? *r : *l;
+        Value *c = is_invariant(*l) ? l->base : r->base;
+        out.base = b_.CreateMul(v.base, c);
+        out.step = step_op(Intrinsic::smul_with_overflow, v.step, c, out.overflow);
+      } else if (x.binop == BinOp::Add) {
+        out.base = b_.CreateAdd(l->base, r->base);
+        out.step = step_op(Intrinsic::sadd_with_overflow, l->step, r->step, out.overflow);
+      } else {
+        out.base = b_.CreateSub(l->base, r->base);
+        out.step = step_op(Intrinsic::ssub_with_overflow, l->step, r->step, out.overflow);
+      }
+      aff[st.pat[0]] = out;
+      continue;
+    }
+    if (x.kind == core::ExpKind::UnOp && x.unop == UnOp::Neg && st.pat.size() == 1) {
+      if (std::optional<Affine> a = affine(x.args[0])) {
+        Affine out{b_.CreateNeg(a->base), nullptr, a->overflow};
+        out.step = step_op(Intrinsic::ssub_with_overflow, i64(0), a->step, out.overflow);
+        aff[st.pat[0]] = out;
+      }
+      continue;
+    }
+    if (x.kind != core::ExpKind::Index || x.site < 0 || x.arrays.empty() || inside.count(x.arrays[0]) ||
+        int(x.args.size()) != p_.var(x.arrays[0]).type.rank)
+      continue;
+    const Val &arr = lookup(x.arrays[0]);
+    Value *in = b_.getTrue();
+    bool all = true;
+    for (size_t d = 0; d < x.args.size() && all; d++) {
+      std::optional<Affine> a = affine(x.args[d]);
+      if (!a) {
+        all = false;
+        break;
+      }
+      // Both ends in [0, dim) (unsigned: a negative end is out of range too), and the
+      // last end exact: base + step * (k - 1) without overflow.
+      Value *overflow = a->overflow;
+      Value *last = step_op(Intrinsic::sadd_with_overflow, a->base,
+                     step_op(Intrinsic::smul_with_overflow, a->step, last_j, overflow), overflow);
+      in = b_.CreateAnd(in, b_.CreateICmpULT(a->base, arr.dims[d]));
+      in = b_.CreateAnd(in, b_.CreateAnd(b_.CreateNot(overflow), b_.CreateICmpULT(last, arr.dims[d])));
+    }
+    if (!all) continue;
+    ok = b_.CreateAnd(ok, in);
+    hoisted.insert(&x);
+  }
+  if (hoisted.empty()) return hoisted;
+  // No iteration, no check. A failure keeps the loop from running.
+  defer(b_.CreateOr(b_.CreateICmpSLT(bound, i64(1)), ok));
+  flag_barrier();
+  return hoisted;
+}
+
+} // namespace kerb::codegen
