@@ -1,8 +1,34 @@
+# shellcheck shell=bash disable=SC2154,SC2034
 # Pieces shared by the scripts that run benchmarks on the lent GPU in one call
 # (bench/run_gpu_suite.sh, bench/run_gpu_unproved.sh); sourced, not run. They read the
-# script's settings: `deadline` (seconds after the script's start by which everything must
-# end), `log` (the log file), `kerb`, `device` (cuda, or cpu for a dry run), `work` (a
-# scratch folder) and `data` (where the inputs go).
+# script's settings: `out` (the folder of what comes back), `deadline` (seconds after the
+# script's start by which everything must end), `kerb` and `cudabench` (the binaries),
+# `device` (cuda, or cpu for a dry run) and `data` (where the inputs go); begin_run sets
+# `work`, `raw` and `log`.
+
+# begin_run SCRIPT TAG: makes $out, the scratch folder $work (/tmp/TAG.XXXXXX, removed on
+# exit) with $raw in it, and the log; checks the binaries (exits 2 without kerb; sets
+# have_cuda_bench to 1 where the hand-written CUDA is there on the GPU); writes the
+# device's state to $out/device.txt.
+begin_run() {
+  local script=$1 tag=$2
+  mkdir -p "$out"
+  work=$(mktemp -d "/tmp/$tag.XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+  raw=$work/raw
+  mkdir -p "$raw"
+  log=$out/log.txt
+  : >"$log"
+  if [ ! -x "$kerb" ]; then
+    echo "$script: no kerb at $kerb (build it with bench/build_carry.sh and carry build-carry/)" >&2
+    exit 2
+  fi
+  have_cuda_bench=0
+  if [ "$device" = cuda ]; then
+    if [ -x "$cudabench" ]; then have_cuda_bench=1; else say "no hand-written CUDA at $cudabench: skipped"; fi
+  fi
+  device_info "$out/device.txt"
+}
 
 # say TEXT: prints TEXT with the seconds since the start, and logs it.
 say() { echo "[$(printf '%4d' "$SECONDS") s] $*" | tee -a "$log"; }

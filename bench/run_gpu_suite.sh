@@ -56,27 +56,9 @@ handwritten=(gather:gather:main stencil:stencil:nested intdiv:intdiv:main reduce
   small_kernels:small_kernels:main hotspot:hotspot:main pathfinder:pathfinder:main nn:nn:main
   kmeans:kmeans:main backprop:backprop:main)
 
-mkdir -p "$out"
-work=$(mktemp -d /tmp/kerb-suite.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-raw=$work/raw
-mkdir -p "$raw"
-log=$out/log.txt
-: >"$log"
-# say, cap, late, device_info, programs_dir
+# begin_run, say, cap, late, device_info, programs_dir
 source bench/gpu_common.sh
-
-if [ ! -x "$kerb" ]; then
-  echo "run_gpu_suite.sh: no kerb at $kerb (build it with bench/build_carry.sh and carry build-carry/)" >&2
-  exit 2
-fi
-have_cuda_bench=0
-if [ "$device" = cuda ]; then
-  if [ -x "$cudabench" ]; then have_cuda_bench=1; else say "no hand-written CUDA at $cudabench: skipped"; fi
-fi
-
-# ---- the device ------------------------------------------------------------------
-device_info "$out/device.txt"
+begin_run run_gpu_suite.sh kerb-suite
 
 # ---- inputs ------------------------------------------------------------------------
 # In a dry run, copies of the programs without their no_interp/no_cpu tags read small

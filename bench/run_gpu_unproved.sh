@@ -48,26 +48,9 @@ peers=${PEERS-jax torch}
 
 programs=(spmv nbr_stencil graph_step gather3 assert_div bsearch)
 
-mkdir -p "$out"
-work=$(mktemp -d /tmp/kerb-unproved.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-raw=$work/raw
-mkdir -p "$raw"
-log=$out/log.txt
-: >"$log"
-# say, cap, late, device_info, programs_dir
+# begin_run, say, cap, late, device_info, programs_dir
 source bench/gpu_common.sh
-
-if [ ! -x "$kerb" ]; then
-  echo "run_gpu_unproved.sh: no kerb at $kerb (build it with bench/build_carry.sh and carry build-carry/)" >&2
-  exit 2
-fi
-have_cuda_bench=0
-if [ "$device" = cuda ]; then
-  if [ -x "$cudabench" ]; then have_cuda_bench=1; else say "no hand-written CUDA at $cudabench: skipped"; fi
-fi
-
-device_info "$out/device.txt"
+begin_run run_gpu_unproved.sh kerb-unproved
 
 summary() {
   "$python" bench/summarize_unproved.py "$raw" --data "$data" --json "$out/unproved.json" \

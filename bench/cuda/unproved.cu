@@ -54,11 +54,14 @@ __device__ __forceinline__ void report(Failure *slot, int code, long long a, lon
 // True when i is outside [0, n): one unsigned compare.
 __device__ __forceinline__ bool outside(int64_t i, int64_t n) { return uint64_t(i) >= uint64_t(n); }
 
-// A benchmark whose kernels report to a failure slot: resets it in setup, reads it after
-// every call and fails with the benchmark's message for it.
-class Checked : public Benchmark {
+// A benchmark of the group, unchecked or checked; the checked one's kernels report to a
+// failure slot, which setup resets and after_call reads after every call, failing with
+// the benchmark's message for it.
+class GroupBenchmark : public Benchmark {
 public:
+  explicit GroupBenchmark(bool checked) : checked_(checked) {}
   void after_call() override {
+    if (!checked_) return;
     Failure f;
     CUDA_CHECK(cudaMemcpy(&f, slot_.get(), sizeof f, cudaMemcpyDeviceToHost));
     if (f.code < 0) return;
@@ -82,6 +85,8 @@ protected:
     return "Index [" + std::to_string(i) + ", " + std::to_string(j) + "] out of bounds for array of shape [" +
            std::to_string(n) + "][" + std::to_string(m) + "].";
   }
+
+  const bool checked_;
 
 private:
   DeviceBuffer<Failure> slot_;
@@ -131,9 +136,9 @@ __global__ void spmv_checked_kernel(const int64_t *__restrict__ row_ptr, const i
   else if (range_bad) report(slot, kSpmvVals, range_at, 0);
 }
 
-class Spmv : public Checked {
+class Spmv : public GroupBenchmark {
 public:
-  explicit Spmv(bool checked) : checked_(checked) {}
+  explicit Spmv(bool checked) : GroupBenchmark(checked) {}
   void setup(const std::vector<HostArray> &in) override {
     expect_inputs(in, {{"i64", 1}, {"i64", 1}, {"i64", 1}, {"f32", 1}, {"f32", 1}}, "spmv");
     n_ = in[0].count();
@@ -159,9 +164,6 @@ public:
                                                     x_.get(), y_.get(), n_);
     CUDA_CHECK_LAUNCH();
   }
-  void after_call() override {
-    if (checked_) Checked::after_call();
-  }
   std::vector<HostArray> results() override { return {y_.download("f32", {n_})}; }
 
 protected:
@@ -170,7 +172,6 @@ protected:
   }
 
 private:
-  bool checked_;
   DeviceBuffer<int64_t> row_ptr_, row_end_, cols_;
   DeviceBuffer<float> vals_, x_, y_;
   int64_t n_ = 0, nnz_ = 0, m_ = 0;
@@ -214,9 +215,9 @@ __global__ void nbr_checked_kernel(const float *__restrict__ img, const int64_t 
   }
 }
 
-class NbrStencil : public Checked {
+class NbrStencil : public GroupBenchmark {
 public:
-  explicit NbrStencil(bool checked) : checked_(checked) {}
+  explicit NbrStencil(bool checked) : GroupBenchmark(checked) {}
   void setup(const std::vector<HostArray> &in) override {
     expect_inputs(in, {{"f32", 2}, {"i64", 1}, {"i64", 1}, {"i64", 1}, {"i64", 1}}, "nbr_stencil");
     rows_ = in[0].shape[0];
@@ -242,16 +243,12 @@ public:
                                         rows_, cols_);
     CUDA_CHECK_LAUNCH();
   }
-  void after_call() override {
-    if (checked_) Checked::after_call();
-  }
   std::vector<HostArray> results() override { return {out_.download("f32", {rows_, cols_})}; }
 
 protected:
   std::string message(const Failure &f) const override { return index_2d(f.v[0], f.v[1], rows_, cols_); }
 
 private:
-  bool checked_;
   DeviceBuffer<float> img_, out_;
   DeviceBuffer<int64_t> iN_, iS_, jW_, jE_;
   int64_t rows_ = 0, cols_ = 0;
@@ -288,9 +285,9 @@ __global__ void graph_damp_kernel(float *__restrict__ sums, float base, int64_t 
   if (v < nv) sums[v] = base + 0.85f * sums[v];
 }
 
-class GraphStep : public Checked {
+class GraphStep : public GroupBenchmark {
 public:
-  explicit GraphStep(bool checked) : checked_(checked) {}
+  explicit GraphStep(bool checked) : GroupBenchmark(checked) {}
   void setup(const std::vector<HostArray> &in) override {
     expect_inputs(in, {{"f32", 1}, {"i32", 1}, {"i64", 1}, {"i64", 1}}, "graph_step");
     nv_ = in[0].count();
@@ -319,16 +316,12 @@ public:
     graph_damp_kernel<<<blocks_for(nv_), kBlock, 0, s>>>(sums_.get(), base, nv_);
     CUDA_CHECK_LAUNCH();
   }
-  void after_call() override {
-    if (checked_) Checked::after_call();
-  }
   std::vector<HostArray> results() override { return {sums_.download("f32", {nv_})}; }
 
 protected:
   std::string message(const Failure &f) const override { return index_1d(f.v[0], nv_); }
 
 private:
-  bool checked_;
   DeviceBuffer<float> rank_, sums_;
   DeviceBuffer<int> outdeg_;
   DeviceBuffer<int64_t> src_, dst_;
@@ -358,9 +351,9 @@ __global__ void gather3_checked_kernel(const float *__restrict__ a, const int64_
   if (bad_b | bad_a) report(slot, bad_b ? kGatherB : kGatherA, bad_b ? ci : bi, 0);
 }
 
-class Gather3 : public Checked {
+class Gather3 : public GroupBenchmark {
 public:
-  explicit Gather3(bool checked) : checked_(checked) {}
+  explicit Gather3(bool checked) : GroupBenchmark(checked) {}
   void setup(const std::vector<HostArray> &in) override {
     expect_inputs(in, {{"f32", 1}, {"i64", 1}, {"i64", 1}}, "gather3");
     n_ = in[0].count();
@@ -381,9 +374,6 @@ public:
       gather3_kernel<<<blocks_for(k_), kBlock, 0, s>>>(a_.get(), b_.get(), c_.get(), out_.get(), k_);
     CUDA_CHECK_LAUNCH();
   }
-  void after_call() override {
-    if (checked_) Checked::after_call();
-  }
   std::vector<HostArray> results() override { return {out_.download("f32", {k_})}; }
 
 protected:
@@ -392,7 +382,6 @@ protected:
   }
 
 private:
-  bool checked_;
   DeviceBuffer<float> a_, out_;
   DeviceBuffer<int64_t> b_, c_;
   int64_t n_ = 0, m_ = 0, k_ = 0;
@@ -433,9 +422,9 @@ __global__ void assert_div_checked_kernel(const int *__restrict__ xs, const int 
   if (bx | bw | bv | bb) report(slot, bx ? kAssertX : bw ? kAssertW : bv ? kDivV : kAssertB, 0, 0);
 }
 
-class AssertDiv : public Checked {
+class AssertDiv : public GroupBenchmark {
 public:
-  explicit AssertDiv(bool checked) : checked_(checked) {}
+  explicit AssertDiv(bool checked) : GroupBenchmark(checked) {}
   void setup(const std::vector<HostArray> &in) override {
     expect_inputs(in, {{"i32", 1}, {"i32", 1}, {"i32", 1}, {"i32", 0}}, "assert_div");
     n_ = in[0].count();
@@ -463,9 +452,6 @@ public:
                                                           n_);
     CUDA_CHECK_LAUNCH();
   }
-  void after_call() override {
-    if (checked_) Checked::after_call();
-  }
   std::vector<HostArray> results() override { return {out_.download("i32", {n_})}; }
 
 protected:
@@ -479,7 +465,6 @@ protected:
   }
 
 private:
-  bool checked_;
   DeviceBuffer<int> xs_, ws_, vs_, out_;
   int nbuckets_ = 0;
   int64_t n_ = 0;
@@ -521,9 +506,9 @@ __global__ void bsearch_checked_kernel(const int *__restrict__ keys, const int *
   if (bad) report(slot, 0, mid, 0);
 }
 
-class Bsearch : public Checked {
+class Bsearch : public GroupBenchmark {
 public:
-  explicit Bsearch(bool checked) : checked_(checked) {}
+  explicit Bsearch(bool checked) : GroupBenchmark(checked) {}
   void setup(const std::vector<HostArray> &in) override {
     expect_inputs(in, {{"i32", 1}, {"i64", 0}, {"i32", 1}}, "bsearch");
     n_ = in[0].count();
@@ -544,16 +529,12 @@ public:
       bsearch_kernel<<<blocks_for(q_), kBlock, 0, s>>>(keys_.get(), queries_.get(), out_.get(), m_, q_);
     CUDA_CHECK_LAUNCH();
   }
-  void after_call() override {
-    if (checked_) Checked::after_call();
-  }
   std::vector<HostArray> results() override { return {out_.download("i64", {q_})}; }
 
 protected:
   std::string message(const Failure &f) const override { return index_1d(f.v[0], n_); }
 
 private:
-  bool checked_;
   DeviceBuffer<int> keys_, queries_;
   DeviceBuffer<int64_t> out_;
   int64_t n_ = 0, m_ = 0, q_ = 0;

@@ -120,11 +120,10 @@ def jax_programs():
     }
 
 
-def run_jax(args, names, data, deadline):
+def run_jax(args, names, data, deadline, save):
     import jax
 
     jax.config.update("jax_enable_x64", True)
-    import jax.numpy as jnp  # noqa: F401
     from jax.experimental import checkify
 
     progs = jax_programs()
@@ -173,7 +172,8 @@ def run_jax(args, names, data, deadline):
         bench["bad_input"] = jax_bad_input(data, name, checked_f)
         print(f"peers: jax {name} bad input: {bench['bad_input']}", flush=True)
         report["benchmarks"].append(bench)
-        del args_dev
+        save(report)
+        args_dev = None  # the device copies go before the next program's come
     return report
 
 
@@ -227,7 +227,7 @@ def torch_programs(torch):
             "assert_div": assert_div, "bsearch": bsearch}
 
 
-def run_torch(args, names, data, deadline):
+def run_torch(args, names, data, deadline, save):
     import torch
 
     cuda = torch.cuda.is_available()
@@ -257,7 +257,8 @@ def run_torch(args, names, data, deadline):
         bench["variants"].append(v)
         print_variant("torch", name, v)
         report["benchmarks"].append(bench)
-        del args_dev
+        save(report)
+        args_dev = None  # the device copies go before the next program's come
     return report
 
 
@@ -358,17 +359,21 @@ def main():
         if n not in PROGRAMS:
             sys.exit(f"unproved_peers.py: unknown program '{n}' (known: {', '.join(PROGRAMS)})")
     deadline = time.time() + args.deadline
+    meta = {"schema": "kerb-peers/1", "host": platform.node(),
+            "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "settings": {"runs": args.runs, "warmup": args.warmup, "time_budget_s": args.time_budget}}
+
+    def save(report):
+        # after every program, so that a run stopped by its timeout leaves what it did
+        with open(args.json, "w") as f:
+            json.dump({**report, **meta}, f, indent=1)
+
     try:
         run = run_jax if args.framework == "jax" else run_torch
-        report = run(args, names, args.data, deadline)
+        save(run(args, names, args.data, deadline, save))
     except ImportError as e:
-        report = {"framework": args.framework, "status": "missing", "error": str(e), "benchmarks": []}
+        save({"framework": args.framework, "status": "missing", "error": str(e), "benchmarks": []})
         print(f"peers: {args.framework} is not installed ({e}): skipped", flush=True)
-    report.update(schema="kerb-peers/1", host=platform.node(),
-                  date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                  settings={"runs": args.runs, "warmup": args.warmup, "time_budget_s": args.time_budget})
-    with open(args.json, "w") as f:
-        json.dump(report, f, indent=1)
 
 
 if __name__ == "__main__":
