@@ -79,14 +79,15 @@ done
 cat "$raw"/gen_*.log >>"$log"
 [ $gen_failed = 0 ] || exit 1
 
-# ---- Kerb: --unsafe and default, interleaved --------------------------------------------
-say "kerb bench (--unsafe and default interleaved)"
+# ---- Kerb: --unsafe, default and --deferred-checks=off (each check a branch), interleaved
+say "kerb bench (--unsafe, default and --deferred-checks=off interleaved)"
 for p in "${programs[@]}"; do
   if late; then
     say "kerb bench: $p and the rest skipped (the deadline is near)"
     break
   fi
   timeout "$(cap 60)" "$kerb" bench "$fut_dir/$p.fut" --device "$device" --variant=--unsafe --variant=default \
+    --variant=--deferred-checks=off \
     --runs "$runs" --warmup "$warmup" --time-budget "$budget" --json "$raw/kerb_$p.json" >>"$log" 2>&1 ||
     say "kerb bench $p exited with $?"
 done

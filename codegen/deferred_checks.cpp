@@ -4,6 +4,7 @@
 // failure as before.
 #include "codegen/fn_gen.h"
 
+#include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
 
@@ -59,7 +60,7 @@ using llvm::Value;
 // load check, no division), the flag is constant false, every test of it folds away,
 // and the code is what it was.
 
-void FnGen::deferred_work(const std::function<void()> &work) {
+void FnGen::deferred_work(const std::function<void(bool)> &work) {
   Deferral d;
   d.flag = entry_alloca(b_.getInt1Ty());
   b_.CreateStore(b_.getFalse(), d.flag);
@@ -71,7 +72,7 @@ void FnGen::deferred_work(const std::function<void()> &work) {
   std::map<int, Val> dest = dest_;
   std::map<int, Value *> given0 = given;
   deferral_ = &d;
-  work();
+  work(false);
   deferral_ = nullptr;
   b_.CreateCondBr(b_.CreateLoad(b_.getInt1Ty(), d.flag), d.slow, done,
                   MDBuilder(c_).createBranchWeights(1, 1 << 20));
@@ -81,10 +82,40 @@ void FnGen::deferred_work(const std::function<void()> &work) {
     lazy_ = std::move(lazy);
     dest_ = std::move(dest);
     given = std::move(given0);
-    work();
+    // What the second copy starts from per thread (its indices: special_register and
+    // the callers' opaque()) goes through opaque(), so that LLVM and ptxas recompute
+    // what follows from it there instead of carrying the first copy's values into it in
+    // registers across the whole hot path. (Not the parameters and the bindings made
+    // from them before the work: ptxas reads parameters from their constant bank.)
+    // The zero: the failure slot's word that is always 0, read volatile.
+    LoadInst *zero = b_.CreateLoad(b_.getInt32Ty(), b_.CreateGEP(b_.getInt8Ty(), failure_slot(),
+                                                                 i64(int64_t(offsetof(FailureSlot, zero)))),
+                                   true);
+    launder_zero_ = b_.CreateZExt(zero, b_.getInt64Ty());
+    laundering_ = true;
+    // Its loads plain ones: ptxas does not merge them with the first copy's (the
+    // first copy's stores come between), as it could read-only (invariant) ones.
+    bool invariant = invariant_loads;
+    invariant_loads = false;
+    work(true);
+    invariant_loads = invariant;
+    laundering_ = false;
+    launder_zero_ = nullptr;
   }
   b_.CreateBr(done);
   b_.SetInsertPoint(done);
+}
+
+Value *FnGen::opaque(Value *v) {
+  if (!laundering_ || !launder_zero_ || llvm::isa<llvm::Constant>(v)) return v;
+  Type *t = v->getType();
+  if (t->isPointerTy()) return b_.CreateGEP(b_.getInt8Ty(), v, launder_zero_);
+  KERB_ASSERT(t->isIntegerTy(), "opaque() of an integer or a pointer");
+  return b_.CreateAdd(v, b_.CreateZExtOrTrunc(launder_zero_, t));
+}
+
+Value *FnGen::special_register(llvm::Intrinsic::ID id) {
+  return opaque(b_.CreateCall(Intrinsic::getDeclaration(&m_, id)));
 }
 
 void FnGen::flag_barrier() {

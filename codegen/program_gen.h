@@ -156,15 +156,13 @@ private:
   // stops; a kernel launched after a failure does nothing. `rerun`: per_thread's work
   // computes the same when run again (it writes no memory it reads, and its writes
   // that other threads see come after a flag_barrier), so its checks may be deferred
-  // (thread_work).
+  // (deferred).
   void threads_kernel(KernelFn &k, Value *n, const std::function<void(Value *)> &per_thread,
                       bool prelude = false, bool rerun = false);
-  // One thread's work (per_thread(gid)) with its checks deferred when the program's
-  // checks can fail (FnGen::deferred_work).
-  void thread_work(FnGen &g, Value *gid, const std::function<void(Value *)> &per_thread);
-  // `work` (which computes the same when run again) with its checks deferred, as
-  // thread_work; block kernels pass the parts of a phase that read their input.
-  void deferred(FnGen &g, const std::function<void()> &work);
+  // `work` (which computes the same when run again) with its checks deferred
+  // (FnGen::deferred_work) when the program's checks can fail: a thread's work in
+  // threads_kernel, and in block kernels the parts of a phase that read their input.
+  void deferred(FnGen &g, const std::function<void(bool slow)> &work);
 
   bool launch(const core::Stm &s);
 
@@ -499,6 +497,7 @@ private:
   const core::Program &p_;
   Target target_;
   GenOptions opts_;
+  FnGen *kernel_gen_ = nullptr; // the kernel being generated (the last new_kernel's)
   GeneratedProgram out_;
   FnGen *host_ = nullptr;
 };
