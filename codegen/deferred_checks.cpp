@@ -5,8 +5,11 @@
 #include "codegen/fn_gen.h"
 
 #include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
+#include <llvm/Transforms/Utils/CodeExtractor.h>
+#include <llvm/Transforms/Utils/PromoteMemToReg.h>
 
 #include <optional>
 
@@ -60,7 +63,7 @@ using llvm::Value;
 // load check, no division), the flag is constant false, every test of it folds away,
 // and the code is what it was.
 
-void FnGen::deferred_work(const std::function<void(bool)> &work) {
+void FnGen::deferred_work(const std::function<void()> &work) {
   Deferral d;
   d.flag = entry_alloca(b_.getInt1Ty());
   b_.CreateStore(b_.getFalse(), d.flag);
@@ -72,7 +75,7 @@ void FnGen::deferred_work(const std::function<void(bool)> &work) {
   std::map<int, Val> dest = dest_;
   std::map<int, Value *> given0 = given;
   deferral_ = &d;
-  work(false);
+  work();
   deferral_ = nullptr;
   b_.CreateCondBr(b_.CreateLoad(b_.getInt1Ty(), d.flag), d.slow, done,
                   MDBuilder(c_).createBranchWeights(1, 1 << 20));
@@ -82,40 +85,57 @@ void FnGen::deferred_work(const std::function<void(bool)> &work) {
     lazy_ = std::move(lazy);
     dest_ = std::move(dest);
     given = std::move(given0);
-    // What the second copy starts from per thread (its indices: special_register and
-    // the callers' opaque()) goes through opaque(), so that LLVM and ptxas recompute
-    // what follows from it there instead of carrying the first copy's values into it in
-    // registers across the whole hot path. (Not the parameters and the bindings made
-    // from them before the work: ptxas reads parameters from their constant bank.)
-    // The zero: the failure slot's word that is always 0, read volatile.
-    LoadInst *zero = b_.CreateLoad(b_.getInt32Ty(), b_.CreateGEP(b_.getInt8Ty(), failure_slot(),
-                                                                 i64(int64_t(offsetof(FailureSlot, zero)))),
-                                   true);
-    launder_zero_ = b_.CreateZExt(zero, b_.getInt64Ty());
-    laundering_ = true;
-    // Its loads plain ones: ptxas does not merge them with the first copy's (the
-    // first copy's stores come between), as it could read-only (invariant) ones.
-    bool invariant = invariant_loads;
-    invariant_loads = false;
-    work(true);
-    invariant_loads = invariant;
-    laundering_ = false;
-    launder_zero_ = nullptr;
+    BasicBlock *mark = &f_->back();
+    work();
+    // The slow copy's blocks, to be outlined (Note [The slow copy outlined]).
+    if (slow_regions) {
+      std::vector<BasicBlock *> region{d.slow};
+      for (auto it = std::next(mark->getIterator()); it != f_->end(); ++it) region.push_back(&*it);
+      (*slow_regions)[f_].push_back(std::move(region));
+    }
   }
   b_.CreateBr(done);
   b_.SetInsertPoint(done);
 }
 
-Value *FnGen::opaque(Value *v) {
-  if (!laundering_ || !launder_zero_ || llvm::isa<llvm::Constant>(v)) return v;
-  Type *t = v->getType();
-  if (t->isPointerTy()) return b_.CreateGEP(b_.getInt8Ty(), v, launder_zero_);
-  KERB_ASSERT(t->isIntegerTy(), "opaque() of an integer or a pointer");
-  return b_.CreateAdd(v, b_.CreateZExtOrTrunc(launder_zero_, t));
-}
+// Note [The slow copy outlined]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The slow copy of deferred work (Note [Deferred checks]) runs only after a failure,
+// but compiled in the same function it costs registers on the hot path: it is reached
+// from the end of the fast copy, which dominates it, so LLVM and ptxas reuse the fast
+// copy's values there (its loads, its indices, its parameters already in registers)
+// instead of recomputing them, and those values stay live across the whole fast copy
+// (bench/unproved/bsearch.fut: 16 registers under --unsafe, 18 for the fast copy
+// alone, 28 with the slow copy inline). So once the kernels are complete,
+// outline_slow_copies moves each slow copy into a function of its own (LLVM's
+// CodeExtractor, after promoting the kernel's allocas to registers so that only values
+// cross), marked noinline and cold: a call on the cold path, whose arguments are what
+// the copy starts from (the thread's index, parameters, bindings). Nothing of the fast
+// copy can be reused in it.
 
-Value *FnGen::special_register(llvm::Intrinsic::ID id) {
-  return opaque(b_.CreateCall(Intrinsic::getDeclaration(&m_, id)));
+void outline_slow_copies(const std::map<Function *, std::vector<std::vector<BasicBlock *>>> &regions) {
+  for (const auto &[f, rs] : regions) {
+    {
+      DominatorTree dt(*f);
+      std::vector<AllocaInst *> allocas;
+      for (Instruction &i : f->getEntryBlock())
+        if (auto *a = dyn_cast<AllocaInst>(&i))
+          if (isAllocaPromotable(a)) allocas.push_back(a);
+      if (!allocas.empty()) PromoteMemToReg(allocas, dt);
+    }
+    for (const std::vector<BasicBlock *> &r : rs) {
+      DominatorTree dt(*f);
+      CodeExtractorAnalysisCache cache(*f);
+      CodeExtractor ce(r, &dt, /*AggregateArgs=*/false, nullptr, nullptr, nullptr,
+                       /*AllowVarArgs=*/false, /*AllowAlloca=*/false, nullptr, "deferred_slow");
+      KERB_ASSERT(ce.isEligible(), "the slow copy of deferred work cannot be outlined");
+      Function *slow = ce.extractCodeRegion(cache);
+      KERB_ASSERT(slow, "outlining the slow copy of deferred work failed");
+      slow->addFnAttr(Attribute::NoInline);
+      slow->addFnAttr(Attribute::Cold);
+      slow->setLinkage(GlobalValue::InternalLinkage);
+    }
+  }
 }
 
 void FnGen::flag_barrier() {
@@ -134,7 +154,19 @@ void FnGen::defer(Value *ok) {
 }
 
 Value *FnGen::deferred_addr(Value *ok, Value *addr) {
-  return b_.CreateSelect(ok, addr, failure_slot());
+  // A global of the module, 16 bytes (any element a load reads), whose address the GPU
+  // takes from a constant bank: no register holds it (the failure slot's address,
+  // computed from a parameter, took two for the whole kernel).
+  const char *name = "kerb_deferred_fallback";
+  llvm::GlobalVariable *gv = m_.getGlobalVariable(name, true);
+  if (!gv) {
+    auto *t = llvm::ArrayType::get(b_.getInt64Ty(), 2);
+    gv = new llvm::GlobalVariable(m_, t, false, llvm::GlobalValue::InternalLinkage,
+                                  llvm::Constant::getNullValue(t), name, nullptr,
+                                  llvm::GlobalValue::NotThreadLocal, gpu_ ? 1 : 0);
+    gv->setAlignment(llvm::Align(16));
+  }
+  return b_.CreateSelect(ok, addr, gv);
 }
 
 bool FnGen::needs_flag_barrier(const core::Exp &e) const {

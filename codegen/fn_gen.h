@@ -69,6 +69,11 @@ struct ArenaNeed {
 // `dests`: the body's variables written in place (FnGen::in_place_results). With
 // `host` null only `any` is computed; otherwise `size` gives a size's i64 value in host
 // code (null: not known there).
+// Moves each slow copy of deferred work (FnGen::slow_regions) into a noinline, cold
+// function of its own (Note [The slow copy outlined] in deferred_checks.cpp); the
+// kernels must be complete.
+void outline_slow_copies(const std::map<Function *, std::vector<std::vector<BasicBlock *>>> &regions);
+
 ArenaNeed arena_need(const core::Program &p, const core::Body &body,
                      const std::map<int, size_t> &dests, FnGen *host,
                      const std::function<Value *(const core::SubExp &)> &size);
@@ -195,21 +200,10 @@ public:
   // first failure exactly. `work` must compute the same thing when run again (it
   // reads no memory it writes, and its writes outside the thread are preceded by
   // flag_barrier()). With nothing deferred the second copy is not made.
-  // `work(slow)`: slow is false for the first copy, true for the second, which should
-  // start from opaque() copies of the values it derives everything from that are not
-  // bindings, parameters or special registers (a thread's index), so that the
-  // compilers do not carry the first copy's values into it.
-  void deferred_work(const std::function<void(bool slow)> &work);
-  // In the second copy of deferred_work (laundering_): v plus a zero that no compiler
-  // can see is zero (launder_zero_, read volatile from the failure slot), an integer
-  // or a pointer; so LLVM and ptxas cannot reuse the first copy's values for what is
-  // computed from it. Otherwise v.
-  Value *opaque(Value *v);
-  // A special register (a ptx_sreg_* intrinsic: tid, ntid, ctaid, nctaid), through
-  // opaque(): where a thread's indices come from.
-  Value *special_register(llvm::Intrinsic::ID id);
-  bool laundering_ = false;
-  Value *launder_zero_ = nullptr; // i64
+  void deferred_work(const std::function<void()> &work);
+  // Where deferred_work records the blocks of each slow copy, by function, for
+  // outline_slow_copies (null: not recorded, the copies stay inline).
+  std::map<Function *, std::vector<std::vector<BasicBlock *>>> *slow_regions = nullptr;
   // Whether checks are being deferred (the first copy of deferred_work is made).
   bool deferring() const { return deferral_ != nullptr; }
   // Deferring: if a deferred check has failed, go to the second copy (before anything

@@ -134,7 +134,7 @@ ProgramGen::KernelFn ProgramGen::new_kernel(const std::string &name, size_t num_
     };
   }
   k.g->failure_word = k.slot(0);
-  kernel_gen_ = k.g.get();
+  k.g->slow_regions = &slow_regions_;
   return k;
 }
 
@@ -174,9 +174,8 @@ void ProgramGen::bind_kernel_args(KernelFn &k, const SlotList &sl) {
 }
 
 Value *ProgramGen::sreg(IRBuilder<> &b, Intrinsic::ID id) {
-  // (Read afresh in the second copy of a thread's deferred work: Note [Deferred checks].)
-  KERB_ASSERT(kernel_gen_ && &kernel_gen_->builder() == &b, "sreg outside the kernel being generated");
-  return b.CreateZExt(kernel_gen_->special_register(id), b.getInt64Ty());
+  Function *f = Intrinsic::getDeclaration(&kernel_module(), id);
+  return b.CreateZExt(b.CreateCall(f), b.getInt64Ty());
 }
 
 void ProgramGen::threads_kernel(KernelFn &k, Value *n,
@@ -203,18 +202,14 @@ void ProgramGen::threads_kernel(KernelFn &k, Value *n,
     b.SetInsertPoint(run);
   }
   if (gpu()) {
-    auto global_id = [&] {
-      return b.CreateAdd(b.CreateMul(sreg(b, Intrinsic::nvvm_read_ptx_sreg_ctaid_x),
-                                     sreg(b, Intrinsic::nvvm_read_ptx_sreg_ntid_x)),
-                         sreg(b, Intrinsic::nvvm_read_ptx_sreg_tid_x));
-    };
-    Value *gid = global_id();
+    Value *gid = b.CreateAdd(b.CreateMul(sreg(b, Intrinsic::nvvm_read_ptx_sreg_ctaid_x),
+                                         sreg(b, Intrinsic::nvvm_read_ptx_sreg_ntid_x)),
+                             sreg(b, Intrinsic::nvvm_read_ptx_sreg_tid_x));
     BasicBlock *work = BasicBlock::Create(c, "work", f);
     b.CreateCondBr(b.CreateICmpSLT(gid, n), work, k.exit);
     b.SetInsertPoint(work);
     g.on_fail = [&g, exit = k.exit](Value *) { g.builder().CreateBr(exit); };
-    // (The second copy of deferred work computes its index afresh.)
-    if (rerun) deferred(g, [&](bool slow) { per_thread(slow ? global_id() : gid); });
+    if (rerun) deferred(g, [&] { per_thread(gid); });
     else per_thread(gid);
     b.CreateBr(k.exit);
     return;
@@ -232,7 +227,7 @@ void ProgramGen::threads_kernel(KernelFn &k, Value *n,
   b.SetInsertPoint(work);
   // A failing thread stops: on the CPU, the rest of its range is not run either.
   g.on_fail = [&g, exit = k.exit](Value *) { g.builder().CreateBr(exit); };
-  if (rerun) deferred(g, [&](bool) { per_thread(gid); });
+  if (rerun) deferred(g, [&] { per_thread(gid); });
   else per_thread(gid);
   b.CreateBr(next);
   b.SetInsertPoint(next);
@@ -240,10 +235,10 @@ void ProgramGen::threads_kernel(KernelFn &k, Value *n,
   b.CreateBr(head);
 }
 
-void ProgramGen::deferred(FnGen &g, const std::function<void(bool slow)> &work) {
+void ProgramGen::deferred(FnGen &g, const std::function<void()> &work) {
   // Checks deferred (Note [Deferred checks] in deferred_checks.cpp) in programs whose
   // checks can fail, unless --deferred-checks=off.
-  if (!may_fail() || !opts_.deferred_checks) return work(false);
+  if (!may_fail() || !opts_.deferred_checks) return work();
   g.deferred_work(work);
 }
 

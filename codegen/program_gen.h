@@ -162,7 +162,7 @@ private:
   // `work` (which computes the same when run again) with its checks deferred
   // (FnGen::deferred_work) when the program's checks can fail: a thread's work in
   // threads_kernel, and in block kernels the parts of a phase that read their input.
-  void deferred(FnGen &g, const std::function<void(bool slow)> &work);
+  void deferred(FnGen &g, const std::function<void()> &work);
 
   bool launch(const core::Stm &s);
 
@@ -497,7 +497,8 @@ private:
   const core::Program &p_;
   Target target_;
   GenOptions opts_;
-  FnGen *kernel_gen_ = nullptr; // the kernel being generated (the last new_kernel's)
+  // The slow copies of deferred work, outlined when the kernels are complete.
+  std::map<Function *, std::vector<std::vector<BasicBlock *>>> slow_regions_;
   GeneratedProgram out_;
   FnGen *host_ = nullptr;
 };

@@ -334,8 +334,8 @@ ProgramGen::TileIndex ProgramGen::tile_index(KernelFn &k, const Tiles &t, Value 
   // fit: by, bx on the GPU (the block index is below 2^31), ty, tx always (t < 256).
   Value *by, *bx, *tid;
   if (gpu()) {
-    Value *blk = k.g->special_register(Intrinsic::nvvm_read_ptx_sreg_ctaid_x);
-    tid = k.g->special_register(Intrinsic::nvvm_read_ptx_sreg_tid_x);
+    Value *blk = b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_read_ptx_sreg_ctaid_x));
+    tid = b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_read_ptx_sreg_tid_x));
     Value *q = k.g->ops().magic_div(blk, k.slot(t.tiles_x_div_slot), k.slot(t.tiles_x_div_slot + 1));
     bx = wide(b.CreateSub(blk, b.CreateMul(q, b.CreateTrunc(k.slot(t.tiles_x_slot), i32))));
     by = wide(q);

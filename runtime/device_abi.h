@@ -35,10 +35,7 @@ constexpr int64_t kSlotCertainlyClear = 1;
 
 struct FailureSlot {
   int32_t code;
-  // Always 0 (reset_slot): the second copy of a thread's deferred work reads it,
-  // volatile, to start from values the compilers cannot relate to the first copy's
-  // (codegen/deferred_checks.cpp, Note [Deferred checks]).
-  int32_t zero;
+  int32_t pad;
   int64_t args[kFailureMaxArgs];
   int64_t mirror;
 };
