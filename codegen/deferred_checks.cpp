@@ -63,6 +63,25 @@ using llvm::Value;
 // load check, no division), the flag is constant false, every test of it folds away,
 // and the code is what it was.
 
+namespace {
+
+// m as it was (`saved`), keeping the nodes of the keys it had then, to which
+// references may be held.
+template <typename K, typename V> void restore(std::map<K, V> &m, const std::map<K, V> &saved) {
+  for (auto it = m.begin(); it != m.end();) {
+    auto s = saved.find(it->first);
+    if (s == saved.end()) {
+      it = m.erase(it);
+      continue;
+    }
+    it->second = s->second;
+    ++it;
+  }
+  for (const auto &[k, v] : saved) m.emplace(k, v);
+}
+
+} // namespace
+
 void FnGen::deferred_work(const std::function<void()> &work) {
   Deferral d;
   d.flag = entry_alloca(b_.getInt1Ty());
@@ -81,10 +100,11 @@ void FnGen::deferred_work(const std::function<void()> &work) {
                   MDBuilder(c_).createBranchWeights(1, 1 << 20));
   b_.SetInsertPoint(d.slow);
   if (d.deferred > 0) {
-    env_ = std::move(env);
-    lazy_ = std::move(lazy);
-    dest_ = std::move(dest);
-    given = std::move(given0);
+    // (In place: callers hold references to bindings made before the work.)
+    restore(env_, env);
+    restore(lazy_, lazy);
+    restore(dest_, dest);
+    restore(given, given0);
     BasicBlock *mark = &f_->back();
     work();
     // The slow copy's blocks, to be outlined (Note [The slow copy outlined]).
@@ -136,6 +156,22 @@ void outline_slow_copies(const std::map<Function *, std::vector<std::vector<Basi
       slow->setLinkage(GlobalValue::InternalLinkage);
     }
   }
+}
+
+std::vector<Val> FnGen::deferred_values(const std::function<std::vector<Val>()> &compute) {
+  if (!defer_checks) return compute();
+  std::vector<AllocaInst *> slots;
+  deferred_work([&] {
+    std::vector<Val> r = compute();
+    for (size_t i = slots.size(); i < r.size(); i++) {
+      KERB_ASSERT(r[i].scalar, "deferred_values of an array");
+      slots.push_back(entry_alloca(r[i].scalar->getType()));
+    }
+    for (size_t i = 0; i < r.size(); i++) b_.CreateStore(r[i].scalar, slots[i]);
+  });
+  std::vector<Val> out;
+  for (AllocaInst *a : slots) out.push_back(Val{b_.CreateLoad(a->getAllocatedType(), a), nullptr, {}, {}});
+  return out;
 }
 
 void FnGen::flag_barrier() {

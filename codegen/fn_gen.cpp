@@ -641,19 +641,35 @@ BasicBlock *FnGen::stepped_range(Value *lo, Value *hi, Value *step, BasicBlock *
 BasicBlock *FnGen::strided_range(Value *first, Value *end, Value *stride, int64_t unroll,
                                  BasicBlock *exit,
                                  const std::function<std::vector<Val>(Value *)> &read,
-                                 const std::function<void(const std::vector<Val> &)> &use) {
+                                 const std::function<void(const std::vector<Val> &)> &use, bool defer) {
   Value *left = b_.CreateSub(end, first);
   Value *count = b_.CreateSDiv(b_.CreateAdd(left, b_.CreateSub(stride, i64(1))), stride);
   count = b_.CreateSelect(b_.CreateICmpSGT(count, i64(0)), count, i64(0));
   Value *groups = b_.CreateUDiv(count, i64(unroll));
   auto at = [&](Value *q) { return b_.CreateAdd(first, b_.CreateMul(q, stride)); };
   counted_range(i64(0), groups, nullptr, [&](Value *q) {
-    std::vector<std::vector<Val>> xs;
-    for (int64_t u = 0; u < unroll; u++)
-      xs.push_back(read(at(b_.CreateAdd(b_.CreateMul(q, i64(unroll)), i64(u)))));
+    auto xs = std::vector<std::vector<Val>>(size_t(unroll));
+    auto read_all = [&] {
+      std::vector<Val> flat;
+      for (int64_t u = 0; u < unroll; u++) {
+        xs[size_t(u)] = read(at(b_.CreateAdd(b_.CreateMul(q, i64(unroll)), i64(u))));
+        flat.insert(flat.end(), xs[size_t(u)].begin(), xs[size_t(u)].end());
+      }
+      return flat;
+    };
+    if (defer) {
+      std::vector<Val> flat = deferred_values(read_all);
+      size_t per = flat.size() / size_t(unroll);
+      for (int64_t u = 0; u < unroll; u++)
+        xs[size_t(u)].assign(flat.begin() + long(size_t(u) * per), flat.begin() + long(size_t(u + 1) * per));
+    } else {
+      read_all();
+    }
     for (const std::vector<Val> &x : xs) use(x);
   });
-  return counted_range(b_.CreateMul(groups, i64(unroll)), count, exit, [&](Value *q) { use(read(at(q))); });
+  return counted_range(b_.CreateMul(groups, i64(unroll)), count, exit, [&](Value *q) {
+    use(defer ? deferred_values([&] { return read(at(q)); }) : read(at(q)));
+  });
 }
 
 void FnGen::counted_loop(Value *n, const std::function<void(Value *)> &body) {

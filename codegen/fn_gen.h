@@ -201,6 +201,12 @@ public:
   // reads no memory it writes, and its writes outside the thread are preceded by
   // flag_barrier()). With nothing deferred the second copy is not made.
   void deferred_work(const std::function<void()> &work);
+  // Whether this kernel defers its checks (the program's checks can fail, and
+  // --deferred-checks is on); ProgramGen sets it.
+  bool defer_checks = false;
+  // The scalars `compute` gives, computed as deferred work when defer_checks (through
+  // allocas, so that both copies give them); otherwise compute().
+  std::vector<Val> deferred_values(const std::function<std::vector<Val>()> &compute);
   // Where deferred_work records the blocks of each slow copy, by function, for
   // outline_slow_copies (null: not recorded, the copies stay inline).
   std::map<Function *, std::vector<std::vector<BasicBlock *>>> *slow_regions = nullptr;
@@ -320,9 +326,12 @@ public:
   // `unroll` elements read (read(i)) before any is used (use(values)), so that their
   // loads are in flight together, then the rest one by one; continues at `exit` (as
   // counted_range).
+  // `defer`: each group's reads (scalars) are one deferred work (deferred_values), so
+  // that their checks do not branch; the uses come after the flag's test.
   BasicBlock *strided_range(Value *first, Value *end, Value *stride, int64_t unroll, BasicBlock *exit,
                             const std::function<std::vector<Val>(Value *)> &read,
-                            const std::function<void(const std::vector<Val> &)> &use);
+                            const std::function<void(const std::vector<Val> &)> &use,
+                            bool defer = false);
 
   // Applies a lambda to argument values; returns its results.
   std::vector<Val> apply(const core::Lambda &l, const std::vector<Val> &args);

@@ -135,6 +135,7 @@ ProgramGen::KernelFn ProgramGen::new_kernel(const std::string &name, size_t num_
   }
   k.g->failure_word = k.slot(0);
   k.g->slow_regions = &slow_regions_;
+  k.g->defer_checks = may_fail() && opts_.deferred_checks;
   return k;
 }
 
@@ -238,7 +239,7 @@ void ProgramGen::threads_kernel(KernelFn &k, Value *n,
 void ProgramGen::deferred(FnGen &g, const std::function<void()> &work) {
   // Checks deferred (Note [Deferred checks] in deferred_checks.cpp) in programs whose
   // checks can fail, unless --deferred-checks=off.
-  if (!may_fail() || !opts_.deferred_checks) return work();
+  if (!g.defer_checks) return work();
   g.deferred_work(work);
 }
 

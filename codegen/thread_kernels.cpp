@@ -1262,7 +1262,8 @@ void ProgramGen::shared_hists(const std::vector<SharedHist> &parts, SlotList &sl
     // Updates first, first + threads, ...: p.unroll of them read before they are
     // applied (loads in flight: the update depends on its index), then the rest one by
     // one; then the next histogram's.
-    g.strided_range(first, p.n, threads, p.unroll, nullptr, read, update);
+    // (The reads' checks deferred: they write nothing; Note [Deferred checks].)
+    g.strided_range(first, p.n, threads, p.unroll, nullptr, read, update, true);
   }
   b.CreateBr(updated);
   b.SetInsertPoint(updated);
