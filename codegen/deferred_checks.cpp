@@ -6,12 +6,15 @@
 
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Dominators.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/Transforms/Utils/CodeExtractor.h>
 #include <llvm/Transforms/Utils/PromoteMemToReg.h>
 
+#include <cstdlib>
 #include <optional>
+#include <string>
 
 namespace kerb::codegen {
 
@@ -203,6 +206,37 @@ Value *FnGen::deferred_addr(Value *ok, Value *addr) {
     gv->setAlignment(llvm::Align(16));
   }
   return b_.CreateSelect(ok, addr, gv);
+}
+
+Value *FnGen::deferred_load(PrimType t, Value *ok, Value *addr) {
+  static const char *mode = std::getenv("KERB_DEFERRED_LOAD");
+  if (!gpu_ || (mode && std::string(mode) == "select")) return load_elem(t, deferred_addr(ok, addr));
+  // `@p ld.global[.nc].TYPE r, [addr];`: when p is false the register keeps whatever it
+  // held, which the flag makes irrelevant; no select of the address, no fallback.
+  Type *mt = ops_.mem_type(t);
+  unsigned bits = unsigned(m_.getDataLayout().getTypeSizeInBits(mt));
+  const char *ty = nullptr, *cons = nullptr;
+  Type *rt = mt;
+  if (mt->isFloatTy()) {
+    ty = "f32", cons = "=f";
+  } else if (mt->isDoubleTy()) {
+    ty = "f64", cons = "=d";
+  } else if (bits == 64) {
+    ty = "b64", cons = "=l", rt = b_.getInt64Ty();
+  } else if (bits == 32) {
+    ty = "b32", cons = "=r", rt = b_.getInt32Ty();
+  } else if (bits == 16) {
+    ty = "b16", cons = "=h", rt = b_.getInt16Ty();
+  } else {
+    KERB_ASSERT(bits == 8, "a deferred load of an unexpected size");
+    ty = "u8", cons = "=h", rt = b_.getInt16Ty();
+  }
+  std::string text = std::string("@$2 ld.global") + (invariant_loads ? ".nc." : ".") + ty + " $0, [$1];";
+  auto *fty = llvm::FunctionType::get(rt, {b_.getInt64Ty(), b_.getInt1Ty()}, false);
+  Value *r = b_.CreateCall(llvm::InlineAsm::get(fty, text, std::string(cons) + ",l,b", false),
+                           {b_.CreatePtrToInt(addr, b_.getInt64Ty()), ok});
+  if (rt != mt) r = bits == 8 ? b_.CreateTrunc(r, mt) : b_.CreateBitCast(r, mt);
+  return ops_.from_mem(t, r);
 }
 
 bool FnGen::needs_flag_barrier(const core::Exp &e) const {

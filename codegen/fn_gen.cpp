@@ -582,7 +582,10 @@ void FnGen::index_stm(const core::Stm &s) {
   if (deferred) defer(ok);
   else if (e.site >= 0 && !hoisted) check(ok, e.site, index_failure_args(idx, arr.dims));
   Value *addr = element_addr(arr.addr, offset_of(arr, idx), t);
-  if (deferred) addr = deferred_addr(ok, addr);
+  if (deferred && mode_ == Kernel && idx.size() == arr.dims.size()) {
+    bind(s.pat[0], Val{deferred_load(t, ok, addr), nullptr, {}, {}});
+    return;
+  }
   if (idx.size() < arr.dims.size()) {
     bind(s.pat[0], subarray(arr, addr, idx.size()));
     return;

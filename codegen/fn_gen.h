@@ -230,6 +230,10 @@ public:
   // A load's address when its bounds check `ok` is deferred: addr if ok, else an
   // address that can always be read (the failure slot).
   Value *deferred_addr(Value *ok, Value *addr);
+  // The element of type t at addr if ok, else any value: a load whose bounds check `ok`
+  // is deferred. On the GPU a predicated load (no address select), on the CPU a load
+  // from deferred_addr.
+  Value *deferred_load(PrimType t, Value *ok, Value *addr);
   // Deferring: whether statement `e` must wait for the flag (flag_barrier) first.
   bool needs_flag_barrier(const core::Exp &e) const;
   // Deferring, before a `for` loop whose counter and bound are i64 (`bound` its value):
