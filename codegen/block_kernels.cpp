@@ -458,7 +458,7 @@ void ProgramGen::segred_rows_body(KernelFn &k, const core::Stm &red, const Block
       b.CreateBr(done);
     };
     // Its checks deferred (it writes only registers; Note [Deferred checks]).
-    deferred(g, [&] {
+    deferred(g, [&](bool) {
       segs.setup(j);
       std::vector<Value *> ne = segs.ne();
       for (size_t x = 0; x < kr; x++) b.CreateStore(ne[x], acc[x]);
@@ -761,7 +761,7 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   // [Deferred checks] in deferred_checks.cpp); a failure ends at `after_chunk`.
   BasicBlock *after_chunk = BasicBlock::Create(c, "chunk.done", f);
   on_fail_to(after_chunk);
-  deferred(g, [&] {
+  deferred(g, [&](bool) {
   set_acc_ne();
   BasicBlock *walked = BasicBlock::Create(c, "chunk.walked", f);
   // The segment's statements before its reduction (their failures as the chunk's).
@@ -1125,7 +1125,7 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   // checks are deferred (Note [Deferred checks] in deferred_checks.cpp).
   auto phase = [&](const std::function<void(Value *)> &body0, bool defer = false) {
     std::function<void(Value *)> body = body0;
-    if (defer) body = [&](Value *t) { deferred(g, [&] { body0(t); }); };
+    if (defer) body = [&](Value *t) { deferred(g, [&](bool) { body0(t); }); };
     BasicBlock *run = block_of("phase.run"), *end = block_of("phase.end");
     b.CreateCondBr(b.CreateLoad(b.getInt1Ty(), failed), end, run);
     b.SetInsertPoint(run);
@@ -1190,7 +1190,7 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   // `defer` as for phase.
   auto wstep = [&](bool lanes, const std::function<void(Value *)> &body0, bool defer = false) {
     std::function<void(Value *)> body = body0;
-    if (defer) body = [&](Value *l) { deferred(g, [&] { body0(l); }); };
+    if (defer) body = [&](Value *l) { deferred(g, [&](bool) { body0(l); }); };
     BasicBlock *end = block_of("wstep.end");
     step_may_fail = false;
     bool *mf = &step_may_fail;

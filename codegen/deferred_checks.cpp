@@ -14,6 +14,7 @@
 
 #include <cstdlib>
 #include <optional>
+#include <set>
 #include <string>
 
 namespace kerb::codegen {
@@ -85,7 +86,7 @@ template <typename K, typename V> void restore(std::map<K, V> &m, const std::map
 
 } // namespace
 
-void FnGen::deferred_work(const std::function<void()> &work) {
+void FnGen::deferred_work(const std::function<void(bool)> &work) {
   Deferral d;
   d.flag = entry_alloca(b_.getInt1Ty());
   b_.CreateStore(b_.getFalse(), d.flag);
@@ -97,7 +98,7 @@ void FnGen::deferred_work(const std::function<void()> &work) {
   std::map<int, Val> dest = dest_;
   std::map<int, Value *> given0 = given;
   deferral_ = &d;
-  work();
+  work(false);
   deferral_ = nullptr;
   b_.CreateCondBr(b_.CreateLoad(b_.getInt1Ty(), d.flag), d.slow, done,
                   MDBuilder(c_).createBranchWeights(1, 1 << 20));
@@ -109,7 +110,7 @@ void FnGen::deferred_work(const std::function<void()> &work) {
     restore(dest_, dest);
     restore(given, given0);
     BasicBlock *mark = &f_->back();
-    work();
+    work(true);
     // The slow copy's blocks, to be outlined (Note [The slow copy outlined]).
     if (slow_regions) {
       std::vector<BasicBlock *> region{d.slow};
@@ -136,6 +137,54 @@ void FnGen::deferred_work(const std::function<void()> &work) {
 // the copy starts from (the thread's index, parameters, bindings). Nothing of the fast
 // copy can be reused in it.
 
+namespace {
+
+// Whether v can be recomputed anywhere from the kernel's parameters (arguments and
+// constants through casts, arithmetic and address computations), up to `depth` steps.
+bool rematerializable(Value *v, int depth) {
+  if (isa<Argument>(v) || isa<Constant>(v)) return true;
+  auto *i = dyn_cast<Instruction>(v);
+  if (!i || depth == 0) return false;
+  if (!isa<CastInst>(i) && !isa<BinaryOperator>(i) && !isa<GetElementPtrInst>(i) && !isa<ICmpInst>(i) &&
+      !isa<SelectInst>(i))
+    return false;
+  if (i->mayHaveSideEffects() || i->mayReadFromMemory()) return false;
+  for (Value *op : i->operands())
+    if (!rematerializable(op, depth - 1)) return false;
+  return true;
+}
+
+// The values that region r uses from outside it and that rematerializable() can compute
+// from the parameters are computed again at its entry: the outlined function then
+// receives the parameters themselves (which ptxas reads from their constant bank where
+// the call is made), not values computed from them that the kernel would have to keep
+// in registers until the call.
+void rematerialize_inputs(const std::vector<BasicBlock *> &r) {
+  std::set<BasicBlock *> in(r.begin(), r.end());
+  BasicBlock *entry = r.front();
+  std::map<Value *, Value *> copies;
+  std::function<Value *(Value *)> copy = [&](Value *v) -> Value * {
+    auto *i = dyn_cast<Instruction>(v);
+    if (!i) return v;
+    auto it = copies.find(v);
+    if (it != copies.end()) return it->second;
+    Instruction *c = i->clone();
+    for (unsigned k = 0; k < c->getNumOperands(); k++) c->setOperand(k, copy(c->getOperand(k)));
+    c->insertBefore(entry->getFirstInsertionPt());
+    copies[v] = c;
+    return c;
+  };
+  for (BasicBlock *bb : r)
+    for (Instruction &i : *bb)
+      for (Use &u : i.operands()) {
+        auto *d = dyn_cast<Instruction>(u.get());
+        if (!d || in.count(d->getParent()) || !rematerializable(d, 4)) continue;
+        u.set(copy(d));
+      }
+}
+
+} // namespace
+
 void outline_slow_copies(const std::map<Function *, std::vector<std::vector<BasicBlock *>>> &regions) {
   for (const auto &[f, rs] : regions) {
     {
@@ -147,6 +196,7 @@ void outline_slow_copies(const std::map<Function *, std::vector<std::vector<Basi
       if (!allocas.empty()) PromoteMemToReg(allocas, dt);
     }
     for (const std::vector<BasicBlock *> &r : rs) {
+      rematerialize_inputs(r);
       DominatorTree dt(*f);
       CodeExtractorAnalysisCache cache(*f);
       CodeExtractor ce(r, &dt, /*AggregateArgs=*/false, nullptr, nullptr, nullptr,
@@ -164,7 +214,7 @@ void outline_slow_copies(const std::map<Function *, std::vector<std::vector<Basi
 std::vector<Val> FnGen::deferred_values(const std::function<std::vector<Val>()> &compute) {
   if (!defer_checks) return compute();
   std::vector<AllocaInst *> slots;
-  deferred_work([&] {
+  deferred_work([&](bool) {
     std::vector<Val> r = compute();
     for (size_t i = slots.size(); i < r.size(); i++) {
       KERB_ASSERT(r[i].scalar, "deferred_values of an array");

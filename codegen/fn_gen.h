@@ -200,7 +200,10 @@ public:
   // first failure exactly. `work` must compute the same thing when run again (it
   // reads no memory it writes, and its writes outside the thread are preceded by
   // flag_barrier()). With nothing deferred the second copy is not made.
-  void deferred_work(const std::function<void()> &work);
+  // `work(slow)`: slow is false for the first copy and true for the second, which may
+  // recompute what it starts from (a thread's index from the special registers) rather
+  // than receive it as an argument of its outlined function.
+  void deferred_work(const std::function<void(bool slow)> &work);
   // Whether this kernel defers its checks (the program's checks can fail, and
   // --deferred-checks is on); ProgramGen sets it.
   bool defer_checks = false;

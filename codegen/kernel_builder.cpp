@@ -203,14 +203,18 @@ void ProgramGen::threads_kernel(KernelFn &k, Value *n,
     b.SetInsertPoint(run);
   }
   if (gpu()) {
-    Value *gid = b.CreateAdd(b.CreateMul(sreg(b, Intrinsic::nvvm_read_ptx_sreg_ctaid_x),
-                                         sreg(b, Intrinsic::nvvm_read_ptx_sreg_ntid_x)),
-                             sreg(b, Intrinsic::nvvm_read_ptx_sreg_tid_x));
+    auto global_id = [&] {
+      return b.CreateAdd(b.CreateMul(sreg(b, Intrinsic::nvvm_read_ptx_sreg_ctaid_x),
+                                     sreg(b, Intrinsic::nvvm_read_ptx_sreg_ntid_x)),
+                         sreg(b, Intrinsic::nvvm_read_ptx_sreg_tid_x));
+    };
+    Value *gid = global_id();
     BasicBlock *work = BasicBlock::Create(c, "work", f);
     b.CreateCondBr(b.CreateICmpSLT(gid, n), work, k.exit);
     b.SetInsertPoint(work);
     g.on_fail = [&g, exit = k.exit](Value *) { g.builder().CreateBr(exit); };
-    if (rerun) deferred(g, [&] { per_thread(gid); });
+    // (The slow copy reads its index afresh: one value fewer kept for its call.)
+    if (rerun) deferred(g, [&](bool slow) { per_thread(slow ? global_id() : gid); });
     else per_thread(gid);
     b.CreateBr(k.exit);
     return;
@@ -228,7 +232,7 @@ void ProgramGen::threads_kernel(KernelFn &k, Value *n,
   b.SetInsertPoint(work);
   // A failing thread stops: on the CPU, the rest of its range is not run either.
   g.on_fail = [&g, exit = k.exit](Value *) { g.builder().CreateBr(exit); };
-  if (rerun) deferred(g, [&] { per_thread(gid); });
+  if (rerun) deferred(g, [&](bool) { per_thread(gid); });
   else per_thread(gid);
   b.CreateBr(next);
   b.SetInsertPoint(next);
@@ -236,10 +240,10 @@ void ProgramGen::threads_kernel(KernelFn &k, Value *n,
   b.CreateBr(head);
 }
 
-void ProgramGen::deferred(FnGen &g, const std::function<void()> &work) {
+void ProgramGen::deferred(FnGen &g, const std::function<void(bool slow)> &work) {
   // Checks deferred (Note [Deferred checks] in deferred_checks.cpp) in programs whose
   // checks can fail, unless --deferred-checks=off.
-  if (!g.defer_checks) return work();
+  if (!g.defer_checks) return work(false);
   g.deferred_work(work);
 }
 

@@ -162,7 +162,7 @@ private:
   // `work` (which computes the same when run again) with its checks deferred
   // (FnGen::deferred_work) when the program's checks can fail: a thread's work in
   // threads_kernel, and in block kernels the parts of a phase that read their input.
-  void deferred(FnGen &g, const std::function<void()> &work);
+  void deferred(FnGen &g, const std::function<void(bool slow)> &work);
 
   bool launch(const core::Stm &s);
 

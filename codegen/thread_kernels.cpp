@@ -9,6 +9,7 @@
 #include "compiler/prim_ops.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 
@@ -1202,6 +1203,7 @@ void ProgramGen::shared_hists(const std::vector<SharedHist> &parts, SlotList &sl
     // (One at a time for every histogram of a kernel with wide updates: 4 blocks per SM
     // keep the loads in flight, and 8 of the narrow one's would set the registers.)
     p.unroll = wide ? kSharedHistWideUnroll : kSharedHistUnroll;
+    if (wide && g.defer_checks && std::getenv("KERB_HIST_WIDE_UNROLL")) p.unroll = std::atoi(std::getenv("KERB_HIST_WIDE_UNROLL")); // EXPERIMENT
     ps.push_back(p);
   }
   BlockIds ids = begin_blocks(kf);

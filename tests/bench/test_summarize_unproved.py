@@ -37,7 +37,8 @@ with tempfile.TemporaryDirectory() as tmp:
     case = {"program": "bench/unproved/spmv.fut", "entry": "main", "case": "2^21 rows", "expect": "output",
             "input": "input @ ../data/spmv.in", "variants": [
                 {"flags": "--unsafe", "status": "ok", "runs_ms": [1.0, 1.0, 1.1], "median_ms": 1.0},
-                {"flags": "default", "status": "ok", "runs_ms": [1.2, 1.2, 1.3], "median_ms": 1.2}]}
+                {"flags": "default", "status": "ok", "runs_ms": [1.2, 1.2, 1.3], "median_ms": 1.2},
+                {"flags": "--deferred-checks=off", "status": "ok", "runs_ms": [2.5, 2.5, 2.6], "median_ms": 2.5}]}
     write(os.path.join(raw, "kerb_spmv.json"), {"kerb": {"commit": "abc"}, "device": {"name": "H100"},
                                                 "date": "today", "benchmarks": [case]})
     for name, t in (("spmv", 0.8), ("spmv_checked", 0.96)):
@@ -81,8 +82,10 @@ with tempfile.TemporaryDirectory() as tmp:
     check(not summarize_unproved.summarize(raw, data)["bad_inputs"]["spmv"]["kerb"]["reported"], "exit 0")
 
     text = summarize_unproved.table(s)
-    check("| 1.000 | 1.200 | 1.200x | 0.8000 | 0.9600 | 1.200x | 2.000 | 3.000 | 1.500x | 3.300 | - | 0.67 "
+    check("| 1.000 | 1.200 | 1.200x | 2.500x | 0.8000 | 0.9600 | 1.200x | 2.000 | 3.000 | 1.500x | 3.300 | - | 0.67 "
           "(hand-written) |" in text, "the spmv row:\n" + text)
+    check("Kerb --deferred-checks=off (each check a branch, the scheme before) / --unsafe: geomean 2.500x" in text,
+          "branching line:\n" + text)
     check("Kerb default / --unsafe: geomean 1.200x, max 1.200x (spmv) over 1" in text, "goal line:\n" + text)
     check("Kerb default faster than JAX checkify: 1 of 1" in text, "checkify line:\n" + text)
     check("hand-written CUDA results checked against the reference: 1 of 2 match" in text, "checks:\n" + text)
