@@ -259,10 +259,12 @@ Value *FnGen::deferred_addr(Value *ok, Value *addr) {
 }
 
 Value *FnGen::deferred_load(PrimType t, Value *ok, Value *addr) {
-  static const char *mode = std::getenv("KERB_DEFERRED_LOAD");
-  if (!gpu_ || (mode && std::string(mode) == "select")) return load_elem(t, deferred_addr(ok, addr));
+  if (!gpu_) return load_elem(t, deferred_addr(ok, addr));
   // `@p ld.global[.nc].TYPE r, [addr];`: when p is false the register keeps whatever it
-  // held, which the flag makes irrelevant; no select of the address, no fallback.
+  // held, which the flag makes irrelevant; no select of the address, no fallback. (On
+  // the H100 against the select: the index-array stencil 1.080x -> 0.999x of --unsafe,
+  // binary search 0.969x -> 0.943x, SpMV 1.134x -> 1.159x, gather3 1.000x -> 1.016x;
+  // bench/NOTES.md.)
   Type *mt = ops_.mem_type(t);
   unsigned bits = unsigned(m_.getDataLayout().getTypeSizeInBits(mt));
   const char *ty = nullptr, *cons = nullptr;

@@ -355,6 +355,9 @@ private:
   // then, for an index in range, the atomic update of its bin.
   void atomic_hist(const core::Stm &s, HistUpdate how);
   // An update kernel of atomic_hist with `sl` bound (its loads invariant).
+  // An atomic `*addr = *addr op v` whose old value is not used: on the GPU a `red`
+  // (Note [Reductions into global memory] in thread_kernels.cpp).
+  void global_reduce(FnGen &g, llvm::AtomicRMWInst::BinOp op, Value *addr, Value *v, PrimType t);
   KernelFn hist_fn(const char *name, KernelDesc::Kind kind, SlotList &sl);
   // The same as one block kernel with per-block histograms in shared memory (Note
   // [Histograms in shared memory] in thread_kernels.cpp), for one or two histograms
