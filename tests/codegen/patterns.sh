@@ -200,7 +200,10 @@ count "$tmp/hist_add.ptx" '^\.visible \.entry' 1
 count "$tmp/hist_add.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_replicate\(' 0
 count "$tmp/hist_add.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_hist_shared\(' 1
 at_least "$tmp/hist_add.ptx" 'atom\.shared\.add\.u32' 1
-at_least "$tmp/hist_add.ptx" 'atom\.global\.add\.u32' 1
+# The merge into the result: a reduction whose old value is unused is a `red`
+# (Note [Reductions into global memory] in thread_kernels.cpp), never an `atom`.
+at_least "$tmp/hist_add.ptx" 'red\.global\.add\.u32' 1
+count "$tmp/hist_add.ptx" 'atom\.global\.add' 0
 count "$tmp/hist_add.ptx" '\.shared \.align 16 \.b8 kerb_kernel_[0-9]+_hist_shared_bins\[16384\]' 1
 emit hist_fmax ptx <<'P'
 entry main (is: []i64) (vs: []f32) : []f32 = reduce_by_index (replicate 8 0f32) f32.max f32.lowest is vs
