@@ -1,13 +1,15 @@
 // Unit tests for the pieces of `kerb difftest` (issue 7): the failure oracle
 // (possible_failures in compiler/interpreter), the tolerant comparison of values
 // (runtime/value_compare), the program generator (deterministic, well-typed, inputs of
-// the declared sizes) and the shrinker (smaller variants, arrays of one size shrink
-// together).
+// the declared sizes), the shrinker (smaller variants, arrays of one size shrink
+// together) and the judging of runs (a failure only the reference makes is accepted
+// only in code the compiled program reports dead).
 #include "compiler/interpreter.h"
 #include "compiler/parser.h"
 #include "compiler/type_check.h"
 #include "difftest/program_gen.h"
 #include "difftest/shrink.h"
+#include "driver/difftest_run.h"
 #include "runtime/value_compare.h"
 
 #include <catch2/catch.hpp>
@@ -225,4 +227,67 @@ TEST_CASE("shrinking gives smaller variants and keeps sizes consistent", "[difft
     }
     CHECK(difftest::case_size(v) <= difftest::case_size(c));
   }
+}
+
+namespace {
+
+// A program of one entry `main [n] (xs: [n]i64) : i64` whose body is `body`.
+difftest::GProgram one_entry(const std::string &body) {
+  difftest::GProgram p;
+  p.seed = 1;
+  p.params.push_back({"xs", difftest::GType::array(difftest::GType::of(PrimType::I64), {difftest::kSizeN})});
+  difftest::GNode v;
+  v.tmpl = body;
+  v.type = difftest::GType::of(PrimType::I64);
+  p.stmts.push_back({"v", v});
+  difftest::GNode r;
+  r.tmpl = "v";
+  r.type = v.type;
+  p.results.push_back(r);
+  return p;
+}
+
+std::vector<driver::Verdict> verdicts(const difftest::GProgram &p, std::vector<int64_t> xs, bool unsafe) {
+  difftest::GenInput in;
+  in.args.push_back(i64s(xs));
+  in.n = int64_t(xs.size());
+  driver::DifftestConfig config;
+  config.devices = {driver::Device::Interp, driver::Device::Cpu};
+  config.isolate = false;
+  config.unsafe = unsafe;
+  driver::ProgramReport r = driver::evaluate_program(p, {in}, config);
+  REQUIRE_FALSE(r.invalid);
+  REQUIRE_FALSE(r.unsupported);
+  std::vector<driver::Verdict> out;
+  for (const driver::PairVerdict &pv : r.pairs) out.push_back(pv.verdict);
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("difftest accepts a failure of the reference alone only in dead code", "[difftest]") {
+  using driver::Verdict;
+  // The map's result is used only for its size: removed as dead code, with its assert.
+  difftest::GProgram dead = one_entry("(let ys = map (\\x -> assert (x != 6) (x + 1)) xs in length ys)");
+  CHECK(verdicts(dead, {1, 6}, false) == std::vector<Verdict>{Verdict::AgreeDeadCheck});
+  CHECK(verdicts(dead, {1, 2}, false) == std::vector<Verdict>{Verdict::AgreeOk});
+  // Read only in a branch that does not run (kerb difftest's program 90173).
+  difftest::GProgram branch =
+      one_entry("(let ys = map (\\x -> assert (x != 6) (x + 1)) xs in if length xs > 5 then reduce (+) 0 ys "
+                "else length ys)");
+  CHECK(verdicts(branch, {1, 6}, false) == std::vector<Verdict>{Verdict::AgreeDeadCheck});
+  CHECK(verdicts(branch, {1, 6, 1, 1, 1, 1}, false) == std::vector<Verdict>{Verdict::AgreeFailure});
+  // A dead check's failure, but also one in live code that the device does not make
+  // (#[unsafe] turned it off; the interpreter still fails a division by zero): a
+  // difference.
+  difftest::GProgram also_live = one_entry(
+      "(let ys = map (\\x -> assert (x != 6) (x + 1)) xs in length ys + (#[unsafe] (length xs / (length xs - 2))))");
+  CHECK(verdicts(also_live, {1, 6}, false) == std::vector<Verdict>{Verdict::OnlyReferenceFails});
+  CHECK(verdicts(also_live, {1, 6, 7}, false) == std::vector<Verdict>{Verdict::AgreeDeadCheck});
+  // A site that is not dead and that the device does not check: a difference.
+  difftest::GProgram live = one_entry("(reduce (+) 0 (map (\\x -> assert (x != 6) (x + 1)) xs))");
+  CHECK(verdicts(live, {1, 6}, true) == std::vector<Verdict>{Verdict::OnlyReferenceFails});
+  CHECK(verdicts(live, {1, 6}, false) == std::vector<Verdict>{Verdict::AgreeFailure});
+  // Under --unsafe even the dead map's check is only disabled, not removed as dead code.
+  CHECK(verdicts(dead, {1, 6}, true) == std::vector<Verdict>{Verdict::OnlyReferenceFails});
 }
