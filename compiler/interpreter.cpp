@@ -1513,21 +1513,32 @@ private:
 
   // The result of a map over no rows. See Note [Inner sizes of empty arrays]: when the
   // rows of the result may be arrays, one trial call on rows of zeros gives their shape
-  // (a failure in that call is ignored).
+  // (a failure in that call is ignored). In the trial, the elements of maps are isolated
+  // as for possible_failures (a failing element is filled), so that a map whose every
+  // element fails on the zeros still gives its rows' length (found by kerb difftest,
+  // seed 90906); what fails there is not recorded anywhere.
   Value empty_result(const Expr *apply, const Callable &f, const std::vector<const Value *> &xs) {
     if (apply && apply->type.is_array() && apply->type.rank() == 1 &&
         !has_array_parts(apply->type.element()))
       return empty_of(apply->type);
     size_t base = env_.size(), saved_base = frame_base_;
+    std::vector<RunFailure> trial_failures;
+    std::vector<RunFailure> *saved_seen = seen_;
+    std::optional<RunFailure> saved_first = first_failure_;
+    seen_ = &trial_failures;
     try {
       std::vector<Value> probe;
       for (const Value *x : xs) probe.push_back(zero_row(*x));
       Value r = call(f, probe.data(), probe.size(), f.span);
+      seen_ = saved_seen;
+      first_failure_ = saved_first;
       return replicate_value(0, r);
     } catch (const Failed &) {
       pop_to(base);
       frame_base_ = saved_base;
     }
+    seen_ = saved_seen;
+    first_failure_ = saved_first;
     if (apply && apply->type.is_array()) return empty_of(apply->type);
     std::vector<ValueType> rows;
     for (const Value *x : xs) rows.push_back(x->type().row());
