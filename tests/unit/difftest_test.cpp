@@ -18,6 +18,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <regex>
 
 using namespace kerb;
 
@@ -199,6 +200,33 @@ TEST_CASE("the program generator is deterministic and makes well-typed programs"
       for (size_t d = 0; d < dims.size(); d++)
         CHECK(in.args[i].shape()[d] == (dims[d] == difftest::kSizeN ? in.n : in.m));
     }
+  }
+}
+
+TEST_CASE("the program generator makes loops with affine and indirect indices", "[difftest]") {
+  // The shapes of issue 16, each in several of 200 programs.
+  const std::vector<std::pair<std::string, std::regex>> shapes = {
+      {"for loop reading at an affine index", std::regex(R"(for j\d+ < k\d+ do let ix\d+ = .* in let e\d+ = )")},
+      {"start in range from data", std::regex(R"(let s\d+ = \(if \(length \w+\) == 0i64 then 0i64 else .* % )")},
+      {"stride", std::regex(R"(let ix\d+ = \(s\d+ \+ [23]i64 \* j\d+\))")},
+      {"reverse", std::regex(R"(let ix\d+ = \(s\d+ \+ k\d+ - 1i64 - j\d+\))")},
+      {"may fail at a boundary", std::regex(R"(\(\(length \w+\) - k\d+ \+ 1i64\))")},
+      {"indirect through the counter", std::regex(R"(let e\d+ = .*\w+\[\(i64\.\w+ \w+\[ix\d+\]\))")},
+      {"division by data in a loop", std::regex(R"(\(acc\d+ / (\(\w+\.\w+ )?e\d+\)?\))")},
+      {"assert in a loop", std::regex(R"(assert \((e\d+ != |ix\d+ != i64\.highest))")},
+      {"binary search", std::regex(R"(while it\d+ < 64i64 && lo\d+ < hi\d+ do let mid\d+ = .* if \w+\[mid\d+\] < key)")},
+      {"linear scan", std::regex(R"(while it\d+ < .* && \w+\[lo\d+\] != key\d+ do)")},
+      {"in-place update at an affine index", std::regex(R"(do let ix\d+ = .* in out\d+ with \[ix\d+\] = )")},
+  };
+  std::vector<int> found(shapes.size(), 0);
+  for (uint64_t seed = 1; seed <= 200; seed++) {
+    std::string src = difftest::generate_program(seed, difftest::GenOptions{}).source();
+    for (size_t k = 0; k < shapes.size(); k++)
+      if (std::regex_search(src, shapes[k].second)) found[k]++;
+  }
+  for (size_t k = 0; k < shapes.size(); k++) {
+    INFO(shapes[k].first);
+    CHECK(found[k] >= 3);
   }
 }
 
