@@ -35,13 +35,6 @@ const char *kind_name(core::ExpKind k) {
   }
 }
 
-// "7:20-45": a span's location without its file.
-std::string place(const Span &s) {
-  std::string loc = s.location();
-  if (s.valid() && loc.rfind(s.file->path + ":", 0) == 0) return loc.substr(s.file->path.size() + 1);
-  return loc;
-}
-
 class LazyChecks {
 public:
   explicit LazyChecks(core::Program &p) : p_(p) {}
@@ -66,7 +59,7 @@ private:
     std::string first;
     if (surely_reads(b, &s, vars, first)) return true;
     why = fmt::format("skipped where dead: the map at {} is computed only where its result is read, {}",
-                      place(s.exp.span), first);
+                      s.exp.span.place(), first);
     return false;
   }
 
@@ -84,7 +77,7 @@ private:
       if (!after || !core::mentions(t.exp, vars)) continue;
       bool direct = false;
       for (int a : t.exp.arrays) direct = direct || vars.count(a) > 0;
-      std::string where = fmt::format("the {} at {}", kind_name(t.exp.kind), place(t.exp.span));
+      std::string where = fmt::format("the {} at {}", kind_name(t.exp.kind), t.exp.span.place());
       std::string inner;
       if (direct) {
         if (t.exp.kind != core::ExpKind::Map || !core::computed_where_read(p_, b, t) ||

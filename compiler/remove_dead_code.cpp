@@ -61,10 +61,7 @@ private:
 
   // A dead map goes with its sites.
   void removing(const core::Exp &map) {
-    std::string loc = map.span.location();
-    if (map.span.valid() && loc.rfind(map.span.file->path + ":", 0) == 0)
-      loc = loc.substr(map.span.file->path.size() + 1);
-    std::string reason = fmt::format("the result of the map at {} is not used, at most its size", loc);
+    std::string reason = fmt::format("the result of the map at {} is not used, at most its size", map.span.place());
     std::function<void(const core::Exp &)> walk = [&](const core::Exp &e) {
       if (e.site >= 0) {
         if (removed_sites.size() <= size_t(e.site)) removed_sites.resize(size_t(e.site) + 1, false);

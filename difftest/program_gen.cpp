@@ -549,7 +549,7 @@ private:
       return node("($0 " + op + " $1)", {gen_prim(p, d - 1, true), gen_prim(p, d - 1, true)}, t);
     if (op == "**") {
       if (exact) return std::nullopt;
-      return approx_node("($0 ** $1)", {gen_prim(p, d - 1, false), gen_prim(p, d - 1, false)}, t);
+      return approx_node("($0 ** $1)", {gen_prim(p, d - 1, true), gen_prim(p, d - 1, true)}, t);
     }
     return node("($0 " + op + " $1)", {gen_prim(p, d - 1, exact), gen_prim(p, d - 1, exact)}, t);
   }
@@ -616,9 +616,9 @@ private:
       static const std::vector<std::string> kLibm1 = {"exp", "log", "sin", "cos", "tanh", "cbrt", "atan"};
       static const std::vector<std::string> kLibm2 = {"atan2", "hypot", "pow"};
       if (chance(0.7))
-        return approx_node(fmt::format("({}.{} $0)", m, pick(kLibm1)), {gen_prim(p, d - 1, false)}, t);
+        return approx_node(fmt::format("({}.{} $0)", m, pick(kLibm1)), {gen_prim(p, d - 1, true)}, t);
       return approx_node(fmt::format("({}.{} $0 $1)", m, pick(kLibm2)),
-                         {gen_prim(p, d - 1, false), gen_prim(p, d - 1, false)}, t);
+                         {gen_prim(p, d - 1, true), gen_prim(p, d - 1, true)}, t);
     }
     }
   }

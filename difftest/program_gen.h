@@ -24,7 +24,9 @@
 // (reassociated by parallel reductions) or a libm function (sin, exp, **, ...: the GPU
 // rounds differently); an approximate value only flows into results and into
 // operations that keep relative error small (*, /, abs, sqrt, min, max, conversion to
-// another float type), never into comparisons, integers, indices or control flow.
+// another float type), never into comparisons, integers, indices or control flow, nor
+// into libm functions and ** (cos of a sum of 1e30s has no relative error bound: kerb
+// difftest, seed 100838).
 // Float sums add absolute values, so that their relative error stays small. Reduction
 // operators are associative with a true neutral element; scatter writes each index once.
 #pragma once
