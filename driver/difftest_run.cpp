@@ -116,6 +116,22 @@ bool same_failure(const RunFailure &a, const RunFailure &b) {
   return a.kind == b.kind && a.message == b.message && a.location == b.location;
 }
 
+// Whether `dev` differs from `ref` only in inner sizes of an empty array that the
+// interpreter gave as 0 because it could not find them (compiler/interpreter.cpp, Note
+// [Inner sizes of empty arrays]: a map over no elements whose function fails on a row
+// of zeros, with rows of a size the types do not know): ref's shape is [..., 0, 0, ...]
+// from its first 0 on, dev's the same up to that 0 (kerb difftest, seed 202993).
+bool unknown_inner_sizes(const Value &ref, const Value &dev) {
+  if (ref.kind != Value::Array || dev.kind != Value::Array || ref.type() != dev.type()) return false;
+  const std::vector<int64_t> &a = ref.shape(), &b = dev.shape();
+  size_t z = 0;
+  while (z < a.size() && a[z] != 0) z++;
+  if (a.size() != b.size() || z + 1 >= a.size()) return false;
+  for (size_t d = 0; d < a.size(); d++)
+    if (d <= z ? a[d] != b[d] : a[d] != 0) return false;
+  return true;
+}
+
 // The checks that a compiled program reports removed or skipped as dead code, by kind
 // and location (a failure's location is its check's).
 using DeadChecks = std::set<std::pair<FailureKind, std::string>>;
@@ -173,6 +189,7 @@ struct Judge {
                       fmt::format("{} results, expected {}", dev.results.size(), ref.results.size()));
       for (size_t k = 0; k < ref.results.size(); k++) {
         bool loose = k < approx.size() && approx[k];
+        if (config.devices[0] == Device::Interp && unknown_inner_sizes(ref.results[k], dev.results[k])) continue;
         Comparison c = compare_values(ref.results[k], dev.results[k], loose ? config.tolerance : FloatTolerance{});
         report.worst_ulps = std::max(report.worst_ulps, c.worst_ulps);
         report.worst_rel = std::max(report.worst_rel, c.worst_rel);

@@ -4,7 +4,8 @@
 // input:
 //   - both succeed: the results must be equal, floats within the tolerance when the
 //     generator marked the result approximate (see difftest/program_gen.h), else to
-//     the bit (NaN equal to NaN, -0.0 to +0.0);
+//     the bit (NaN equal to NaN, -0.0 to +0.0); an empty array's inner sizes that the
+//     interpreter could not find (it gives 0) are not compared;
 //   - both fail: with the same kind, message and location, or with another failure that
 //     really happens for that input (compiler/interpreter.h, possible_failures);
 //   - only the reference fails, at a check that the compiled program reports removed
