@@ -204,7 +204,8 @@ struct Judge {
     auto enumerate = [&]() -> std::optional<PairVerdict> {
       if (possible) return std::nullopt;
       try {
-        possible = possible_failures(program, entry.name, args);
+        possible = possible_failures(program, entry.name, args, CheckOptions{},
+                                     [&](const RunFailure &f) { return in_dead_code(dead, f); });
       } catch (const std::exception &e) {
         return differ(Verdict::DeviceError, fmt::format("enumerating the failures raised: {}", e.what()));
       }

@@ -317,6 +317,12 @@ TEST_CASE("difftest accepts a failure of the reference alone only in dead code",
   difftest::GProgram live = one_entry("(reduce (+) 0 (map (\\x -> assert (x != 6) (x + 1)) xs))");
   CHECK(verdicts(live, {1, 6}, true) == std::vector<Verdict>{Verdict::OnlyReferenceFails});
   CHECK(verdicts(live, {1, 6}, false) == std::vector<Verdict>{Verdict::AgreeFailure});
+  // The reference fails in a dead map whose every element fails (rows of arrays), the
+  // device at a live check after it, which the enumeration reaches past the dead map.
+  difftest::GProgram dead_then_live = one_entry(
+      "(let ys = map (\\x -> let r = replicate 2 x in loop out = copy r for j < 4 do out with [j] = 0i64) xs in "
+      "length ys + xs[length xs])");
+  CHECK(verdicts(dead_then_live, {1, 2}, false) == std::vector<Verdict>{Verdict::AgreeOtherSite});
   // Under --unsafe even the dead map's check is only disabled, not removed as dead code.
   CHECK(verdicts(dead, {1, 6}, true) == std::vector<Verdict>{Verdict::OnlyReferenceFails});
 }
