@@ -271,13 +271,8 @@ public:
   bool consumed_whole(const core::Stm &s) { return cur_body_ && consumed_whole(p_, *cur_body_, s); }
   static bool consumed_whole(const core::Program &p, const core::Body &body, const core::Stm &s);
 
-  static bool uses_only_whole(const core::Exp &e, const std::set<int> &vars);
-  // Whether `e` mentions any of `vars`, and whether a body holds a check (a site).
+  // Whether `e` mentions any of `vars`.
   static bool mentions(const core::Exp &e, const std::set<int> &vars);
-  static bool has_checks(const core::Body &b);
-  // Whether the map `s` of `body`, or a map of `body` whose results it reads (fused into
-  // it), transitively, has checks in its lambda.
-  static bool map_chain_has_checks(const core::Body &body, const core::Stm &s);
 
   std::vector<Val> results(const core::Body &b);
 

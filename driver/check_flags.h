@@ -61,13 +61,15 @@ void print_check_report(const Program &program, const CheckFlags &flags, std::FI
   "                      `all` is all (default: default). nan, opt-in, fails a float\n"   \
   "                      operation that gives NaN from operands that are not NaN\n"       \
   "  --report-checks     list every check site: location, kind, kept (its failure\n"      \
-  "                      code), disabled (why) or eliminated (why)\n"                     \
+  "                      code; why, if it may be skipped as dead code), disabled\n"      \
+  "                      (why), eliminated (why) or removed (dead code: why)\n"          \
   "  --dump-after=PASS   print the core IR after PASS on stderr (repeatable; `all`\n"    \
   "                      for every pass): lower_to_core, insert_bounds_checks,\n"        \
   "                      insert_division_checks, insert_assert_checks,\n"                \
   "                      insert_range_checks, insert_size_checks, insert_nan_checks,\n"  \
   "                      remove_proved_checks, remove_disabled_checks,\n"             \
-  "                      remove_dead_code, flatten_nested_maps\n"
+  "                      remove_dead_code, flatten_nested_maps,\n"                    \
+  "                      hoist_invariant_scalars, mark_lazy_checks\n"
 #define KERB_SYNC_CHECKS_HELP                                                              \
   "  --sync-checks       read the failure slot after every launch of a checked\n"        \
   "                      kernel (for comparison; by default the host looks only where\n" \

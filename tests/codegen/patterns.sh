@@ -319,12 +319,12 @@ count "$tmp/comm.ptx" 'bar\.warp\.sync' 0
 emit ordered ptx < <(sed 's/reduce_comm/reduce/' "$tmp/comm.fut")
 count "$tmp/ordered.ptx" '\.v4\.' 0
 at_least "$tmp/ordered.ptx" '_tile[0-9]' 1
-# (the reduction survives every pass: lower_to_core and the 11 passes of compiler/pipeline.cpp)
+# (the reduction survives every pass: lower_to_core and the 12 passes of compiler/pipeline.cpp)
 "$kerb" check --dump-after=all "$tmp/comm.fut" >/dev/null 2>"$tmp/comm.dump"
 "$kerb" check --dump-after=all "$tmp/ordered.fut" >/dev/null 2>"$tmp/ordered.dump"
-count "$tmp/comm.dump" '^-- core IR after ' 12
-count "$tmp/comm.dump" ' = reduce_comm [a-z_0-9]+, \(' 12
-count "$tmp/ordered.dump" ' = reduce [a-z_0-9]+, \(' 12
+count "$tmp/comm.dump" '^-- core IR after ' 13
+count "$tmp/comm.dump" ' = reduce_comm [a-z_0-9]+, \(' 13
+count "$tmp/ordered.dump" ' = reduce [a-z_0-9]+, \(' 13
 count "$tmp/ordered.dump" 'reduce_comm' 0
 # An array read whole (reduce.fut) is one vector load too; a row of a matrix, which may
 # start off alignment, is tested at run time, the same loop reading it one at a time.
