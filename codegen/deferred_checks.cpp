@@ -161,7 +161,9 @@ bool rematerializable(Value *v, int depth) {
 // in registers until the call.
 void rematerialize_inputs(const std::vector<BasicBlock *> &r) {
   std::set<BasicBlock *> in(r.begin(), r.end());
-  BasicBlock *entry = r.front();
+  // Copies go before the entry's first instruction, in the order they are made
+  // (operands first), so that each follows what it uses.
+  Instruction *anchor = &*r.front()->getFirstInsertionPt();
   std::map<Value *, Value *> copies;
   std::function<Value *(Value *)> copy = [&](Value *v) -> Value * {
     auto *i = dyn_cast<Instruction>(v);
@@ -170,7 +172,7 @@ void rematerialize_inputs(const std::vector<BasicBlock *> &r) {
     if (it != copies.end()) return it->second;
     Instruction *c = i->clone();
     for (unsigned k = 0; k < c->getNumOperands(); k++) c->setOperand(k, copy(c->getOperand(k)));
-    c->insertBefore(entry->getFirstInsertionPt());
+    c->insertBefore(anchor);
     copies[v] = c;
     return c;
   };
@@ -260,30 +262,32 @@ Value *FnGen::deferred_addr(Value *ok, Value *addr) {
 
 Value *FnGen::deferred_load(PrimType t, Value *ok, Value *addr) {
   if (!gpu_) return load_elem(t, deferred_addr(ok, addr));
-  // `@p ld.global[.nc].TYPE r, [addr];`: when p is false the register keeps whatever it
-  // held, which the flag makes irrelevant; no select of the address, no fallback. (On
-  // the H100 against the select: the index-array stencil 1.080x -> 0.999x of --unsafe,
-  // binary search 0.969x -> 0.943x, SpMV 1.134x -> 1.159x, gather3 1.000x -> 1.016x;
-  // bench/NOTES.md.)
+  // `mov r, 0; @p ld.global[.nc].TYPE r, [addr];`: no select of the address, no
+  // fallback. The register must be defined when p is false: left undefined, ptxas may
+  // give it any value, also one that makes a later check pass and its load read
+  // anywhere (kerb difftest seed 1600860 on the H100: `p0[p0[-1]]`, whose first load
+  // ptxas knew was never made, ended in an illegal address). (On the H100 against the
+  // select: the index-array stencil 1.080x -> 0.999x of --unsafe, binary search 0.969x
+  // -> 0.943x, SpMV 1.134x -> 1.159x, gather3 1.000x -> 1.016x; bench/NOTES.md.)
   Type *mt = ops_.mem_type(t);
   unsigned bits = unsigned(m_.getDataLayout().getTypeSizeInBits(mt));
-  const char *ty = nullptr, *cons = nullptr;
+  const char *ty = nullptr, *cons = nullptr, *zero = nullptr;
   Type *rt = mt;
   if (mt->isFloatTy()) {
-    ty = "f32", cons = "=f";
+    ty = "f32", cons = "=f", zero = "mov.f32 $0, 0f00000000;";
   } else if (mt->isDoubleTy()) {
-    ty = "f64", cons = "=d";
+    ty = "f64", cons = "=d", zero = "mov.f64 $0, 0d0000000000000000;";
   } else if (bits == 64) {
-    ty = "b64", cons = "=l", rt = b_.getInt64Ty();
+    ty = "b64", cons = "=l", rt = b_.getInt64Ty(), zero = "mov.b64 $0, 0;";
   } else if (bits == 32) {
-    ty = "b32", cons = "=r", rt = b_.getInt32Ty();
+    ty = "b32", cons = "=r", rt = b_.getInt32Ty(), zero = "mov.b32 $0, 0;";
   } else if (bits == 16) {
-    ty = "b16", cons = "=h", rt = b_.getInt16Ty();
+    ty = "b16", cons = "=h", rt = b_.getInt16Ty(), zero = "mov.b16 $0, 0;";
   } else {
     KERB_ASSERT(bits == 8, "a deferred load of an unexpected size");
-    ty = "u8", cons = "=h", rt = b_.getInt16Ty();
+    ty = "u8", cons = "=h", rt = b_.getInt16Ty(), zero = "mov.b16 $0, 0;";
   }
-  std::string text = std::string("@$2 ld.global") + (invariant_loads ? ".nc." : ".") + ty + " $0, [$1];";
+  std::string text = std::string(zero) + "\n\t@$2 ld.global" + (invariant_loads ? ".nc." : ".") + ty + " $0, [$1];";
   auto *fty = llvm::FunctionType::get(rt, {b_.getInt64Ty(), b_.getInt1Ty()}, false);
   Value *r = b_.CreateCall(llvm::InlineAsm::get(fty, text, std::string(cons) + ",l,b", false),
                            {b_.CreatePtrToInt(addr, b_.getInt64Ty()), ok});

@@ -164,6 +164,17 @@ awk '/ld\.global\.nc\.v2\.u64/ { on = 1 } on { print } on && /@%p[0-9]+ ld\.glob
   "$tmp/lanes64.ptx.entry" >"$tmp/lanes64.between"
 count "$tmp/lanes64.between" '@%p[0-9]+ ld\.global\.nc\.f32' 4
 count "$tmp/lanes64.between" 'bra' 0
+# A deferred load's register is defined when its predicate is false (0): ptxas may give
+# an undefined register any value, and a gather through it then read anywhere (kerb
+# difftest seed 1600860 on the H100; tests/programs/failures/deferred_chain.fut).
+emit undef ptx <<'P'
+entry main (xs: []i32) (v: []f32) : []f32 =
+  map (\i -> v[(i64.i32 xs[i64.i32 xs[-1]] + i) % length v]) (iota 6)
+P
+at_least "$tmp/undef.ptx" '@%p[0-9]+ ld\.global' 2
+awk '/@%p[0-9]+ ld\.global/ { split($0, w, /[ \t,]+/); r = w[4]; if (prev !~ ("mov\\.[a-z0-9]+[ \t]+" r ", 0")) bad++ }
+     { prev = $0 } END { print bad + 0 }' "$tmp/undef.ptx" >"$tmp/undef.count"
+count "$tmp/undef.count" '^0$' 1
 # Hoisted checks (Note [Hoisted checks]): xs[s + j] in a loop over j is checked once
 # before the loop, for its first and last iteration; in the loop its loads are plain
 # (not predicated, no select), and the kernel has no failure path (the slow copy has).
