@@ -2,8 +2,8 @@
 compile --library --shared`), cached by the source's text, the flags and the kerb
 binary, then loaded (kerb.load).
 
-The kerb binary is, in this order: the `kerb` argument, $KERB, the one installed with
-the package (kerb/bin/kerb, from `pip install .`), the build tree's when the package is
+The kerb binary is, in this order: the `kerb` argument, $KERB, kerb/bin/kerb inside the
+package (for an installed copy that carries one), the build tree's when the package is
 imported from a checkout (build/kerb), or `kerb` on PATH. Compiled libraries go to
 $KERB_CACHE_DIR, else ~/.cache/kerb."""
 
@@ -29,8 +29,7 @@ def find_kerb(kerb=None):
     found = shutil.which("kerb")
     if found:
         return found
-    raise KerbError("cannot find the kerb command: pass kerb=PATH, set $KERB, install the package with "
-                    "`pip install .`, or put kerb on PATH")
+    raise KerbError("cannot find the kerb command: pass kerb=PATH, set $KERB, or put kerb on PATH")
 
 
 def _cache_dir():
