@@ -344,7 +344,7 @@ void CudaDevice::wait() {
   }
 }
 
-CUevent CudaDevice::record_event() {
+CUevent CudaDevice::spare_event() {
   make_current();
   CUevent e = nullptr;
   if (!spare_events_.empty()) {
@@ -353,6 +353,11 @@ CUevent CudaDevice::record_event() {
   } else {
     KERB_CU(driver_->cuEventCreate(&e, CU_EVENT_DISABLE_TIMING));
   }
+  return e;
+}
+
+CUevent CudaDevice::record_event() {
+  CUevent e = spare_event();
   CUresult r = driver_->cuEventRecord(e, stream_);
   if (r != CUDA_SUCCESS) {
     spare_events_.push_back(e);
@@ -381,14 +386,7 @@ void CudaDevice::order_stream(CUstream consumer) {
 
 void CudaDevice::wait_for_stream(CUstream producer) {
   if (producer == stream_) return;
-  make_current();
-  CUevent e = nullptr;
-  if (!spare_events_.empty()) {
-    e = spare_events_.back();
-    spare_events_.pop_back();
-  } else {
-    KERB_CU(driver_->cuEventCreate(&e, CU_EVENT_DISABLE_TIMING));
-  }
+  CUevent e = spare_event();
   CUresult r = driver_->cuEventRecord(e, producer);
   if (r == CUDA_SUCCESS) r = driver_->cuStreamWaitEvent(stream_, e, 0);
   recycle_event(e);
@@ -508,7 +506,7 @@ void CudaDevice::copy_to_host(void *, CUdeviceptr, std::size_t, const std::funct
   no_cuda();
 }
 void CudaDevice::copy_on_device(CUdeviceptr, CUdeviceptr, std::size_t) { no_cuda(); }
-CUevent CudaDevice::record_event() {
+CUevent CudaDevice::spare_event() {
   make_current();
   CUevent e = nullptr;
   if (!spare_events_.empty()) {
@@ -517,6 +515,11 @@ CUevent CudaDevice::record_event() {
   } else {
     KERB_CU(driver_->cuEventCreate(&e, CU_EVENT_DISABLE_TIMING));
   }
+  return e;
+}
+
+CUevent CudaDevice::record_event() {
+  CUevent e = spare_event();
   CUresult r = driver_->cuEventRecord(e, stream_);
   if (r != CUDA_SUCCESS) {
     spare_events_.push_back(e);
@@ -545,14 +548,7 @@ void CudaDevice::order_stream(CUstream consumer) {
 
 void CudaDevice::wait_for_stream(CUstream producer) {
   if (producer == stream_) return;
-  make_current();
-  CUevent e = nullptr;
-  if (!spare_events_.empty()) {
-    e = spare_events_.back();
-    spare_events_.pop_back();
-  } else {
-    KERB_CU(driver_->cuEventCreate(&e, CU_EVENT_DISABLE_TIMING));
-  }
+  CUevent e = spare_event();
   CUresult r = driver_->cuEventRecord(e, producer);
   if (r == CUDA_SUCCESS) r = driver_->cuStreamWaitEvent(stream_, e, 0);
   recycle_event(e);

@@ -160,6 +160,7 @@ private:
   CUstream stream_ = nullptr;
   CUstream own_stream_ = nullptr;
   std::vector<CUevent> spare_events_; // record_event's pool
+  CUevent spare_event(); // from the pool, or a new one (timing disabled)
   CUmemoryPool pool_ = nullptr; // the device's default pool; null: no pools
   // Whether work may have been queued on the stream since the last wait (set by every
   // call that queues; atomic: another context may free this one's cached blocks).
