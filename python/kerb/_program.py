@@ -95,6 +95,8 @@ class _Entry:
         self.result_tuple = e["result"]["tuple"]
         self.results = [_Slot(s) for s in e["result"]["slots"]]
         self.cfun = program._lib.entry_function(e)
+        self.out_values = [_native.c_void_p() if r.rank else r.ctype() for r in self.results]
+        self.out_addresses = [_native.ctypes.addressof(v) for v in self.out_values]
         self.index = {}
         for k, p in enumerate(self.params):
             self.index[p.name] = self.index[_python_name(p.name, k)] = k
@@ -229,7 +231,9 @@ class Program:
         for e in m["entries"]:
             entry = _Entry(self, e)
             self._entries[entry.name] = entry
-            self._functions[entry.name] = _entry_function(self, entry)
+            f = self._functions[entry.name] = _entry_function(self, entry)
+            if entry.name.isidentifier() and not hasattr(Program, entry.name):
+                self.__dict__[entry.name] = f  # found without __getattr__
         self._problem = c_int32()
 
     # ---- the program as a Python object
@@ -424,12 +428,9 @@ class Program:
             temps = []     # handles made for this call, freed after it
             sizes = {}     # size name -> (size, parameter that set it)
             kinds = []     # libraries of the array arguments
-            c_args = [ctx]
-            out_values = []
-            for r in entry.results:
-                v = c_void_p() if r.rank else r.ctype()
-                out_values.append(v)
-                c_args.append(c_void_p(_native.ctypes.addressof(v)))
+            # The results' storage is the entry's own (calls are serialised by the lock).
+            out_values = entry.out_values
+            c_args = [ctx] + entry.out_addresses
             stream = None
             try:
                 if self._cuda:
@@ -465,6 +466,7 @@ class Program:
                 for r, v in zip(entry.results, out_values):
                     if r.rank and v.value:
                         lib.array_free(ctx, r.prim_id, r.rank, v.value)
+                        v.value = None
                 raise
             return self._results(ctx, entry, out_values, mode)
 
@@ -571,8 +573,10 @@ class Program:
                 else:
                     out.append(r.dtype.type(x))
                 continue
-            shape_p = self._lib.array_shape(ctx, r.prim_id, r.rank, v.value)
-            a = Array(self, v.value, r.prim, [shape_p[k] for k in range(r.rank)])
+            h = v.value
+            v.value = None
+            shape_p = self._lib.array_shape(ctx, r.prim_id, r.rank, h)
+            a = Array(self, h, r.prim, [shape_p[k] for k in range(r.rank)])
             out.append(self._convert(a, mode))
         if entry.result_tuple:
             return tuple(out)
