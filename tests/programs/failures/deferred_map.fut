@@ -42,6 +42,10 @@
 -- input { [1, 2, 3] [0i64, 0i64] } error: Index \[3\] out of bounds for array of shape \[3\]
 -- input { [1, 2, 0] [0i64, 5i64] } error: Index \[5\] out of bounds for array of shape \[3\]
 -- ==
+-- entry: scaled
+-- input { 2f32 [1f32, 2f32, 3f32] [2i64, 0i64] } output { [6f32, 2f32] }
+-- input { 2f32 [1f32, 2f32, 3f32] [2i64, 3i64] } error: Index \[3\] out of bounds for array of shape \[3\]
+-- ==
 -- entry: bsearch
 -- input { [1, 3, 5, 7, 9] [0, 4, 9, 10] } output { [0i64, 2i64, 4i64, 5i64] }
 -- input { empty([0]i32) [3, -1] } output { [0i64, 0i64] }
@@ -69,6 +73,11 @@ entry for_bound_from_failed_load (ks: []i64) (is: []i64) : []i64 =
 -- of bounds, and must stop there.
 entry while_on_failed_load (xs: []i32) (starts: []i64) : []i64 =
   map (\s -> loop j = s while xs[j] != 0 do j + 1) starts
+
+-- A float scalar parameter used in the deferred work (its slow copy, outlined, takes
+-- it as a truncated and bitcast parameter: once copied in the wrong order, an invalid
+-- module for the GPU).
+entry scaled (s: f32) (xs: []f32) (is: []i64) : []f32 = map (\i -> xs[i] * s) is
 
 -- The number of keys below each query (keys sorted): a while loop whose index comes
 -- from the data.
