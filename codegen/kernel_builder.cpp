@@ -134,7 +134,9 @@ ProgramGen::KernelFn ProgramGen::new_kernel(const std::string &name, size_t num_
     };
   }
   k.g->failure_word = k.slot(0);
-  k.g->slow_regions = &slow_regions_;
+  // Thread kernels outline the slow copies of their deferred work; block kernels keep
+  // them inline (Note [The slow copy outlined] in deferred_checks.cpp).
+  if (desc.kind == KernelDesc::Threads) k.g->slow_regions = &slow_regions_;
   k.g->defer_checks = may_fail() && opts_.deferred_checks;
   return k;
 }
