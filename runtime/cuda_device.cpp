@@ -506,61 +506,6 @@ void CudaDevice::copy_to_host(void *, CUdeviceptr, std::size_t, const std::funct
   no_cuda();
 }
 void CudaDevice::copy_on_device(CUdeviceptr, CUdeviceptr, std::size_t) { no_cuda(); }
-CUevent CudaDevice::spare_event() {
-  make_current();
-  CUevent e = nullptr;
-  if (!spare_events_.empty()) {
-    e = spare_events_.back();
-    spare_events_.pop_back();
-  } else {
-    KERB_CU(driver_->cuEventCreate(&e, CU_EVENT_DISABLE_TIMING));
-  }
-  return e;
-}
-
-CUevent CudaDevice::record_event() {
-  CUevent e = spare_event();
-  CUresult r = driver_->cuEventRecord(e, stream_);
-  if (r != CUDA_SUCCESS) {
-    spare_events_.push_back(e);
-    cuda_fail(r, "cuEventRecord(event, stream)", __FILE__, __LINE__);
-  }
-  return e;
-}
-
-bool CudaDevice::event_done(CUevent e) {
-  make_current();
-  CUresult r = driver_->cuEventQuery(e);
-  if (r == CUDA_ERROR_NOT_READY) return false;
-  KERB_CU(r);
-  return true;
-}
-
-void CudaDevice::recycle_event(CUevent e) { spare_events_.push_back(e); }
-
-void CudaDevice::order_stream(CUstream consumer) {
-  if (consumer == stream_ || !queued_.load(std::memory_order_relaxed)) return;
-  CUevent e = record_event();
-  CUresult r = driver_->cuStreamWaitEvent(consumer, e, 0);
-  recycle_event(e);
-  if (r != CUDA_SUCCESS) cuda_fail(r, "cuStreamWaitEvent(consumer, event, 0)", __FILE__, __LINE__);
-}
-
-void CudaDevice::wait_for_stream(CUstream producer) {
-  if (producer == stream_) return;
-  CUevent e = spare_event();
-  CUresult r = driver_->cuEventRecord(e, producer);
-  if (r == CUDA_SUCCESS) r = driver_->cuStreamWaitEvent(stream_, e, 0);
-  recycle_event(e);
-  if (r != CUDA_SUCCESS) cuda_fail(r, "cuStreamWaitEvent(stream, producer's event, 0)", __FILE__, __LINE__);
-  queued();
-}
-
-void CudaDevice::set_stream(CUstream s) {
-  if (s == stream_) return;
-  order_stream(s);
-  stream_ = s;
-}
 
 void CudaDevice::memset32(CUdeviceptr, std::uint32_t, std::size_t) { no_cuda(); }
 void CudaDevice::fill(CUdeviceptr, std::uint32_t, int, std::size_t) { no_cuda(); }
