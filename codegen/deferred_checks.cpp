@@ -358,6 +358,52 @@ struct Affine {
 
 } // namespace
 
+// Note [Deferred loops unrolled]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// LLVM unrolls a `for` loop of unknown trip count (runtime unrolling) by as many
+// copies as fit a size budget: NVPTX's partial threshold, 75 instructions. A CSR row's
+// loop (bench/unproved/spmv.fut, acc + vals[s + j] * x[cols[s + j]]) fits four copies
+// unchecked, each issuing its two loads and its gather before the adds that wait for
+// them; its deferred check (a compare, the predicated load's zero, the flag's OR) grows
+// the body by half, and LLVM unrolls it twice only: half the gathers in flight, and
+// the loop 1.09x the unchecked one on the H100. The checks cost no latency the loads
+// do not already wait for, so the fast copy of a small loop whose body deferred a check
+// is unrolled four times, as the unchecked one is (1.049x; eight times, 1.144x: the
+// registers of eight gathers). Small: straight-line scalar work of at most
+// kSmallLoopBody statements (no nested loop, branch or array made), where four copies
+// stay within what LLVM gives the unchecked body; larger bodies keep LLVM's choice.
+
+namespace {
+constexpr size_t kSmallLoopBody = 16;
+} // namespace
+
+bool FnGen::small_loop_body(const core::Body &body) {
+  if (body.stms.size() > kSmallLoopBody) return false;
+  for (const core::Stm &s : body.stms) {
+    switch (s.exp.kind) {
+    case core::ExpKind::SubExp:
+    case core::ExpKind::BinOp:
+    case core::ExpKind::UnOp:
+    case core::ExpKind::Convert:
+    case core::ExpKind::PrimFn:
+    case core::ExpKind::Index:
+    case core::ExpKind::Assert:
+      break;
+    default:
+      return false;
+    }
+  }
+  return true;
+}
+
+MDNode *FnGen::unroll_count_md(int count) {
+  Metadata *ops[] = {MDString::get(c_, "llvm.loop.unroll.count"),
+                     ConstantAsMetadata::get(b_.getInt32(uint32_t(count)))};
+  MDNode *loop = MDNode::getDistinct(c_, {nullptr, MDNode::get(c_, ops)});
+  loop->replaceOperandWith(0, loop);
+  return loop;
+}
+
 std::set<const core::Exp *> FnGen::hoist_loop_checks(const core::Exp &loop, Value *bound) {
   std::set<const core::Exp *> hoisted;
   const core::Body &body = *loop.bodies[0];

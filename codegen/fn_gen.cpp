@@ -527,7 +527,9 @@ void FnGen::loop_stm(const core::Stm &s) {
   }
   b_.CreateCondBr(go, body_bb, exit);
   b_.SetInsertPoint(body_bb);
+  int deferred_before = deferral_ ? deferral_->deferred : 0;
   body(*e.bodies[0]);
+  bool deferred_in_body = deferral_ && deferral_->deferred > deferred_before;
   std::vector<Val> next = results(*e.bodies[0]);
   if (carried) next = carry_next(carry, next);
   // A host loop carries arrays contiguous: a view the body yields (a reversed or
@@ -550,7 +552,11 @@ void FnGen::loop_stm(const core::Stm &s) {
     Value *i = b_.CreateLoad(ops_.reg_type(ct), counter);
     b_.CreateStore(b_.CreateAdd(i, ConstantInt::get(i->getType(), 1)), counter);
   }
-  b_.CreateBr(head);
+  llvm::BranchInst *latch = b_.CreateBr(head);
+  // Deferring: a small loop whose body deferred checks unrolls as the unchecked one
+  // would (Note [Deferred loops unrolled] in deferred_checks.cpp).
+  if (deferred_in_body && !e.is_while && gpu_ && small_loop_body(*e.bodies[0]))
+    latch->setMetadata(llvm::LLVMContext::MD_loop, unroll_count_md(kDeferredLoopUnroll));
   hoisted_ = std::move(hoisted_before);
   b_.SetInsertPoint(exit);
   std::vector<Val> out = load_slots(state, params);

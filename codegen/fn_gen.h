@@ -247,6 +247,11 @@ public:
   std::set<const core::Exp *> hoist_loop_checks(const core::Exp &loop, Value *bound);
   // Index statements whose check hoist_loop_checks made before their loop.
   std::set<const core::Exp *> hoisted_;
+  // Deferring: the unroll count of a small `for` loop whose body deferred checks, and
+  // what is small (Note [Deferred loops unrolled]).
+  static constexpr int kDeferredLoopUnroll = 4;
+  static bool small_loop_body(const core::Body &body);
+  llvm::MDNode *unroll_count_md(int count);
 
   // Index arguments of a bounds failure: the indices, then every dim.
   std::vector<Value *> index_failure_args(const std::vector<Value *> &idx,

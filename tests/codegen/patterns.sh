@@ -193,6 +193,17 @@ entry main (xs: []i32) (ss: []i64) (k: i64) : []i32 =
 P
 at_least "$tmp/hoisted_off.ptx" 'atom\.global\.cas' 2
 count "$tmp/hoisted_off.ptx" '_deferred_slow' 0
+# Deferred loops unrolled (Note [Deferred loops unrolled]): a CSR row's loop, its gather
+# deferred, is unrolled four times in the fast copy (four predicated gathers in one
+# block, issued before the adds that wait for them), as the unchecked loop is.
+emit unrolled ptx <<'P'
+entry main (x: []f32) (cols: []i64) (ss: []i64) (k: i64) : []f32 =
+  map (\s -> loop acc = 0f32 for j < k do acc + x[cols[s + j]]) ss
+P
+split_ptx "$tmp/unrolled.ptx"
+awk '/^\$L__BB/ { n = 0 } /@%p[0-9]+ ld\.global/ { n++; if (n > m) m = n } END { print m + 0 }' \
+  "$tmp/unrolled.ptx.entry" >"$tmp/unrolled.count"
+count "$tmp/unrolled.count" '^4$' 1
 # A lambda with a loop keeps one element per thread.
 emit nolanes ptx <<'P'
 entry main (xs: []f32) : []f32 = map (\x -> loop y = x for _i < 3 do y * 2) xs
