@@ -564,6 +564,8 @@ private:
     }
     case Pattern::Wildcard: off += count(p.type); return;
     case Pattern::Tuple:
+      // `()` binds nothing, but the unit value has one component (see flatten_type).
+      if (p.elems.empty()) off += count(p.type);
       for (const Pattern &e : p.elems) bind(e, v, off);
       return;
     }
