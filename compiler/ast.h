@@ -14,7 +14,7 @@
 
 #include "compiler/builtins.h"
 #include "compiler/source.h"
-#include "compiler/types.h"
+#include "compiler/types/types.h"
 
 #include <memory>
 #include <optional>

@@ -6,8 +6,8 @@
 #include "driver/commands.h"
 #include "driver/frontend.h"
 
-#include "compiler/ast_printer.h"
-#include "compiler/lexer.h"
+#include "compiler/syntax/ast_printer.h"
+#include "compiler/syntax/lexer.h"
 #include "compiler/source.h"
 
 #include <fmt/format.h>

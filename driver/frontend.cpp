@@ -1,9 +1,9 @@
 // Runs lexer, parser and type checker on one file for the driver (see frontend.h).
 #include "driver/frontend.h"
 
-#include "compiler/parser.h"
+#include "compiler/syntax/parser.h"
 #include "compiler/source.h"
-#include "compiler/type_check.h"
+#include "compiler/types/type_check.h"
 #include "driver/cli.h"
 
 #include <fmt/format.h>

@@ -4,8 +4,8 @@
 // the declared sizes) and the shrinker (smaller variants, arrays of one size shrink
 // together).
 #include "compiler/interpreter.h"
-#include "compiler/parser.h"
-#include "compiler/type_check.h"
+#include "compiler/syntax/parser.h"
+#include "compiler/types/type_check.h"
 #include "difftest/program_gen.h"
 #include "difftest/shrink.h"
 #include "runtime/value_compare.h"

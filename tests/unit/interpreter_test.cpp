@@ -5,8 +5,8 @@
 // test timeout (the update must not copy the array on each iteration).
 #include "compiler/interpreter.h"
 
-#include "compiler/parser.h"
-#include "compiler/type_check.h"
+#include "compiler/syntax/parser.h"
+#include "compiler/types/type_check.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // Unit tests for compiler/lexer: token kinds, literals and suffixes, qualified names,
 // tuple projections, the `glued` flag, comments, and every lexing error with its span.
-#include "compiler/lexer.h"
+#include "compiler/syntax/lexer.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,8 +1,8 @@
 // Unit tests for compiler/parser (and the AST printer it is checked through):
 // precedence and associativity, every construct of the subset, desugarings, spans,
 // and the diagnostics for syntax errors and left-out features.
-#include "compiler/ast_printer.h"
-#include "compiler/parser.h"
+#include "compiler/syntax/ast_printer.h"
+#include "compiler/syntax/parser.h"
 
 #include <catch2/catch.hpp>
 

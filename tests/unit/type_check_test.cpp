@@ -1,9 +1,9 @@
 // Unit tests for the type checker (compiler/type_check): inferred types of literals and
 // expressions, name and call resolution, the types given to functional arguments, the
 // sizes carried in types, and the first diagnostic of ill-typed programs.
-#include "compiler/type_check.h"
+#include "compiler/types/type_check.h"
 
-#include "compiler/parser.h"
+#include "compiler/syntax/parser.h"
 
 #include <catch2/catch.hpp>
 

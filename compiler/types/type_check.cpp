@@ -19,7 +19,7 @@
 // (as written, or as the text of a size expression) where they are known, so that the
 // interpreter can check them at run time and find the sizes split and unflatten need.
 // A size that names a variable going out of scope is forgotten (becomes unknown).
-#include "compiler/type_check.h"
+#include "compiler/types/type_check.h"
 
 #include "compiler/prim_ops.h"
 

@@ -5,7 +5,7 @@
 // munch over operator characters (so an unknown operator such as `+^` is one token,
 // rejected as a user-defined operator). Every token records whether whitespace
 // precedes it (`glued`), which the parser needs for `a[i]` versus `f [i]`.
-#include "compiler/lexer.h"
+#include "compiler/syntax/lexer.h"
 
 #include <cmath>
 #include <cstdlib>

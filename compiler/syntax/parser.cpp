@@ -31,9 +31,9 @@
 //
 // Nesting is bounded (see Note [Nesting limits]) so that no input can overflow the
 // stack of the parser or of the recursive passes after it.
-#include "compiler/parser.h"
+#include "compiler/syntax/parser.h"
 
-#include "compiler/lexer.h"
+#include "compiler/syntax/lexer.h"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 // Implementation of the front end's Type and Dim (types.h): construction with dim
 // merging, Futhark-syntax printing, row/element access, conversion to the runtime's
 // ValueType, and the size-ignoring comparison the type checker uses.
-#include "compiler/types.h"
+#include "compiler/types/types.h"
 
 #include "compiler/source.h"
 

@@ -2,7 +2,7 @@
 // and for the parser's tests. A node is `(head child child ...)`: a node with children
 // puts each child on its own line, indented two more spaces. With types, every
 // expression's head ends with `: type` and patterns show their checked types.
-#include "compiler/ast_printer.h"
+#include "compiler/syntax/ast_printer.h"
 
 #include <fmt/format.h>
 
