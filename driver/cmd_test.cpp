@@ -85,11 +85,13 @@ std::string first_line(const std::string &s) { return s.substr(0, s.find('\n'));
 const char kSkipped[] = "\x01skipped: ";
 
 // Runs one case; returns an explanation when it fails, "" when it passes, kSkipped and
-// the reason when it must not run. `reference`: with checks off, the program for the
-// interpreter, which says whether an error case fails a check that is off.
+// the reason when it must not run. `compiled`: the executor runs compiled code (an
+// `auto output` case then compares with the interpreter running `program`).
+// `reference`: with checks off, the program for the interpreter, which says whether an
+// error case fails a check that is off.
 std::string run_case(Executor &exec, const FunDef &entry, const TestCase &c,
-                     const fs::path &dir, const std::string &fut_path, const Program *reference,
-                     const CheckOptions &checks) {
+                     const fs::path &dir, const std::string &fut_path, const Program &program,
+                     bool compiled, const Program *reference, const CheckOptions &checks) {
   std::vector<Value> args;
   try {
     args = case_arguments(c, entry, dir, fut_path);
@@ -109,6 +111,17 @@ std::string run_case(Executor &exec, const FunDef &entry, const TestCase &c,
     return fmt::format("the interpreter rejected the program:\n{}", e.render());
   } catch (const std::exception &e) {
     return fmt::format("internal error: {}", e.what());
+  }
+  if (c.expect == TestCase::Auto && compiled) {
+    // `auto output`: the reference interpreter's results (or its failure).
+    RunResult ref = interpret(program, entry.name, args, checks);
+    if (!ref.ok) {
+      if (r.ok)
+        return fmt::format("the reference interpreter failed, but the program succeeded:\n{}",
+                           indent(ref.failure.str(), "  "));
+      return "";
+    }
+    return check_case_results(entry, r, ref.results);
   }
   return check_case_outcome(c, entry, r, dir, fut_path);
 }
@@ -240,7 +253,8 @@ FileReport test_file(const std::string &path, const Options &opts) {
                                        ? &*fr.program
                                        : nullptr;
         std::string failure =
-            entry ? run_case(*exec, *entry, c, dir, path, reference, opts.checks.checks)
+            entry ? run_case(*exec, *entry, c, dir, path, *fr.program,
+                             opts.device != Device::Interp, reference, opts.checks.checks)
                   : fmt::format("the program has no entry point '{}'", entry_name);
         if (failure.rfind(kSkipped, 0) == 0) {
           ++rep.skipped;

@@ -69,7 +69,9 @@ struct SpecValues {
 struct TestCase {
   int line = 0; // the line of its `input`
   SpecValues input;
-  enum Expect : uint8_t { Output, Error, Succeed } expect = Succeed;
+  // Auto: `auto output`, the results of the reference interpreter (Futhark compares
+  // with its reference backend).
+  enum Expect : uint8_t { Output, Error, Succeed, Auto } expect = Succeed;
   SpecValues output;             // Output
   std::string error_regex;       // Error
   bool compiled = false;         // `compiled input`

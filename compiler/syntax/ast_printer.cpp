@@ -24,8 +24,26 @@ std::string pattern_text(const Pattern &p, bool with_types) {
     out += ")";
     break;
   }
+  case Pattern::Record: {
+    out = "{";
+    for (size_t i = 0; i < p.elems.size(); i++) {
+      if (i > 0)
+        out += ", ";
+      out += p.fields[i] + " = " + pattern_text(p.elems[i], with_types);
+    }
+    out += "}";
+    break;
   }
-  if (with_types && p.kind != Pattern::Tuple)
+  case Pattern::Constr:
+    out = "#" + p.name;
+    for (const Pattern &e : p.elems)
+      out += " " + pattern_text(e, with_types);
+    if (!p.elems.empty())
+      out = "(" + out + ")";
+    break;
+  case Pattern::Literal: out = std::string(p.literal->span.text()); break;
+  }
+  if (with_types && p.kind != Pattern::Tuple && p.kind != Pattern::Record)
     return out + ": " + p.type.str();
   if (p.annotation)
     return "(" + out + ": " + p.annotation->str() + ")";
@@ -41,6 +59,13 @@ const char *range_text(RangeKind k) {
   return "?";
 }
 
+std::string join(const std::vector<std::string> &xs, const char *sep) {
+  std::string out;
+  for (size_t i = 0; i < xs.size(); i++)
+    out += (i > 0 ? sep : "") + xs[i];
+  return out;
+}
+
 std::string literal_suffix(const Expr &e) { return e.suffix ? prim_name(*e.suffix) : ""; }
 
 class Printer {
@@ -52,6 +77,10 @@ public:
     if (with_types_)
       head += " : " + e.type.str();
     out += std::string(indent, ' ') + "(" + head;
+    if (e.fundef) {
+      out += '\n';
+      def_text(*e.fundef, indent + 2);
+    }
     for (const ExprPtr &child : e.args) {
       out += '\n';
       if (child)
@@ -88,11 +117,26 @@ public:
   }
 
   void def(const FunDef &d) {
-    out += "(";
+    def_text(d, 0);
+    out += "\n";
+  }
+
+  void type_decl(const TypeDecl &d) {
+    out += "(type " + d.name;
+    size_t si = 0, ti = 0;
+    for (bool is_size : d.param_is_size)
+      out += is_size ? " [" + d.size_params[si++] + "]" : " '" + d.type_params[ti++].name;
+    out += " = " + d.definition.str() + ")\n";
+  }
+
+  void def_text(const FunDef &d, int indent) {
+    out += std::string(indent, ' ') + "(";
     if (d.is_unsafe)
       out += "#[unsafe] ";
     out += d.is_entry ? "entry " : "def ";
     out += d.name;
+    for (const TypeParam &t : d.type_params)
+      out += std::string(" '") + (t.kind == TypeParam::Lifted ? "^" : t.kind == TypeParam::SizeLifted ? "~" : "") + t.name;
     for (const std::string &s : d.size_params)
       out += " [" + s + "]";
     for (const Pattern &p : d.params) {
@@ -104,8 +148,8 @@ public:
     else if (d.ret_annotation)
       out += " : " + d.ret_annotation->str();
     out += '\n';
-    expr(*d.body, 2);
-    out += ")\n";
+    expr(*d.body, indent + 2);
+    out += ")";
   }
 
   std::string out;
@@ -146,15 +190,35 @@ private:
         h += " -> " + e.annotation->str();
       return h;
     }
-    case ExprKind::OpSection:
+    case ExprKind::OpSection: {
+      std::string op = e.name.empty() ? binop_text(e.binop) : e.name;
       if (e.args.empty())
-        return fmt::format("section ({})", binop_text(e.binop));
-      return fmt::format("section {} {}", e.section_left ? "left" : "right", binop_text(e.binop));
+        return fmt::format("section ({})", op);
+      return fmt::format("section {} {}", e.section_left ? "left" : "right", op);
+    }
     case ExprKind::Ascribe: return "ascribe " + e.annotation->str();
     case ExprKind::Coerce: return "coerce " + e.annotation->str();
     case ExprKind::Assert: return "assert";
     case ExprKind::Range: return fmt::format("range {}", range_text(e.range_kind));
     case ExprKind::Unsafe: return "unsafe";
+    case ExprKind::ApplyExpr: return "apply";
+    case ExprKind::Constr: return "constr #" + e.name;
+    case ExprKind::Match: {
+      std::string h = "match";
+      for (const Pattern &p : e.params)
+        h += " | " + pattern_text(p, with_types_);
+      return h;
+    }
+    case ExprKind::Record: {
+      std::string h = "record";
+      for (const std::string &f : e.fields)
+        h += " " + f;
+      return h;
+    }
+    case ExprKind::Field: return "field " + e.name;
+    case ExprKind::RecordUpdate: return "update field " + join(e.fields, ".");
+    case ExprKind::LetFun: return "letfun " + e.fundef->name;
+    case ExprKind::ProjSection: return "section ." + join(e.fields, ".");
     }
     return "?";
   }
@@ -164,8 +228,13 @@ private:
 
 std::string print_ast(const Program &program, bool with_types) {
   Printer p(with_types);
-  for (const auto &d : program.defs)
-    p.def(*d);
+  size_t t = 0;
+  for (size_t i = 0; i <= program.defs.size(); i++) {
+    for (; t < program.types.size() && program.types[t]->before_def <= i; t++)
+      p.type_decl(*program.types[t]);
+    if (i < program.defs.size())
+      p.def(*program.defs[i]);
+  }
   return p.out;
 }
 

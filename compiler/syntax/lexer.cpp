@@ -1,10 +1,11 @@
 // The lexer: turns a source file into tokens (lexer.h). It follows Futhark's lexical
-// rules for the subset: `--` comments, identifiers with primes, qualified names of the
-// numeric modules (`f32.sqrt`), tuple projections (`t.0.1` is t . 0 . 1), integer and
-// float literals with `_` separators and type suffixes, and operators lexed by maximal
-// munch over operator characters (so an unknown operator such as `+^` is one token,
-// rejected as a user-defined operator). Every token records whether whitespace
-// precedes it (`glued`), which the parser needs for `a[i]` versus `f [i]`.
+// rules: `--` comments, identifiers with primes, qualified names of the numeric modules
+// (`f32.sqrt`), tuple projections (`t.0.1` is t . 0 . 1), integer and float literals
+// with `_` separators and type suffixes, constructors (`#some`), and operators lexed by
+// maximal munch over operator characters (so a user-defined operator such as `+^` is
+// one token; the parser gives it the precedence of its first characters). Every token
+// records whether whitespace precedes it (`glued`), which the parser needs for `a[i]`
+// versus `f [i]`.
 #include "compiler/syntax/lexer.h"
 
 #include <cmath>
@@ -18,21 +19,14 @@ namespace {
 const char *const kKeywords[] = {
     "def",    "let",    "entry",  "in",      "if",    "then",   "else",  "loop",
     "for",    "while",  "do",     "with",    "assert", "true",  "false",
-    // Left out of the subset; recognised so that the parser can reject them clearly.
-    "module", "open",   "import", "type",    "val",   "local",  "include", "match",
-    "case",
+    "type",   "match",  "case",
+    // Modules are left out; recognised so that the parser can reject them clearly.
+    "module", "open",   "import", "val",     "local", "include",
 };
 
 // The module names that may qualify a name: `f32.sqrt`, `bool.i32`.
 const char *const kModules[] = {"i8",  "i16", "i32", "i64", "u8",  "u16", "u32",
                                 "u64", "f16", "f32", "f64", "bool"};
-
-// Every operator the subset knows, as a run of operator characters.
-const char *const kOperators[] = {
-    "+",  "-",  "*",  "/",  "%",  "//", "%%", "**", "==", "!=", "<",  "<=", ">",
-    ">=", "&&", "||", "&",  "|",  "^",  "<<", ">>", ">>>", "!", "++", "|>", "<|",
-    "=",  "->",
-};
 
 bool is_keyword(std::string_view s) {
   for (const char *k : kKeywords)
@@ -44,13 +38,6 @@ bool is_keyword(std::string_view s) {
 bool is_module(std::string_view s) {
   for (const char *m : kModules)
     if (s == m)
-      return true;
-  return false;
-}
-
-bool is_known_operator(std::string_view s) {
-  for (const char *o : kOperators)
-    if (s == o)
       return true;
   return false;
 }
@@ -197,19 +184,23 @@ private:
         pos_ += 2;
         return make(TokenKind::Symbol, span(start, pos_), "#[");
       }
+      if (is_ident_start(peek(1))) {
+        pos_++;
+        while (is_ident_char(peek()))
+          pos_++;
+        return make(TokenKind::Constructor, span(start, pos_),
+                    std::string(src_.substr(start + 1, pos_ - start - 1)));
+      }
       error_at(span(start, start + 1), "unexpected character '#'");
     }
 
     if (is_operator_char(c)) {
       while (is_operator_char(peek()))
         pos_++;
-      std::string op(src_.substr(start, pos_ - start));
-      if (!is_known_operator(op))
-        error_at(span(start, pos_), fmt::format("user-defined operators are not supported: '{}'", op));
-      return make(TokenKind::Symbol, span(start, pos_), op);
+      return make(TokenKind::Symbol, span(start, pos_), std::string(src_.substr(start, pos_ - start)));
     }
 
-    if (std::string_view("()[]{},\\`'?@").find(c) != std::string_view::npos) {
+    if (std::string_view("()[]{},\\`'?@~").find(c) != std::string_view::npos) {
       pos_++;
       return make(TokenKind::Symbol, span(start, pos_), std::string(1, c));
     }
@@ -384,6 +375,7 @@ const char *kind_name(TokenKind k) {
   case TokenKind::FloatLit: return "float";
   case TokenKind::Keyword: return "keyword";
   case TokenKind::Symbol: return "symbol";
+  case TokenKind::Constructor: return "constructor";
   case TokenKind::Error: return "error";
   }
   return "?";

@@ -19,7 +19,9 @@ enum class TokenKind : uint8_t {
   FloatLit,     // 2.5, 1e-3, 2f32, 0x1.8p3
   Keyword,      // def let entry in if then else loop for while do with assert true
                 // false unsafe-free keywords: see lexer.cpp
-  Symbol,       // operators and punctuation: + - ... ( ) [ ] , : :> \ -> |> <| #[ ...
+  Symbol,       // operators (also user-defined ones: +^, >->) and punctuation:
+                // ( ) [ ] { } , : :> \ -> #[ ' ` ...
+  Constructor,  // #some, #red: a sum type's constructor (text holds "some")
   Error,        // not produced: lexing errors throw CompileError
 };
 

@@ -2,16 +2,18 @@
 // per grammar rule, with the rule in a comment above it (chibicc style).
 //
 // Operator precedence and associativity are Futhark's (its Parser.y precedence
-// declarations), loosest first:
+// declarations), loosest first. An operator's class is that of its first characters, so
+// a user-defined operator such as `+^` binds like `+`, and `>->` like `>`:
 //
 //   right   :  :>                    (type ascription and size coercion)
 //   right   ..  ..<  ..>  ...        (ranges)
+//   left    `f`                      (a function used as an operator)
 //   left    with                     (in-place update)
-//   left    |>
-//   right   <|
-//   left    ||
-//   left    &&
-//   left    ==  !=  <  <=  >  >=
+//   left    |>...
+//   right   <|...
+//   left    ||...
+//   left    &&...
+//   left    ==  !=  <  <=  >  >=  !...  =...
 //   left    &  ^  |
 //   left    <<  >>  >>>
 //   left    +  -  ++
@@ -20,14 +22,17 @@
 //           unary - and !  (bind tighter than every binary operator: -x**2 is (-x)**2,
 //                           but looser than application: -f x is -(f x))
 //           juxtaposition (application)
-//           indexing a[i], projection t.0
+//           indexing a[i], projection t.0, field access r.x
 //
-// `if`, `let`, `loop`, lambdas and `#[unsafe]` extend as far to the right as possible.
+// `if`, `let`, `loop`, `match`, lambdas and attributes extend as far to the right as
+// possible.
 //
-// Sugar removed here (see ast.h): pipes become applications (a pipe into a one-parameter
-// lambda becomes a let, into a one-sided operator section a binary operation), `let a[i] = v` becomes an
-// update, `t.0` becomes Project. Everything LANGUAGE.md leaves out is recognised and
-// rejected with "... is not supported" at its location.
+// Sugar removed here (see ast.h): pipes become applications (a pipe into a
+// one-parameter lambda becomes a let, into a one-sided operator section a binary
+// operation), `let a[i] = v` becomes an update, `t.0` becomes Project, `x `f` y` and
+// `x +^ y` become applications, attributes other than #[unsafe] are dropped. Modules
+// (`module`, `import`, `open`, ...) are recognised and rejected with "... is not
+// supported" at their location.
 //
 // Nesting is bounded (see Note [Nesting limits]) so that no input can overflow the
 // stack of the parser or of the recursive passes after it.
@@ -38,62 +43,94 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 namespace kerb {
 namespace {
 
 struct BinOpInfo {
-  const char *text;
   int prec;
   bool right_assoc;
-  bool is_pipe; // |> or <| (not a BinOp)
+  bool is_pipe;   // |> or <| (not a BinOp)
+  bool is_named;  // a user-defined operator (or a built-in one redefined): `op` is unused
   BinOp op;
 };
 
-constexpr int kPipeRight = 1;
-constexpr int kPipeLeft = 2;
+constexpr int kBacktick = 1;
+constexpr int kPipeRight = 2;
+constexpr int kPipeLeft = 3;
 
-const BinOpInfo kBinOps[] = {
-    {"|>", kPipeRight, false, true, BinOp::Add},
-    {"<|", kPipeLeft, true, true, BinOp::Add},
-    {"||", 3, false, false, BinOp::LogOr},
-    {"&&", 4, false, false, BinOp::LogAnd},
-    {"==", 5, false, false, BinOp::Eq},
-    {"!=", 5, false, false, BinOp::Neq},
-    {"<", 5, false, false, BinOp::Lt},
-    {"<=", 5, false, false, BinOp::Le},
-    {">", 5, false, false, BinOp::Gt},
-    {">=", 5, false, false, BinOp::Ge},
-    {"&", 6, false, false, BinOp::BitAnd},
-    {"^", 6, false, false, BinOp::BitXor},
-    {"|", 6, false, false, BinOp::BitOr},
-    {"<<", 7, false, false, BinOp::Shl},
-    {">>", 7, false, false, BinOp::Shr},
-    {">>>", 7, false, false, BinOp::UShr},
-    {"+", 8, false, false, BinOp::Add},
-    {"-", 8, false, false, BinOp::Sub},
-    {"++", 8, false, false, BinOp::Concat},
-    {"*", 9, false, false, BinOp::Mul},
-    {"/", 9, false, false, BinOp::Div},
-    {"%", 9, false, false, BinOp::Mod},
-    {"//", 9, false, false, BinOp::Quot},
-    {"%%", 9, false, false, BinOp::Rem},
-    {"**", 10, false, false, BinOp::Pow},
+// The built-in operators, as Futhark's prelude defines them for every numeric type.
+struct BuiltinOp {
+  const char *text;
+  BinOp op;
+};
+const BuiltinOp kBuiltinOps[] = {
+    {"||", BinOp::LogOr}, {"&&", BinOp::LogAnd}, {"==", BinOp::Eq},     {"!=", BinOp::Neq},
+    {"<", BinOp::Lt},     {"<=", BinOp::Le},     {">", BinOp::Gt},      {">=", BinOp::Ge},
+    {"&", BinOp::BitAnd}, {"^", BinOp::BitXor},  {"|", BinOp::BitOr},   {"<<", BinOp::Shl},
+    {">>", BinOp::Shr},   {">>>", BinOp::UShr},  {"+", BinOp::Add},     {"-", BinOp::Sub},
+    {"++", BinOp::Concat}, {"*", BinOp::Mul},    {"/", BinOp::Div},     {"%", BinOp::Mod},
+    {"//", BinOp::Quot},  {"%%", BinOp::Rem},    {"**", BinOp::Pow},
 };
 
-const BinOpInfo *binop_info(const Token &t) {
+std::optional<BinOp> builtin_binop(const std::string &text) {
+  for (const BuiltinOp &b : kBuiltinOps)
+    if (text == b.text)
+      return b.op;
+  return std::nullopt;
+}
+
+bool is_operator_text(const std::string &t) {
+  if (t.empty())
+    return false;
+  for (char c : t)
+    if (std::string_view("+-*/%=!<>&|^").find(c) == std::string_view::npos)
+      return false;
+  return t != "=" && t != "->" && t != "!";
+}
+
+// The precedence class of an operator by its leading characters (Futhark's lexer
+// classes '+...', '<=...', ...), or nullopt for a symbol that is no binary operator.
+std::optional<BinOpInfo> binop_class(const std::string &t) {
+  if (!is_operator_text(t))
+    return std::nullopt;
+  BinOpInfo info{0, false, false, false, BinOp::Add};
+  auto starts = [&](const char *p) { return t.starts_with(p); };
+  if (starts("|>")) info.prec = kPipeRight, info.is_pipe = t == "|>";
+  else if (starts("<|")) info.prec = kPipeLeft, info.right_assoc = true, info.is_pipe = t == "<|";
+  else if (starts("||")) info.prec = 4;
+  else if (starts("&&")) info.prec = 5;
+  else if (starts("<<") || starts(">>")) info.prec = 8;
+  else if (starts("**")) info.prec = 11;
+  else if (starts("<=") || starts(">=") || starts("==") || starts("!=") || starts("<") ||
+           starts(">") || starts("!") || starts("="))
+    info.prec = 6;
+  else if (starts("&") || starts("^") || starts("|")) info.prec = 7;
+  else if (starts("+") || starts("-")) info.prec = 9;
+  else info.prec = 10; // * / % // %%
+  if (info.is_pipe)
+    return info;
+  if (std::optional<BinOp> op = builtin_binop(t))
+    info.op = *op;
+  else
+    info.is_named = true;
+  return info;
+}
+
+std::optional<BinOpInfo> binop_info(const Token &t) {
   if (t.kind != TokenKind::Symbol)
-    return nullptr;
-  for (const BinOpInfo &info : kBinOps)
-    if (t.text == info.text)
-      return &info;
-  return nullptr;
+    return std::nullopt;
+  return binop_class(t.text);
 }
 
 std::string describe(const Token &t) {
   if (t.kind == TokenKind::Eof)
     return "end of file";
+  if (t.kind == TokenKind::Constructor)
+    return fmt::format("'#{}'", t.text);
   return fmt::format("'{}'", t.text);
 }
 
@@ -122,6 +159,7 @@ int tree_height(const Expr &root) {
     for (const IndexPart &p : e->indices)
       for (const ExprPtr *q : {&p.index, &p.start, &p.end, &p.stride})
         if (*q) stack.push_back({q->get(), h + 1});
+    if (e->fundef && e->fundef->body) stack.push_back({e->fundef->body.get(), h + 1});
   }
   return height;
 }
@@ -131,11 +169,18 @@ public:
   explicit Parser(std::shared_ptr<const SourceFile> file)
       : file_(std::move(file)), toks_(lex(*file_)) {}
 
+  Type type_only() {
+    Type t = parse_type();
+    if (peek().kind != TokenKind::Eof)
+      error_at(peek().span, fmt::format("unexpected {} after the type", describe(peek())));
+    return t;
+  }
+
   Program run() {
     Program prog;
     prog.file = file_;
     while (peek().kind != TokenKind::Eof)
-      prog.defs.push_back(parse_decl());
+      parse_decl(prog);
     return prog;
   }
 
@@ -206,65 +251,76 @@ private:
   Span span_from(uint32_t begin) const { return Span{file_.get(), begin, prev_end_}; }
   Span span_from(const Span &s) const { return span_from(s.begin); }
 
-  // Errors for constructs LANGUAGE.md leaves out, raised where they are recognised.
+  // Modules are left out: their keywords are rejected where they are recognised.
   [[noreturn]] void unsupported_keyword(const Token &t) {
     const std::string &k = t.text;
     if (k == "module" || k == "open" || k == "import" || k == "include" || k == "local")
       error_at(t.span, fmt::format("modules are not supported ('{}')", k));
     if (k == "val")
       error_at(t.span, "module signatures are not supported ('val')");
-    if (k == "type")
-      error_at(t.span, "type declarations are not supported");
-    if (k == "match" || k == "case")
-      error_at(t.span, "match expressions are not supported");
     error_at(t.span, fmt::format("unexpected keyword '{}'", k));
   }
 
-  static bool is_unsupported_symbol(const Token &t) {
-    if (t.kind != TokenKind::Symbol)
-      return false;
-    return t.text == "'" || t.text == "`" || t.text == "{" || t.text == "}" || t.text == "?" ||
-           t.text.starts_with("\"");
+  static bool is_module_keyword(const Token &t) {
+    return t.kind == TokenKind::Keyword &&
+           (t.text == "module" || t.text == "open" || t.text == "import" || t.text == "include" ||
+            t.text == "local" || t.text == "val");
   }
 
-  [[noreturn]] void unsupported_symbol(const Token &t) {
-    if (t.text == "'")
-      error_at(t.span, "type parameters are not supported");
-    if (t.text == "`")
-      error_at(t.span, "backtick operators are not supported");
-    if (t.text == "{" || t.text == "}")
-      error_at(t.span, "records are not supported");
-    if (t.text == "?")
-      error_at(t.span, "existential sizes are not supported");
+  [[noreturn]] void unexpected_symbol(const Token &t) {
     if (t.text.starts_with("\""))
       error_at(t.span, "string literals are not supported");
     error_at(t.span, fmt::format("unexpected {}", describe(t)));
   }
 
-  // ---- Declarations ----
+  // ---- Attributes ----
 
-  // attribute = "#[" name "]"      (only #[unsafe] is supported)
-  // Returns after consuming the attribute; rejects anything but `unsafe`.
-  void parse_unsafe_attribute() {
-    const Token &open = expect_sym("#[", "to start an attribute");
-    const Token &name = peek();
-    if (name.kind != TokenKind::Ident || name.text != "unsafe")
-      error_at(name.kind == TokenKind::Eof ? open.span : name.span,
-               fmt::format("attribute {} is not supported (only #[unsafe] is)", describe(name)));
+  // attr_info = name | int | name "(" (attr_info ("," attr_info)*)? ")"
+  void skip_attr_info() {
+    Nest nest(*this);
+    const Token &t = peek();
+    if (t.kind != TokenKind::Ident && t.kind != TokenKind::IntLit && t.kind != TokenKind::Keyword)
+      error_at(t.span, fmt::format("expected an attribute, found {}", describe(t)));
     advance();
-    expect_sym("]", "to close the attribute");
+    if (!accept_sym("("))
+      return;
+    if (accept_sym(")"))
+      return;
+    for (;;) {
+      skip_attr_info();
+      if (accept_sym(","))
+        continue;
+      expect_sym(")", "to close the attribute");
+      return;
+    }
   }
 
-  // decl = ("#[unsafe]")? ("def" | "let" | "entry") name size_param* param* (":" type)?
-  //        "=" exp
-  std::unique_ptr<FunDef> parse_decl() {
-    auto def = std::make_unique<FunDef>();
+  // attribute = "#[" attr_info "]"
+  // Returns whether it was #[unsafe]; every other attribute is accepted and ignored,
+  // as Futhark ignores the ones it does not know.
+  bool parse_attribute() {
+    expect_sym("#[", "to start an attribute");
+    bool unsafe = peek().kind == TokenKind::Ident && peek().text == "unsafe" && is_sym("]", 1);
+    skip_attr_info();
+    expect_sym("]", "to close the attribute");
+    return unsafe;
+  }
+
+  // ---- Declarations ----
+
+  // decl = attribute* ("def" | "let" | "entry") binding type_params param* (":" type)? "=" exp
+  //      | attribute* "def" param binop param (":" type)? "=" exp      (an infix definition)
+  //      | "type" ("^" | "~")? name type_params "=" type
+  void parse_decl(Program &prog) {
     uint32_t begin = peek().span.begin;
-    if (is_sym("#[")) {
-      parse_unsafe_attribute();
-      def->is_unsafe = true;
-    }
+    bool unsafe = false;
+    while (is_sym("#["))
+      unsafe = parse_attribute() || unsafe;
     const Token &kw = peek();
+    if (kw.kind == TokenKind::Keyword && kw.text == "type") {
+      prog.types.push_back(parse_type_decl(prog.defs.size()));
+      return;
+    }
     if (kw.kind == TokenKind::Keyword && (kw.text == "def" || kw.text == "let" || kw.text == "entry")) {
       advance();
     } else if (kw.kind == TokenKind::Keyword) {
@@ -273,64 +329,138 @@ private:
       error_at(kw.span, fmt::format("expected a declaration ('def', 'entry' or 'let'), found {}",
                                     describe(kw)));
     }
+    auto def = std::make_unique<FunDef>();
+    def->is_unsafe = unsafe;
     def->is_entry = kw.text == "entry";
-
-    const Token &name = peek();
-    if (name.kind == TokenKind::Symbol && name.text == "(" && binop_info(peek(1)))
-      error_at(name.span.to(peek(2).span), "user-defined operators are not supported");
-    if (name.kind == TokenKind::Symbol && name.text == "(")
-      error_at(name.span, "user-defined operators are not supported");
-    if (name.kind != TokenKind::Ident || name.text == "_")
-      error_at(name.span, fmt::format("expected a function name after '{}', found {}", kw.text,
-                                      describe(name)));
-    advance();
-    def->name = name.text;
-    def->name_span = name.span;
-
-    // size_param = "[" name "]"
-    while (is_sym("[")) {
-      const Token &open = advance();
-      const Token &size = peek();
-      if (size.kind != TokenKind::Ident)
-        error_at(size.span.valid() ? size.span : open.span,
-                 fmt::format("expected a size parameter name, found {}", describe(size)));
-      advance();
-      def->size_params.push_back(size.text);
-      expect_sym("]", "after the size parameter");
-    }
-    if (is_sym("'"))
-      error_at(peek().span.to(peek(1).span), "type parameters are not supported");
-
-    while (is_sym("(") || (peek().kind == TokenKind::Ident)) {
-      in_param_type_ = true;
-      def->params.push_back(parse_param());
-      in_param_type_ = false;
-    }
-    if (is_sym("'"))
-      error_at(peek().span.to(peek(1).span), "type parameters are not supported");
-
-    if (accept_sym(":")) {
-      def->ret_annotation = parse_type();
-      if (is_sym("->"))
-        error_at(peek().span, "function types are not supported");
-    }
-    if (!is_sym("="))
-      error_at(peek().span, fmt::format("expected '=' before the body of '{}', found {}", def->name,
-                                        describe(peek())));
-    advance();
-    def->body = parse_exp();
+    parse_function(*def, kw.text, /*local=*/false);
     def->span = span_from(begin);
     if (tree_height(*def->body) > kMaxHeight)
       error_at(def->name_span,
                fmt::format("the body of '{}' is nested too deeply (an expression tree more than {} "
                            "levels high; bind parts of it with let)",
                            def->name, kMaxHeight));
-    if (is_unsupported_symbol(peek()))
-      unsupported_symbol(peek());
-    if (peek().kind != TokenKind::Eof && !is_decl_start())
+    if (peek().kind != TokenKind::Eof && !is_decl_start()) {
+      if (peek().kind == TokenKind::Symbol && peek().text.starts_with("\""))
+        unexpected_symbol(peek());
       error_at(peek().span, fmt::format("unexpected {} after the body of '{}'", describe(peek()),
                                         def->name));
-    return def;
+    }
+    prog.defs.push_back(std::move(def));
+  }
+
+  // The part of a function definition after its keyword, up to and including the
+  // body (top-level or local).
+  void parse_function(FunDef &def, const std::string &kw, bool local) {
+    def.is_local = local;
+    // An infix definition: def (x: t) +^ (y: t) = ...
+    if (is_sym("(") && !(binop_info(peek(1)) && is_sym(")", 2)) && !local) {
+      size_t save = pos_;
+      Pattern lhs = parse_param();
+      if (binop_info(peek()) || is_sym("-")) {
+        const Token &op = advance();
+        def.name = op.text;
+        def.name_span = op.span;
+        def.params.push_back(std::move(lhs));
+        def.params.push_back(parse_param());
+        parse_function_rest(def);
+        return;
+      }
+      pos_ = save;
+    }
+    parse_binding_name(def, kw);
+    parse_type_params(def.size_params, def.type_params);
+    param_pattern_ = !local;
+    while (starts_param())
+      def.params.push_back(parse_param());
+    param_pattern_ = false;
+    parse_function_rest(def);
+  }
+
+  void parse_function_rest(FunDef &def) {
+    if (accept_sym(":"))
+      def.ret_annotation = parse_type();
+    if (!is_sym("="))
+      error_at(peek().span, fmt::format("expected '=' before the body of '{}', found {}", def.name,
+                                        describe(peek())));
+    advance();
+    def.body = parse_exp();
+  }
+
+  // binding = name | "(" binop ")"
+  void parse_binding_name(FunDef &def, const std::string &kw) {
+    const Token &name = peek();
+    if (is_sym("(") && binop_info(peek(1)) && is_sym(")", 2)) {
+      advance();
+      const Token &op = advance();
+      advance();
+      def.name = op.text;
+      def.name_span = op.span;
+      return;
+    }
+    if (name.kind != TokenKind::Ident || name.text == "_")
+      error_at(name.span, fmt::format("expected a function name after '{}', found {}", kw,
+                                      describe(name)));
+    advance();
+    def.name = name.text;
+    def.name_span = name.span;
+  }
+
+  // type_params = ("[" name "]" | "'" name | "'^" name | "'~" name)*
+  void parse_type_params(std::vector<std::string> &sizes, std::vector<TypeParam> &types,
+                         std::vector<bool> *order = nullptr) {
+    for (;;) {
+      if (is_sym("[") && peek(1).kind == TokenKind::Ident && is_sym("]", 2)) {
+        advance();
+        sizes.push_back(advance().text);
+        advance();
+        if (order) order->push_back(true);
+        continue;
+      }
+      if (is_sym("[")) {
+        const Token &open = advance();
+        const Token &size = peek();
+        error_at(size.span.valid() ? size.span : open.span,
+                 fmt::format("expected a size parameter name, found {}", describe(size)));
+      }
+      if (!is_sym("'"))
+        return;
+      const Token &q = advance();
+      TypeParam tp;
+      if (accept_sym("^")) tp.kind = TypeParam::Lifted;
+      else if (accept_sym("~")) tp.kind = TypeParam::SizeLifted;
+      const Token &n = peek();
+      if (n.kind != TokenKind::Ident || n.text == "_")
+        error_at(n.span, fmt::format("expected a type parameter name after '{}', found {}",
+                                     std::string(span_from(q.span).text()), describe(n)));
+      advance();
+      tp.name = n.text;
+      tp.span = span_from(q.span);
+      types.push_back(tp);
+      if (order) order->push_back(false);
+    }
+  }
+
+  // type_decl = "type" ("^" | "~")? name type_params "=" type
+  std::unique_ptr<TypeDecl> parse_type_decl(size_t before_def) {
+    const Token &kw = advance();
+    auto d = std::make_unique<TypeDecl>();
+    d->before_def = before_def;
+    if (accept_sym("^")) d->lifted = TypeParam::Lifted;
+    else if (accept_sym("~")) d->lifted = TypeParam::SizeLifted;
+    const Token &name = peek();
+    if (name.kind != TokenKind::Ident || name.text == "_")
+      error_at(name.span, fmt::format("expected a type name after 'type', found {}", describe(name)));
+    advance();
+    d->name = name.text;
+    d->name_span = name.span;
+    parse_type_params(d->size_params, d->type_params, &d->param_is_size);
+    expect_sym("=", fmt::format("after the name of type '{}'", d->name).c_str());
+    d->definition = parse_type();
+    d->span = span_from(kw.span);
+    if (peek().kind != TokenKind::Eof && !is_decl_start())
+      error_at(peek().span, fmt::format("unexpected {} after the definition of type '{}'",
+                                        describe(peek()), d->name));
+    return d;
   }
 
   bool is_decl_start() const {
@@ -339,28 +469,24 @@ private:
       return t.text == "#[";
     return t.kind == TokenKind::Keyword &&
            (t.text == "def" || t.text == "let" || t.text == "entry" || t.text == "type" ||
-            t.text == "module" || t.text == "open" || t.text == "import" || t.text == "include" ||
-            t.text == "local" || t.text == "val");
+            is_module_keyword(t));
   }
 
-  // param = pattern_atom       every parameter's type must be given: `(x: t)`,
-  //                            `(a: t, b: u)` (one tuple parameter), `()`
+  bool starts_param() const {
+    const Token &t = peek();
+    if (t.kind == TokenKind::Ident)
+      return true;
+    return t.kind == TokenKind::Symbol && (t.text == "(" || t.text == "{" || t.text == "#[");
+  }
+
+  // param = attribute* pattern_atom      `x`, `(x: t)`, `(a, b)`, `{x, y}`, `()`, `_`
   Pattern parse_param() {
-    if (peek().kind == TokenKind::Ident) {
-      const Token &t = peek();
-      error_at(t.span, fmt::format("parameter '{}' needs a type annotation: write '({}: t)'", t.text,
-                                   t.text));
-    }
-    if (is_sym("{", 1))
-      error_at(peek(1).span, "records are not supported");
-    Pattern p = parse_pattern_atom();
-    if (p.kind == Pattern::Tuple && p.elems.empty())
+    while (is_sym("#["))
+      parse_attribute();
+    Pattern p = parse_pattern_atom(/*allow_literal=*/false);
+    if (p.kind == Pattern::Tuple && p.elems.empty() && !p.annotation)
       p.annotation = Type::unit();
-    if (is_sym("->"))
-      error_at(peek().span, "function types are not supported");
-    if (!complete_annotation(p))
-      error_at(p.span, fmt::format("parameter '{}' needs a type annotation: write '({}: t)'",
-                                   std::string(p.span.text()), std::string(p.span.text())));
+    complete_annotation(p);
     return p;
   }
 
@@ -383,26 +509,141 @@ private:
 
   // ---- Types ----
 
-  // type = "*"? ( prim | dim type | "(" ")" | "(" type ("," type)+ ")" | "(" type ")" )
-  // dim  = "[" (name | int)? "]"
+  // type      = "(" name ":" type ")" "->" type | type_term "->" type
+  //           | "?" ("[" name "]")+ "." type | type_term
+  // type_term = "*" type_term | sum_clause ("|" sum_clause)* | type_apply
   Type parse_type() {
+    Nest nest(*this);
     uint32_t begin = peek().span.begin;
-    bool unique = accept_sym("*");
-    Type t = parse_type_nonunique(begin);
-    t.unique = unique;
+    if (is_sym("(") && peek(1).kind == TokenKind::Ident && is_sym(":", 2)) {
+      // (n: i64) -> [n]i32: a named parameter; only before an arrow.
+      size_t save = pos_;
+      advance();
+      std::string pname = advance().text;
+      advance();
+      Type param = parse_type();
+      if (accept_sym(")") && accept_sym("->")) {
+        Type result = parse_type();
+        return Type::function(std::move(param), std::move(result), pname);
+      }
+      pos_ = save;
+    }
+    if (is_sym("?")) {
+      // ?[n][m].t: sizes the value decides (existential). Kept as unknown sizes.
+      advance();
+      std::vector<std::string> names;
+      while (accept_sym("[")) {
+        const Token &n = peek();
+        if (n.kind != TokenKind::Ident)
+          error_at(n.span, fmt::format("expected a size name, found {}", describe(n)));
+        names.push_back(advance().text);
+        expect_sym("]", "after the existential size");
+      }
+      if (names.empty())
+        error_at(peek().span, fmt::format("expected '[' after '?', found {}", describe(peek())));
+      expect_sym(".", "after the existential sizes");
+      Type t = parse_type();
+      forget_dims(t, names);
+      return t;
+    }
+    Type t = parse_type_term(begin);
+    if (accept_sym("->")) {
+      Type result = parse_type();
+      return Type::function(std::move(t), std::move(result));
+    }
     return t;
   }
 
-  Type parse_type_nonunique(uint32_t begin) {
+  // The sizes of an existential type are unknown until the value gives them.
+  static void forget_dims(Type &t, const std::vector<std::string> &names) {
+    for (Dim &d : t.dims)
+      if (d.kind == Dim::Var && std::find(names.begin(), names.end(), d.name) != names.end())
+        d = Dim::unknown();
+    for (Type &e : t.elems)
+      forget_dims(e, names);
+    for (auto &p : t.payloads)
+      for (Type &e : p)
+        forget_dims(e, names);
+  }
+
+  Type parse_type_term(uint32_t begin) {
+    Nest nest(*this);
+    if (accept_sym("*")) {
+      Type t = parse_type_term(begin);
+      t.unique = true;
+      return t;
+    }
+    if (peek().kind == TokenKind::Constructor) {
+      std::vector<std::pair<std::string, std::vector<Type>>> cs;
+      for (;;) {
+        const Token &c = peek();
+        if (c.kind != TokenKind::Constructor)
+          error_at(c.span, fmt::format("expected a constructor such as '#name', found {}", describe(c)));
+        advance();
+        std::vector<Type> payload;
+        while (starts_type_atom())
+          payload.push_back(parse_type_atom());
+        for (const auto &prev : cs)
+          if (prev.first == c.text)
+            error_at(c.span, fmt::format("Duplicate constructor '#{}' in sum type", c.text));
+        cs.push_back({c.text, std::move(payload)});
+        if (!accept_sym("|"))
+          break;
+      }
+      return Type::sum(std::move(cs));
+    }
+    return parse_type_apply();
+  }
+
+  bool starts_type_atom() const {
+    const Token &t = peek();
+    if (t.kind == TokenKind::Ident)
+      return true;
+    return t.kind == TokenKind::Symbol && (t.text == "(" || t.text == "{" || t.text == "[");
+  }
+
+  // type_apply = type_atom type_arg*       type_arg = "[" dim "]" | type_atom
+  Type parse_type_apply() {
+    const Token &t = peek();
+    if (t.kind == TokenKind::Ident) {
+      PrimType p;
+      if (prim_from_name(t.text, p)) {
+        advance();
+        return Type::prim_type(p);
+      }
+      advance();
+      std::vector<Type> args;
+      for (;;) {
+        if (is_sym("[")) {
+          // In an application `[n]` is always a size argument (`t [n] i32`).
+          advance();
+          args.push_back(Type::size_arg(parse_dim()));
+          continue;
+        }
+        if (peek().kind == TokenKind::Ident || is_sym("(") || is_sym("{")) {
+          args.push_back(parse_type_atom());
+          continue;
+        }
+        break;
+      }
+      return Type::named(t.text, std::move(args));
+    }
+    return parse_type_atom();
+  }
+
+  // type_atom = prim | name | dim+ type_term | "(" ")" | "(" type ")" | "(" type ("," type)+ ")"
+  //           | "{" (name ":" type ("," name ":" type)*)? "}"
+  Type parse_type_atom() {
     Nest nest(*this);
     const Token &t = peek();
+    uint32_t begin = t.span.begin;
     if (is_sym("[")) {
       std::vector<Dim> dims;
       while (is_sym("[")) {
         advance();
         dims.push_back(parse_dim());
       }
-      Type elem = parse_type_nonunique(begin);
+      Type elem = parse_type_elem(begin);
       if (elem.unique)
         error_at(span_from(begin), "a uniqueness mark '*' must come before the array type");
       return Type::array(std::move(elem), std::move(dims));
@@ -412,28 +653,63 @@ private:
       std::vector<Type> elems;
       if (!is_sym(")")) {
         elems.push_back(parse_type());
-        while (accept_sym(","))
+        while (accept_sym(",")) {
+          if (is_sym(")"))
+            break;
           elems.push_back(parse_type());
+        }
       }
       expect_sym(")", "to close the tuple type");
       if (elems.size() == 1)
         return elems[0];
       return Type::tuple(std::move(elems));
     }
+    if (is_sym("{")) {
+      advance();
+      std::vector<std::pair<std::string, Type>> fields;
+      while (!is_sym("}")) {
+        const Token &f = peek();
+        if (f.kind != TokenKind::Ident && f.kind != TokenKind::IntLit)
+          error_at(f.span, fmt::format("expected a field name, found {}", describe(f)));
+        advance();
+        for (const auto &prev : fields)
+          if (prev.first == f.text)
+            error_at(f.span, fmt::format("Duplicate field '{}' in record type", f.text));
+        expect_sym(":", "after the field name");
+        fields.push_back({f.text, parse_type()});
+        if (!accept_sym(","))
+          break;
+      }
+      expect_sym("}", "to close the record type");
+      return Type::record(std::move(fields));
+    }
     if (t.kind == TokenKind::Ident) {
       PrimType p;
-      if (prim_from_name(t.text, p)) {
-        advance();
+      advance();
+      if (prim_from_name(t.text, p))
         return Type::prim_type(p);
-      }
-      error_at(t.span, fmt::format("unknown type '{}' (type abbreviations and polymorphism are not "
-                                   "supported)", t.text));
+      return Type::named(t.text);
     }
     if (t.kind == TokenKind::QualIdent)
       error_at(t.span, fmt::format("unknown type '{}' (modules are not supported)", t.text));
-    if (is_unsupported_symbol(t))
-      unsupported_symbol(t);
+    if (t.kind == TokenKind::Symbol && t.text.starts_with("\""))
+      unexpected_symbol(t);
     error_at(t.span, fmt::format("expected a type, found {}", describe(t)));
+  }
+
+  // The element of an array type: `[n]i32`, `[n][m](i32, f32)`, `[n]t 'a`, `[n]#a | #b`.
+  Type parse_type_elem(uint32_t begin) {
+    if (is_sym("*")) {
+      advance();
+      Type t = parse_type_elem(begin);
+      t.unique = true;
+      return t;
+    }
+    if (peek().kind == TokenKind::Constructor)
+      return parse_type_term(begin);
+    if (peek().kind == TokenKind::Ident)
+      return parse_type_apply();
+    return parse_type_atom();
   }
 
   bool in_param_type_ = false; // size expressions are allowed everywhere else
@@ -479,20 +755,55 @@ private:
 
   // ---- Patterns ----
 
-  // pattern      = pattern_atom (":" type)?
-  // pattern_atom = name | "_" | "(" ")" | "(" pattern ")" | "(" pattern ("," pattern)+ ")"
-  Pattern parse_pattern() {
-    Pattern p = parse_pattern_atom();
+  // pattern      = attribute* pattern_atom (":" type)?
+  //              | constructor pattern_atom*
+  Pattern parse_pattern(bool allow_literal = false) {
+    while (is_sym("#["))
+      parse_attribute();
+    if (peek().kind == TokenKind::Constructor) {
+      const Token &c = advance();
+      Pattern p;
+      p.kind = Pattern::Constr;
+      p.name = c.text;
+      while (starts_pattern_atom())
+        p.elems.push_back(parse_pattern_atom(allow_literal));
+      p.span = span_from(c.span);
+      if (accept_sym(":")) {
+        p.annotation = parse_type();
+        p.span = span_from(c.span);
+      }
+      return p;
+    }
+    Pattern p = parse_pattern_atom(allow_literal);
     if (accept_sym(":")) {
+      in_param_type_ = param_pattern_;
       p.annotation = parse_type();
-      if (is_sym("->"))
-        error_at(peek().span, "function types are not supported");
+      in_param_type_ = false;
       p.span = span_from(p.span);
     }
     return p;
   }
 
-  Pattern parse_pattern_atom() {
+  bool param_pattern_ = false; // in a top-level function's parameters
+
+  bool starts_pattern_atom() const {
+    const Token &t = peek();
+    switch (t.kind) {
+    case TokenKind::Ident:
+    case TokenKind::IntLit:
+    case TokenKind::FloatLit:
+    case TokenKind::Constructor: return true;
+    case TokenKind::Keyword: return t.text == "true" || t.text == "false";
+    case TokenKind::Symbol: return t.text == "(" || t.text == "{";
+    default: return false;
+    }
+  }
+
+  // pattern_atom = name | "_" | "(" binop ")" | "(" ")" | "(" pattern ")"
+  //              | "(" pattern ("," pattern)+ ")" | "{" field_pattern ("," field_pattern)* "}"
+  //              | literal | "-" number | constructor
+  // field_pattern = name ("=" pattern | ":" type)?
+  Pattern parse_pattern_atom(bool allow_literal) {
     Nest nest(*this);
     const Token &t = peek();
     Pattern p;
@@ -507,6 +818,13 @@ private:
       }
       return p;
     }
+    if (t.kind == TokenKind::Constructor) {
+      advance();
+      p.kind = Pattern::Constr;
+      p.name = t.text;
+      p.span = t.span;
+      return p;
+    }
     if (is_sym("(")) {
       advance();
       if (accept_sym(")")) {
@@ -514,25 +832,82 @@ private:
         p.span = span_from(t.span);
         return p;
       }
-      Pattern first = parse_pattern();
+      if ((binop_info(peek()) || is_sym("-")) && is_sym(")", 1)) {
+        const Token &op = advance();
+        advance();
+        p.kind = Pattern::Id;
+        p.name = op.text;
+        p.span = span_from(t.span);
+        return p;
+      }
+      Pattern first = parse_pattern(allow_literal);
       if (accept_sym(")"))
         return first;
       p.kind = Pattern::Tuple;
       p.elems.push_back(std::move(first));
-      while (accept_sym(","))
-        p.elems.push_back(parse_pattern());
+      while (accept_sym(",")) {
+        if (is_sym(")"))
+          break;
+        p.elems.push_back(parse_pattern(allow_literal));
+      }
       expect_sym(")", "to close the tuple pattern");
       p.span = span_from(t.span);
       return p;
     }
-    if (t.kind == TokenKind::Symbol && t.text == "{")
-      error_at(t.span, "record patterns are not supported");
-    if (t.kind == TokenKind::Keyword)
-      if (t.text == "match" || t.text == "type" || t.text == "module")
-        unsupported_keyword(t);
-    if (t.kind == TokenKind::IntLit || t.kind == TokenKind::FloatLit ||
-        (t.kind == TokenKind::Keyword && (t.text == "true" || t.text == "false")))
-      error_at(t.span, "literal patterns are not supported");
+    if (is_sym("{")) {
+      advance();
+      p.kind = Pattern::Record;
+      while (!is_sym("}")) {
+        const Token &f = peek();
+        if (f.kind != TokenKind::Ident && f.kind != TokenKind::IntLit)
+          error_at(f.span, fmt::format("expected a field name, found {}", describe(f)));
+        advance();
+        for (const std::string &prev : p.fields)
+          if (prev == f.text)
+            error_at(f.span, fmt::format("Duplicate field '{}' in record pattern", f.text));
+        p.fields.push_back(f.text);
+        if (accept_sym("=")) {
+          p.elems.push_back(parse_pattern(allow_literal));
+        } else {
+          Pattern id;
+          id.kind = Pattern::Id;
+          id.name = f.text;
+          id.span = f.span;
+          if (accept_sym(":")) {
+            id.annotation = parse_type();
+            id.span = span_from(f.span);
+          }
+          p.elems.push_back(std::move(id));
+        }
+        if (!accept_sym(","))
+          break;
+      }
+      expect_sym("}", "to close the record pattern");
+      p.span = span_from(t.span);
+      return p;
+    }
+    bool negative = is_sym("-") && (peek(1).kind == TokenKind::IntLit || peek(1).kind == TokenKind::FloatLit);
+    if (t.kind == TokenKind::IntLit || t.kind == TokenKind::FloatLit || negative ||
+        (t.kind == TokenKind::Keyword && (t.text == "true" || t.text == "false"))) {
+      if (!allow_literal)
+        error_at(t.span, "a literal pattern can only be a case of 'match' (this pattern must "
+                         "match every value)");
+      if (negative)
+        advance();
+      ExprPtr lit = parse_atom();
+      if (negative) {
+        ExprPtr neg = make_expr(ExprKind::Unary, span_from(t.span));
+        neg->unop = UnOp::Neg;
+        neg->args.push_back(std::move(lit));
+        lit = std::move(neg);
+      }
+      p.kind = Pattern::Literal;
+      p.span = lit->span;
+      p.literal = std::shared_ptr<Expr>(lit.release());
+      return p;
+    }
+    if (is_module_keyword(t))
+      unsupported_keyword(t);
     error_at(t.span, fmt::format("expected a pattern (a name, '_' or a tuple), found {}", describe(t)));
   }
 
@@ -557,15 +932,15 @@ private:
   // range_exp = with_exp (("..." | ".." | "..<" | "..>") with_exp
   //                       | ".." with_exp ("..." | "..<" | "..>") with_exp)?
   ExprPtr parse_range() {
-    ExprPtr start = parse_with();
+    ExprPtr start = parse_binary(0);
     if (!(is_sym("..") || is_sym("...") || is_sym("..<") || is_sym("..>")))
       return start;
     std::string op1 = advance().text;
-    ExprPtr second = parse_with();
+    ExprPtr second = parse_binary(0);
     ExprPtr r = make_expr(ExprKind::Range, start->span);
     if (op1 == ".." && (is_sym("...") || is_sym("..<") || is_sym("..>"))) {
       std::string op2 = advance().text;
-      ExprPtr end = parse_with();
+      ExprPtr end = parse_binary(0);
       r->range_kind = op2 == "..." ? RangeKind::UpTo : op2 == "..<" ? RangeKind::UpToExcl : RangeKind::DownToExcl;
       r->args.push_back(std::move(start));
       r->args.push_back(std::move(second));
@@ -582,36 +957,115 @@ private:
     return r;
   }
 
-  // with_exp = binary_exp ("with" "[" index_parts "]" "=" binary_exp)*
-  ExprPtr parse_with() {
-    ExprPtr e = parse_binary(0);
+  // update = "with" ("[" index_parts "]" | field ("." field)*) "=" binary_exp
+  // `with` binds looser than every operator but backticks (Futhark's table).
+  ExprPtr parse_with_tail(ExprPtr e) {
     while (is_kw("with")) {
       advance();
-      if (!is_sym("["))
-        error_at(peek().span, fmt::format("expected '[' after 'with', found {}{}", describe(peek()),
-                                          peek().kind == TokenKind::Symbol && peek().text == "{"
-                                              ? " (record updates are not supported)"
-                                              : ""));
-      advance();
-      std::vector<IndexPart> parts = parse_index_parts();
-      expect_sym("=", "after the indices of 'with'");
-      ExprPtr value = parse_binary(0);
-      ExprPtr u = make_expr(ExprKind::Update, span_from(e->span));
+      if (is_sym("[")) {
+        advance();
+        std::vector<IndexPart> parts = parse_index_parts();
+        expect_sym("=", "after the indices of 'with'");
+        ExprPtr value = parse_binary(kPipeRight);
+        ExprPtr u = make_expr(ExprKind::Update, span_from(e->span));
+        u->args.push_back(std::move(e));
+        u->args.push_back(std::move(value));
+        u->indices = std::move(parts);
+        e = std::move(u);
+        continue;
+      }
+      std::vector<std::string> path = parse_field_path();
+      std::vector<IndexPart> parts;
+      if (is_sym("[") && peek().glued) {
+        advance();
+        parts = parse_index_parts();
+      }
+      expect_sym("=", "after the field of 'with'");
+      ExprPtr value = parse_binary(kPipeRight);
+      if (!parts.empty()) {
+        // r with a.b[i] = v  ==>  r with a.b = (r.a.b with [i] = v)
+        if (e->kind != ExprKind::Var)
+          error_at(e->span, "an update of an array inside a record needs the record to be a variable");
+        ExprPtr inner = make_expr(ExprKind::Var, e->span);
+        inner->name = e->name;
+        for (const std::string &f : path)
+          inner = field_access(std::move(inner), f, e->span);
+        ExprPtr u = make_expr(ExprKind::Update, value->span);
+        u->args.push_back(std::move(inner));
+        u->args.push_back(std::move(value));
+        u->indices = std::move(parts);
+        value = std::move(u);
+      }
+      ExprPtr u = make_expr(ExprKind::RecordUpdate, span_from(e->span));
+      u->fields = std::move(path);
       u->args.push_back(std::move(e));
       u->args.push_back(std::move(value));
-      u->indices = std::move(parts);
       e = std::move(u);
     }
     return e;
+  }
+
+  // field_path = field ("." field)*       field = name | int
+  std::vector<std::string> parse_field_path() {
+    std::vector<std::string> path;
+    for (;;) {
+      accept_sym(".");
+      const Token &f = peek();
+      if (f.kind != TokenKind::Ident && f.kind != TokenKind::IntLit)
+        error_at(f.span, fmt::format("expected '[' or a field name after 'with', found {}", describe(f)));
+      advance();
+      path.push_back(f.text);
+      if (!(is_sym(".") && peek().glued))
+        return path;
+    }
+  }
+
+  // `e.f`: a tuple projection for a number, a field access otherwise.
+  ExprPtr field_access(ExprPtr e, const std::string &field, const Span &begin) {
+    bool numeric = !field.empty() && std::isdigit(static_cast<unsigned char>(field[0]));
+    ExprPtr p = make_expr(numeric ? ExprKind::Project : ExprKind::Field, span_from(begin));
+    if (numeric) {
+      if (field.size() > 7)
+        error_at(p->span, "tuple field index is too large");
+      p->field = std::stoi(field);
+    }
+    p->name = field;
+    p->args.push_back(std::move(e));
+    return p;
   }
 
   // binary_exp = prefix_exp (binop prefix_exp)*     by precedence climbing; see the table
   ExprPtr parse_binary(int min_prec) {
     ExprPtr lhs = parse_prefix();
     for (;;) {
-      if (is_sym("`"))
-        unsupported_symbol(peek());
-      const BinOpInfo *info = binop_info(peek());
+      if (is_kw("with")) {
+        // Looser than every operator but backticks.
+        if (min_prec > kBacktick)
+          return lhs;
+        lhs = parse_with_tail(std::move(lhs));
+        continue;
+      }
+      if (is_sym("`")) {
+        if (min_prec > kBacktick)
+          return lhs;
+        // x `f` y: a left section `(x `f`)` stops here.
+        if (peek(1).kind != TokenKind::Ident && peek(1).kind != TokenKind::QualIdent)
+          error_at(peek(1).span, fmt::format("expected a function name after '`', found {}",
+                                             describe(peek(1))));
+        if (is_sym("`", 2) && is_sym(")", 3))
+          return lhs;
+        advance();
+        const Token &fname = advance();
+        expect_sym("`", "to close the backtick operator");
+        ExprPtr rhs = parse_binary(kBacktick + 1);
+        ExprPtr app = make_expr(ExprKind::Apply, lhs->span.to(rhs->span));
+        app->name = fname.text;
+        app->args.push_back(std::move(lhs));
+        app->args.push_back(std::move(rhs));
+        lhs = std::move(app);
+        continue;
+      }
+      std::optional<BinOpInfo> info = binop_info(peek());
       if (!info || info->prec < min_prec)
         return lhs;
       // `(x +)`: a left operator section; the caller (parse_paren) handles it.
@@ -625,6 +1079,14 @@ private:
         continue;
       }
       Span s = lhs->span.to(rhs->span);
+      if (info->is_named) {
+        ExprPtr app = make_expr(ExprKind::Apply, s);
+        app->name = op.text;
+        app->args.push_back(std::move(lhs));
+        app->args.push_back(std::move(rhs));
+        lhs = std::move(app);
+        continue;
+      }
       ExprPtr b = make_expr(ExprKind::Binary, s);
       b->binop = info->op;
       b->args.push_back(std::move(lhs));
@@ -634,7 +1096,7 @@ private:
   }
 
   // `x |> f a` and `f a <| x` become `f a x`.
-  ExprPtr pipe_into(ExprPtr fun, ExprPtr arg, const Token &op) {
+  ExprPtr pipe_into(ExprPtr fun, ExprPtr arg, const Token &) {
     Span s = fun->span.to(arg->span);
     if (fun->kind == ExprKind::Apply) {
       fun->args.push_back(std::move(arg));
@@ -662,7 +1124,7 @@ private:
       let->args.push_back(std::move(body));
       return let;
     }
-    if (fun->kind == ExprKind::OpSection && fun->args.size() == 1) {
+    if (fun->kind == ExprKind::OpSection && fun->args.size() == 1 && fun->name.empty()) {
       ExprPtr b = make_expr(ExprKind::Binary, s);
       b->binop = fun->binop;
       ExprPtr given = std::move(fun->args[0]);
@@ -670,14 +1132,21 @@ private:
       b->args.push_back(fun->section_left ? std::move(arg) : std::move(given));
       return b;
     }
-    error_at(fun->span, fmt::format("the function side of '{}' must be a function name or an "
-                                    "application such as 'map f', not an arbitrary expression",
-                                    op.text));
+    // Any other function: an application of the expression.
+    ExprPtr app = make_expr(ExprKind::ApplyExpr, s);
+    app->args.push_back(std::move(fun));
+    app->args.push_back(std::move(arg));
+    return app;
+  }
+
+  bool starts_prefix_form() const {
+    return is_kw("if") || is_kw("let") || is_kw("loop") || is_kw("match") || is_sym("\\") ||
+           is_sym("#[");
   }
 
   // prefix_exp = "-" prefix_exp | "!" prefix_exp
   //            | "if" exp "then" exp "else" exp
-  //            | "let" ... | "loop" ... | "\" ... | "#[unsafe]" exp
+  //            | "let" ... | "loop" ... | "match" ... | "\" ... | attribute exp
   //            | apply_exp
   ExprPtr parse_prefix() {
     const Token &t = peek();
@@ -696,12 +1165,16 @@ private:
       return parse_let();
     if (is_kw("loop"))
       return parse_loop();
+    if (is_kw("match"))
+      return parse_match();
     if (is_sym("\\"))
       return parse_lambda();
     if (is_sym("#[")) {
       uint32_t begin = t.span.begin;
-      parse_unsafe_attribute();
+      bool unsafe = parse_attribute();
       ExprPtr body = parse_exp();
+      if (!unsafe)
+        return body;
       ExprPtr u = make_expr(ExprKind::Unsafe, span_from(begin));
       u->args.push_back(std::move(body));
       return u;
@@ -712,8 +1185,7 @@ private:
   // The operand of unary `-`/`!`: an application (`-f x` is `-(f x)`), or another
   // prefix form.
   ExprPtr parse_prefix_operand() {
-    if (is_sym("-") || is_sym("!") || is_kw("if") || is_kw("let") || is_kw("loop") ||
-        is_sym("\\") || is_sym("#["))
+    if (is_sym("-") || is_sym("!") || starts_prefix_form())
       return parse_prefix();
     return parse_apply();
   }
@@ -733,8 +1205,9 @@ private:
     return e;
   }
 
-  // let      = "let" pattern "=" exp let_body
+  // let      = "let" ("[" name "]")* pattern "=" exp let_body
   //          | "let" name "[" index_parts "]" "=" exp let_body     (glued "[")
+  //          | "let" binding type_params param+ (":" type)? "=" exp let_body
   // let_body = "in" exp | let                                    ("in" may be left out
   //                                                               before another let)
   ExprPtr parse_let() {
@@ -742,6 +1215,8 @@ private:
     const Token &first = peek();
     ExprPtr value;
     Pattern pat;
+    std::unique_ptr<FunDef> fun;
+    std::vector<std::string> sizes;
     if (first.kind == TokenKind::Ident && first.text != "_" && is_sym("[", 1) && peek(1).glued) {
       // let a[i] = v  ==>  let a = a with [i] = v
       advance();
@@ -759,12 +1234,17 @@ private:
       pat.kind = Pattern::Id;
       pat.name = first.text;
       pat.span = first.span;
+    } else if (starts_local_function()) {
+      fun = std::make_unique<FunDef>();
+      uint32_t begin = peek().span.begin;
+      parse_function(*fun, "let", /*local=*/true);
+      fun->span = span_from(begin);
     } else {
-      if (first.kind == TokenKind::Ident && first.text != "_" && starts_local_function(1))
-        error_at(kw.span.to(first.span), "local function definitions are not supported; define '" +
-                                             first.text + "' at the top level with 'def'");
-      if (first.kind == TokenKind::Symbol && first.text == "(" && binop_info(peek(1)) && is_sym(")", 2))
-        error_at(first.span.to(peek(2).span), "user-defined operators are not supported");
+      while (is_sym("[") && peek(1).kind == TokenKind::Ident && is_sym("]", 2)) {
+        advance();
+        sizes.push_back(advance().text);
+        advance();
+      }
       pat = parse_pattern();
       if (!is_sym("="))
         error_at(peek().span, fmt::format("expected '=' after the pattern of 'let', found {}",
@@ -781,21 +1261,36 @@ private:
       error_at(peek().span, fmt::format("expected 'in' after the value of 'let', found {}",
                                         describe(peek())));
     }
+    if (fun) {
+      ExprPtr e = make_expr(ExprKind::LetFun, span_from(kw.span));
+      e->fundef = std::move(fun);
+      e->args.push_back(std::move(body));
+      return e;
+    }
     ExprPtr e = make_expr(ExprKind::Let, span_from(kw.span));
     e->pattern = std::move(pat);
+    e->size_params = std::move(sizes);
     e->args.push_back(std::move(value));
     e->args.push_back(std::move(body));
     return e;
   }
 
-  // After `let f`: does a parameter follow (a local function definition)?
-  bool starts_local_function(size_t ahead) const {
+  // After `let`: a local function definition (a name or operator with parameters)?
+  bool starts_local_function() const {
+    size_t ahead = 0;
+    if (peek().kind == TokenKind::Ident && peek().text != "_") {
+      ahead = 1;
+    } else if (is_sym("(") && (binop_info(peek(1)) || is_sym("-", 1)) && is_sym(")", 2)) {
+      ahead = 3;
+    } else {
+      return false;
+    }
     const Token &t = peek(ahead);
     if (t.kind == TokenKind::Ident)
       return true;
-    if (t.kind == TokenKind::Symbol && (t.text == "(" || (t.text == "[" && !t.glued) || t.text == "'"))
-      return true;
-    return false;
+    return t.kind == TokenKind::Symbol &&
+           (t.text == "(" || t.text == "{" || (t.text == "[" && !t.glued) || t.text == "'" ||
+            t.text == "#[");
   }
 
   // loop      = "loop" pattern ("=" exp)? loop_form "do" exp
@@ -803,6 +1298,11 @@ private:
   ExprPtr parse_loop() {
     const Token &kw = advance();
     ExprPtr e = make_expr(ExprKind::Loop, kw.span);
+    while (is_sym("[") && peek(1).kind == TokenKind::Ident && is_sym("]", 2)) {
+      advance();
+      e->size_params.push_back(advance().text);
+      advance();
+    }
     e->pattern = parse_pattern();
     ExprPtr init;
     if (accept_sym("="))
@@ -833,16 +1333,33 @@ private:
     return e;
   }
 
-  // lambda = "\" pattern_atom+ (":" type)? "->" exp
+  // match = "match" exp ("case" pattern "->" exp)+
+  ExprPtr parse_match() {
+    const Token &kw = advance();
+    ExprPtr e = make_expr(ExprKind::Match, kw.span);
+    e->args.push_back(parse_exp());
+    if (!is_kw("case"))
+      error_at(peek().span, fmt::format("expected 'case' after the value of 'match', found {}",
+                                        describe(peek())));
+    while (accept_kw("case")) {
+      e->params.push_back(parse_pattern(/*allow_literal=*/true));
+      expect_sym("->", "after the pattern of the case");
+      e->args.push_back(parse_exp());
+    }
+    e->span = span_from(kw.span);
+    return e;
+  }
+
+  // lambda = "\" param+ (":" type)? "->" exp
   ExprPtr parse_lambda() {
     const Token &bs = advance();
     ExprPtr e = make_expr(ExprKind::Lambda, bs.span);
     while (!is_sym("->") && !is_sym(":") && peek().kind != TokenKind::Eof)
-      e->params.push_back(parse_pattern_atom());
+      e->params.push_back(parse_param());
     if (e->params.empty())
       error_at(peek().span, fmt::format("expected a parameter after '\\', found {}", describe(peek())));
     if (accept_sym(":"))
-      e->annotation = parse_type();
+      e->annotation = parse_type_term(peek().span.begin);
     expect_sym("->", "after the parameters of the anonymous function");
     e->args.push_back(parse_exp());
     e->span = span_from(bs.span);
@@ -855,7 +1372,8 @@ private:
     case TokenKind::Ident:
     case TokenKind::QualIdent:
     case TokenKind::IntLit:
-    case TokenKind::FloatLit: return true;
+    case TokenKind::FloatLit:
+    case TokenKind::Constructor: return true;
     case TokenKind::Keyword: return t.text == "true" || t.text == "false";
     case TokenKind::Symbol: return t.text == "(" || t.text == "[" || t.text == "{";
     default: return false;
@@ -869,41 +1387,59 @@ private:
   }
 
   // apply_exp = "assert" postfix_exp postfix_exp
-  //           | name postfix_exp*
-  //           | postfix_exp
+  //           | constructor postfix_exp*
+  //           | postfix_exp postfix_exp* lambda?
   ExprPtr parse_apply() {
     if (is_kw("assert")) {
       const Token &kw = advance();
       if (!starts_atom())
         error_at(peek().span, fmt::format("expected the condition of 'assert', found {}", describe(peek())));
       ExprPtr cond = parse_postfix();
-      if (!starts_atom())
+      if (!starts_atom() && !starts_prefix_form())
         error_at(peek().span, fmt::format("expected the checked expression after the condition of "
                                           "'assert', found {}",
                                           describe(peek())));
-      ExprPtr body = parse_postfix();
+      ExprPtr body = starts_atom() ? parse_postfix() : parse_prefix();
       ExprPtr e = make_expr(ExprKind::Assert, span_from(kw.span));
       e->args.push_back(std::move(cond));
       e->args.push_back(std::move(body));
       return e;
     }
+    if (peek().kind == TokenKind::Constructor) {
+      const Token &c = advance();
+      ExprPtr e = make_expr(ExprKind::Constr, c.span);
+      e->name = c.text;
+      while (starts_atom())
+        e->args.push_back(parse_postfix());
+      e->span = span_from(c.span);
+      return e;
+    }
     uint32_t begin = peek().span.begin;
     ExprPtr callee = parse_postfix();
-    if (!starts_atom())
+    if (!starts_atom() && !is_sym("\\"))
       return callee;
     if (is_plain_value(*callee))
       return callee; // `0 1`: the caller reports what it expected (e.g. 'then')
-    if (callee->kind != ExprKind::Var)
-      error_at(span_from(begin), "only named functions can be applied");
-    ExprPtr app = make_expr(ExprKind::Apply, callee->span);
-    app->name = callee->name;
+    std::vector<ExprPtr> args;
     while (starts_atom())
-      app->args.push_back(parse_postfix());
-    app->span = span_from(callee->span);
+      args.push_back(parse_postfix());
+    if (is_sym("\\")) // `f x \y -> ...`: a lambda as the last argument
+      args.push_back(parse_lambda());
+    if (callee->kind == ExprKind::Var) {
+      ExprPtr app = make_expr(ExprKind::Apply, callee->span);
+      app->name = callee->name;
+      app->args = std::move(args);
+      app->span = span_from(callee->span);
+      return app;
+    }
+    ExprPtr app = make_expr(ExprKind::ApplyExpr, span_from(begin));
+    app->args.push_back(std::move(callee));
+    for (ExprPtr &a : args)
+      app->args.push_back(std::move(a));
     return app;
   }
 
-  // postfix_exp = atom ("[" index_parts "]" | "." int)*       ("[" and "." glued)
+  // postfix_exp = atom ("[" index_parts "]" | "." int | "." name)*       ("[" and "." glued)
   ExprPtr parse_postfix() {
     ExprPtr e = parse_atom();
     for (;;) {
@@ -929,11 +1465,23 @@ private:
           e = std::move(p);
           continue;
         }
-        if (field.kind == TokenKind::Ident || field.kind == TokenKind::QualIdent)
-          error_at(e->span.to(field.span),
-                   fmt::format("field access '.{}' is not supported (records and modules are left out)",
-                               field.text));
-        error_at(dot.span, fmt::format("expected a tuple field number after '.', found {}", describe(field)));
+        if ((field.kind == TokenKind::Ident || field.kind == TokenKind::QualIdent) && field.glued) {
+          advance();
+          // `r.a.b` may lex as r . (a.b) when `a` is a module name; split it.
+          std::string text = field.text;
+          size_t at = 0;
+          for (;;) {
+            size_t dot_at = text.find('.', at);
+            e = field_access(std::move(e), text.substr(at, dot_at - at), e->span);
+            if (dot_at == std::string::npos)
+              break;
+            at = dot_at + 1;
+          }
+          continue;
+        }
+        error_at(dot.span, fmt::format("expected a field name or a tuple field number after '.', "
+                                       "found {}",
+                                       describe(field)));
       }
       return e;
     }
@@ -980,7 +1528,8 @@ private:
     return part;
   }
 
-  // atom = int | float | "true" | "false" | name | qualname | "(" ... ")" | "[" exp ("," exp)* "]"
+  // atom = int | float | "true" | "false" | name | qualname | constructor | "(" ... ")"
+  //      | "[" (exp ("," exp)*)? "]" | "{" (field ("," field)*)? "}"
   ExprPtr parse_atom() {
     const Token &t = peek();
     switch (t.kind) {
@@ -1007,6 +1556,12 @@ private:
       e->name = t.text;
       return e;
     }
+    case TokenKind::Constructor: {
+      advance();
+      ExprPtr e = make_expr(ExprKind::Constr, t.span);
+      e->name = t.text;
+      return e;
+    }
     case TokenKind::Keyword:
       if (t.text == "true" || t.text == "false") {
         advance();
@@ -1014,20 +1569,21 @@ private:
         e->bool_value = t.text == "true";
         return e;
       }
-      if (t.text == "module" || t.text == "open" || t.text == "import" || t.text == "include" ||
-          t.text == "local" || t.text == "val" || t.text == "type" || t.text == "match" ||
-          t.text == "case")
+      if (is_module_keyword(t))
         unsupported_keyword(t);
       if (t.text == "def")
-        error_at(t.span, "local function definitions are not supported; define functions at the top level");
+        error_at(t.span, "unexpected 'def' in an expression (a local function is defined with "
+                         "'let')");
       error_at(t.span, fmt::format("expected an expression, found {}", describe(t)));
     case TokenKind::Symbol:
       if (t.text == "(")
         return parse_paren();
       if (t.text == "[")
         return parse_array_literal();
-      if (is_unsupported_symbol(t))
-        unsupported_symbol(t);
+      if (t.text == "{")
+        return parse_record();
+      if (t.text.starts_with("\""))
+        unexpected_symbol(t);
       error_at(t.span, fmt::format("expected an expression, found {}", describe(t)));
     case TokenKind::Eof:
       error_at(t.span, "expected an expression, found end of file");
@@ -1037,46 +1593,129 @@ private:
     return nullptr;
   }
 
-  // array_literal = "[" exp ("," exp)* ","? "]"
+  // array_literal = "[" (exp ("," exp)* ","?)? "]"
   ExprPtr parse_array_literal() {
     const Token &open = advance();
-    if (is_sym("]"))
-      error_at(open.span.to(peek().span), "empty array literals are not supported; use 'iota 0' or "
-                                          "'replicate 0 x' for an empty array");
     ExprPtr e = make_expr(ExprKind::ArrayLit, open.span);
-    for (;;) {
+    while (!is_sym("]")) {
       e->args.push_back(parse_exp());
-      if (accept_sym(",")) {
-        if (is_sym("]"))
-          break;
-        continue;
-      }
-      break;
+      if (!accept_sym(","))
+        break;
     }
     expect_sym("]", "to close the array literal");
     e->span = span_from(open.span);
     return e;
   }
 
+  // record = "{" (field ("," field)* ","?)? "}"       field = name "=" exp | name
+  ExprPtr parse_record() {
+    const Token &open = advance();
+    ExprPtr e = make_expr(ExprKind::Record, open.span);
+    while (!is_sym("}")) {
+      const Token &f = peek();
+      if (f.kind != TokenKind::Ident && f.kind != TokenKind::IntLit)
+        error_at(f.span, fmt::format("expected a field name, found {}", describe(f)));
+      advance();
+      for (const std::string &prev : e->fields)
+        if (prev == f.text)
+          error_at(f.span, fmt::format("Field '{}' is defined twice (Duplicate field)", f.text));
+      e->fields.push_back(f.text);
+      if (accept_sym("=")) {
+        e->args.push_back(parse_exp());
+      } else {
+        if (f.kind != TokenKind::Ident)
+          error_at(f.span, fmt::format("expected '=' after the field '{}'", f.text));
+        ExprPtr v = make_expr(ExprKind::Var, f.span);
+        v->name = f.text;
+        e->args.push_back(std::move(v));
+      }
+      if (!accept_sym(","))
+        break;
+    }
+    expect_sym("}", "to close the record");
+    e->span = span_from(open.span);
+    return e;
+  }
+
+  // An operator in a section: a binary operator, `-`, a backtick name, or a numeric
+  // module's operator (`i32.+`). Sets `e`'s binop or name; returns false if there is none.
+  bool parse_section_operator(Expr &e) {
+    if (is_sym("`") && (peek(1).kind == TokenKind::Ident || peek(1).kind == TokenKind::QualIdent) &&
+        is_sym("`", 2)) {
+      advance();
+      e.name = advance().text;
+      advance();
+      return true;
+    }
+    if (peek().kind == TokenKind::Ident && is_sym(".", 1) && binop_info(peek(2))) {
+      PrimType p;
+      if (prim_from_name(peek().text, p)) {
+        // (i32.+): the operator at one type.
+        e.name = fmt::format("{}.{}", peek().text, peek(2).text);
+        advance();
+        advance();
+        advance();
+        return true;
+      }
+    }
+    std::optional<BinOpInfo> info = binop_info(peek());
+    if (!info && !is_sym("-"))
+      return false;
+    const Token &op = advance();
+    if (info && info->is_pipe)
+      error_at(op.span, fmt::format("sections of '{}' are not supported", op.text));
+    if (!info || !info->is_named)
+      e.binop = info ? info->op : BinOp::Sub;
+    else
+      e.name = op.text;
+    return true;
+  }
+
+  static bool is_prim_name(const std::string &s) {
+    PrimType p;
+    return prim_from_name(s, p);
+  }
+
   // paren = "(" ")"                         unit
-  //       | "(" binop ")"                   operator section (+)
-  //       | "(" binop exp ")"               right section (*2); but (-x) is negation
-  //       | "(" exp binop ")"               left section (2-)
-  //       | "(" exp ("," exp)* ")"          parenthesised expression or tuple
+  //       | "(" op ")"                      operator section (+), (`f`), (i32.+)
+  //       | "(" op exp ")"                  right section (*2); but (-x) is negation
+  //       | "(" exp op ")"                  left section (2-)
+  //       | "(" "." field ("." field)* ")"  field section (.x), (.0)
+  //       | "(" exp ("," exp)* ","? ")"     parenthesised expression or tuple
   ExprPtr parse_paren() {
     const Token &open = advance();
     if (accept_sym(")"))
       return make_expr(ExprKind::Tuple, span_from(open.span));
 
-    const BinOpInfo *info = binop_info(peek());
-    if (info && !(peek().text == "-" && !is_sym(")", 1))) {
-      const Token &op = advance();
-      if (info->is_pipe)
-        error_at(op.span, fmt::format("sections of '{}' are not supported", op.text));
+    if (is_sym(".") && (peek(1).kind == TokenKind::Ident || peek(1).kind == TokenKind::IntLit ||
+                        peek(1).kind == TokenKind::QualIdent)) {
+      ExprPtr e = make_expr(ExprKind::ProjSection, open.span);
+      while (accept_sym(".")) {
+        const Token &f = advance();
+        std::string text = f.text;
+        size_t at = 0;
+        for (;;) {
+          size_t dot = text.find('.', at);
+          e->fields.push_back(text.substr(at, dot - at));
+          if (dot == std::string::npos)
+            break;
+          at = dot + 1;
+        }
+      }
+      expect_sym(")", "to close the field section");
+      e->span = span_from(open.span);
+      return e;
+    }
+
+    bool starts_op = (binop_info(peek()) && !(is_sym("-") && !is_sym(")", 1))) ||
+                     (is_sym("`") && is_sym("`", 2)) ||
+                     (peek().kind == TokenKind::Ident && is_prim_name(peek().text) &&
+                      is_sym(".", 1) && binop_info(peek(2)));
+    if (starts_op) {
       ExprPtr e = make_expr(ExprKind::OpSection, open.span);
-      e->binop = info->op;
+      parse_section_operator(*e);
       if (!is_sym(")")) {
-        e->args.push_back(parse_exp());
+        e->args.push_back(parse_binary(0));
         e->section_left = false;
       }
       expect_sym(")", "to close the operator section");
@@ -1085,13 +1724,13 @@ private:
     }
 
     ExprPtr first = parse_exp();
-    if (const BinOpInfo *left = binop_info(peek()); left && is_sym(")", 1)) {
-      const Token &op = advance();
-      if (left->is_pipe)
-        error_at(op.span, fmt::format("sections of '{}' are not supported", op.text));
+    bool left_op = (binop_info(peek()) && is_sym(")", 1)) ||
+                   (is_sym("`") && is_sym("`", 2) && is_sym(")", 3));
+    if (left_op) {
+      ExprPtr e = make_expr(ExprKind::OpSection, open.span);
+      parse_section_operator(*e);
       advance();
-      ExprPtr e = make_expr(ExprKind::OpSection, span_from(open.span));
-      e->binop = left->op;
+      e->span = span_from(open.span);
       e->section_left = true;
       e->args.push_back(std::move(first));
       return e;
@@ -1103,10 +1742,15 @@ private:
                                         describe(peek())));
     ExprPtr tuple = make_expr(ExprKind::Tuple, open.span);
     tuple->args.push_back(std::move(first));
-    while (accept_sym(","))
+    while (accept_sym(",")) {
+      if (is_sym(")"))
+        break;
       tuple->args.push_back(parse_exp());
+    }
     expect_sym(")", "to close the tuple");
     tuple->span = span_from(open.span);
+    if (tuple->args.size() == 1)
+      return std::move(tuple->args[0]);
     return tuple;
   }
 };
@@ -1116,6 +1760,16 @@ private:
 Program parse_program(std::shared_ptr<const SourceFile> file) {
   KERB_ASSERT(file != nullptr, "parse_program needs a source file");
   return Parser(std::move(file)).run();
+}
+
+Type parse_type_text(const std::string &text) {
+  auto file = std::make_shared<SourceFile>("<built-in>", text);
+  try {
+    return Parser(file).type_only();
+  } catch (const CompileError &e) {
+    KERB_ASSERT(false, fmt::format("malformed built-in type '{}': {}", text, e.what()));
+  }
+  return {};
 }
 
 } // namespace kerb

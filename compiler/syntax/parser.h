@@ -1,7 +1,6 @@
 // The parser: tokens -> AST (ast.h). Operator precedence and associativity are
-// Futhark's. Constructs that LANGUAGE.md leaves out of the subset (modules, type
-// declarations, polymorphism, records, sum types, match, local functions, ...) are
-// recognised and rejected with a "... is not supported" diagnostic at their location.
+// Futhark's. Modules, which LANGUAGE.md leaves out, are recognised and rejected with a
+// "... is not supported" diagnostic at their location.
 #pragma once
 
 #include "compiler/ast.h"
@@ -12,5 +11,9 @@ namespace kerb {
 
 // Throws CompileError on the first syntax error.
 Program parse_program(std::shared_ptr<const SourceFile> file);
+
+// A type written in Futhark's syntax, for the compiler's own tables (the built-ins'
+// types); the text must be well-formed.
+Type parse_type_text(const std::string &text);
 
 } // namespace kerb

@@ -1,9 +1,8 @@
-// The type checker: resolves names and calls, infers and checks the type of every
-// expression and pattern, and fills them into the AST (see ast.h). Monomorphic, with
-// Futhark's overloaded numeric literals (an unsuffixed integer literal may have any
-// numeric type, a float literal any float type; unconstrained ones default to i32 and
-// f64). Sizes in types are not unified: ranks and element types are checked here,
-// sizes at run time.
+// Type checking, as the driver runs it after parsing: the source checker (infer.h) on
+// the whole language, with Futhark's diagnostics; the elimination passes
+// (compiler/elim/eliminate.h), which leave a first-order, monomorphic program; and the
+// first-order checker (check_first_order.h), which annotates that program for the
+// interpreter and the lowering. DESIGN.md's "The pipeline" has the whole picture.
 #pragma once
 
 #include "compiler/ast.h"

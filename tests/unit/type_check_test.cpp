@@ -137,5 +137,5 @@ TEST_CASE("ill-typed programs get a located diagnostic", "[type_check]") {
   CHECK(type_error("def g (x: i32) = x\ndef main (xs: []i32) = map g 1") ==
         "2:30: the second argument of 'map' must be an array, but has type i32");
   CHECK(type_error("def main (xs: []i32) = map xs xs") ==
-        "1:28: 'xs' is a variable, not a function");
+        "1:28: the first argument of 'map' must be a function, but has type []i32");
 }
