@@ -41,6 +41,7 @@
 #include "compiler/elim/defunctionalise.h"
 
 #include "compiler/elim/build.h"
+#include "compiler/prim_ops.h"
 #include "compiler/types/builtin_types.h"
 
 #include <fmt/format.h>
@@ -752,16 +753,24 @@ private:
       return out;
     }
     bool local = a.callee == Callee::Local || (a.callee == Callee::Function && a.fun && a.fun->is_local);
-    if (a.kind == ExprKind::OpSection && a.name.empty()) {
+    // The lowering takes sections and numeric-module functions as they are, except the
+    // short-circuiting and concatenating operators and the reductions (i32.sum): those
+    // become lambdas below.
+    bool lambda_only = (a.kind == ExprKind::OpSection &&
+                        (a.binop == BinOp::LogAnd || a.binop == BinOp::LogOr ||
+                         a.binop == BinOp::Concat)) ||
+                       (a.callee == Callee::PrimBuiltin && a.prim_builtin.fn != PrimFn::ConvertFrom &&
+                        prim_fn_arity(a.prim_builtin.fn) < 0);
+    if (a.kind == ExprKind::OpSection && a.name.empty() && !lambda_only) {
       ExprPtr out = shallow_copy(a);
       for (const ExprPtr &x : a.args) out->args.push_back(rewrite(*x).expr);
       return out;
     }
-    if (a.kind == ExprKind::Var && !local &&
+    if (a.kind == ExprKind::Var && !local && !lambda_only &&
         ((a.callee == Callee::Function && first_order(*a.fun) && !a.fun->params.empty()) ||
          a.callee == Callee::PrimBuiltin))
       return shallow_copy(a);
-    if (a.kind == ExprKind::Apply && !local) {
+    if (a.kind == ExprKind::Apply && !local && !lambda_only) {
       bool all_dynamic = true;
       std::vector<ExprPtr> args;
       for (const ExprPtr &x : a.args) {

@@ -119,15 +119,17 @@ private:
   ExprPtr update(ExprPtr rec, const Type &t, const std::vector<std::string> &path, size_t k,
                  ExprPtr value, const Span &span) {
     if (k == path.size()) return value;
-    int i = t.field_index(path[k]);
-    KERB_ASSERT(i >= 0, "replace_records: an update of a field the record does not have");
+    // A record's field by name, or a tuple's component by number (`t with 0 = x`).
+    int i = t.kind == Type::Tuple ? std::stoi(path[k]) : t.field_index(path[k]);
+    KERB_ASSERT(i >= 0 && size_t(i) < t.elems.size(),
+                "replace_records: an update of a field the record does not have");
     const Type &field_t = t.elems[size_t(i)];
-    if (t.names.size() == 1)
+    if (t.elems.size() == 1)
       return update(std::move(rec), field_t, path, k + 1, std::move(value), span);
     std::string tmp = names_.fresh("record");
     Type as_tuple = record_as_tuple(t);
     std::vector<ExprPtr> elems;
-    for (size_t j = 0; j < t.names.size(); j++) {
+    for (size_t j = 0; j < t.elems.size(); j++) {
       ExprPtr part = project_expr(var_expr(tmp, span, as_tuple), int(j), span);
       if (int(j) == i) part = update(std::move(part), field_t, path, k + 1, std::move(value), span);
       elems.push_back(std::move(part));

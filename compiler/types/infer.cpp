@@ -589,6 +589,16 @@ private:
       e.prim_builtin = *b;
       return prim_builtin_type(*b);
     }
+    // A numeric-module member written in the prelude: `f32.acosh` is `f32'acosh`.
+    if (size_t dot = e.name.find('.'); dot != std::string::npos) {
+      std::string alias = e.name.substr(0, dot) + "'" + e.name.substr(dot + 1);
+      if (FunDef *f = find_top(alias); f && f->from_prelude) {
+        e.name = alias;
+        e.callee = Callee::Function;
+        e.fun = f;
+        return instantiate(*f, e);
+      }
+    }
     unknown_name(e.span, e.name, nargs > 0 ? "function" : "variable");
   }
 
