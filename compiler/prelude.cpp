@@ -13,6 +13,8 @@ namespace {
 
 const char kPrelude[] = R"(
 def id 'a (x: a) : a = x
+def trace 't (x: t) : t = x
+def break 't (x: t) : t = x
 def const 'a '^b (x: a) (_: b) : a = x
 def flip '^a '^b '^c (f: a -> b -> c) (y: b) (x: a) : c = f x y
 def curry '^a '^b '^c (f: (a, b) -> c) (x: a) (y: b) : c = f (x, y)

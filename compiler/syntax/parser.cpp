@@ -369,10 +369,8 @@ private:
     }
     parse_binding_name(def, kw);
     parse_type_params(def.size_params, def.type_params);
-    param_pattern_ = !local;
     while (starts_param())
       def.params.push_back(parse_param());
-    param_pattern_ = false;
     parse_function_rest(def);
   }
 
@@ -712,8 +710,6 @@ private:
     return parse_type_atom();
   }
 
-  bool in_param_type_ = false; // size expressions are allowed everywhere else
-
   Dim parse_dim() {
     Dim d;
     if (accept_sym("]"))
@@ -746,9 +742,6 @@ private:
     // A size expression such as [n * m] or [k + (n - k)] is kept as its source text:
     // the interpreter evaluates it where it needs the size.
     Span s = span_from(begin);
-    if (in_param_type_)
-      error_at(s, "size expressions are not supported in parameter types (only a name or a "
-                  "constant)");
     advance(); // ']'
     return Dim::var(std::string(s.text()));
   }
@@ -776,15 +769,12 @@ private:
     }
     Pattern p = parse_pattern_atom(allow_literal);
     if (accept_sym(":")) {
-      in_param_type_ = param_pattern_;
       p.annotation = parse_type();
-      in_param_type_ = false;
       p.span = span_from(p.span);
     }
     return p;
   }
 
-  bool param_pattern_ = false; // in a top-level function's parameters
 
   bool starts_pattern_atom() const {
     const Token &t = peek();

@@ -30,6 +30,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <map>
 #include <optional>
@@ -742,10 +743,37 @@ private:
   // ---------------------------------------------------------------------------
   // Patterns
 
+  // The variables a type's sizes name are sizes: i64 (`(n: i64) (xs: [n * 2]i32)`, or
+  // `def g n (xs: [n]i32)` where this is what gives n its type).
+  void size_names_are_i64(const Type &t, const Span &span) {
+    for (const Dim &d : t.dims) {
+      if (d.kind != Dim::Var) continue;
+      const std::string &s = d.name;
+      for (size_t i = 0; i < s.size();) {
+        if (!std::isalpha(static_cast<unsigned char>(s[i])) && s[i] != '_') {
+          i++;
+          continue;
+        }
+        size_t j = i;
+        while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_' || s[j] == '\''))
+          j++;
+        std::string n = s.substr(i, j - i);
+        i = j;
+        const Binding *b = find_local(n);
+        if (!b || b->fun) continue;
+        Type bt = b->type;
+        if (!unify(bt, Type::prim_type(PrimType::I64)))
+          error_at(span, fmt::format("the size '{}' must have type i64, but has type {}", n, show(bt)));
+      }
+    }
+    for (const Type &e : t.elems) size_names_are_i64(e, span);
+  }
+
   void bind_pattern(Pattern &p, const Type &t0, bool refutable = false) {
     Type t = t0;
     if (p.annotation) {
       *p.annotation = resolve_type(*p.annotation, p.span);
+      size_names_are_i64(*p.annotation, p.span);
       if (!unify(*p.annotation, t))
         error_at(p.span, fmt::format("this pattern has type {}, but the value has type {}",
                                      show(*p.annotation), show(t)));
@@ -1532,6 +1560,21 @@ private:
   }
 
   void check_entry(const FunDef &f) {
+    // Every size parameter must be the whole size of some parameter's dimension: the
+    // arguments' shapes give it.
+    std::set<std::string> constructive;
+    std::function<void(const Type &)> dims = [&](const Type &t) {
+      for (const Dim &d : t.dims)
+        if (d.kind == Dim::Var) constructive.insert(d.name);
+      for (const Type &e : t.elems) dims(e);
+    };
+    for (const Pattern &p : f.params)
+      if (p.annotation) dims(*p.annotation);
+    for (const std::string &n : f.size_params)
+      if (!constructive.count(n))
+        error_at(f.name_span, fmt::format("Entry point size parameter [{}] only used "
+                                          "non-constructively (no parameter has it as a size)",
+                                          n));
     if (!f.type_params.empty())
       error_at(f.name_span, fmt::format("Entry point functions may not be polymorphic: '{}' "
                                         "has type parameter '{}'",
