@@ -367,6 +367,20 @@ private:
       }
       pos_ = save;
     }
+    // def x +^ y = ...: an infix definition with unannotated parameters.
+    if (!local && peek().kind == TokenKind::Ident && peek(1).kind == TokenKind::Symbol &&
+        (binop_info(peek(1)) || is_sym("!", 1))) {
+      if (is_sym("!", 1))
+        error_at(peek(1).span, "'!' is a prefix operator and cannot be used as infix operator");
+      Pattern lhs = parse_param();
+      const Token &op = advance();
+      def.name = op.text;
+      def.name_span = op.span;
+      def.params.push_back(std::move(lhs));
+      def.params.push_back(parse_param());
+      parse_function_rest(def);
+      return;
+    }
     parse_binding_name(def, kw);
     parse_type_params(def.size_params, def.type_params);
     while (starts_param())
@@ -472,7 +486,8 @@ private:
 
   bool starts_param() const {
     const Token &t = peek();
-    if (t.kind == TokenKind::Ident)
+    // A literal is no parameter, but parse_param reports it better than what follows.
+    if (t.kind == TokenKind::Ident || t.kind == TokenKind::IntLit || t.kind == TokenKind::FloatLit)
       return true;
     return t.kind == TokenKind::Symbol && (t.text == "(" || t.text == "{" || t.text == "#[");
   }
@@ -854,7 +869,7 @@ private:
         advance();
         for (const std::string &prev : p.fields)
           if (prev == f.text)
-            error_at(f.span, fmt::format("Duplicate field '{}' in record pattern", f.text));
+            error_at(f.span, fmt::format("Duplicate fields in record pattern: '{}'", f.text));
         p.fields.push_back(f.text);
         if (accept_sym("=")) {
           p.elems.push_back(parse_pattern(allow_literal));
@@ -880,8 +895,8 @@ private:
     if (t.kind == TokenKind::IntLit || t.kind == TokenKind::FloatLit || negative ||
         (t.kind == TokenKind::Keyword && (t.text == "true" || t.text == "false"))) {
       if (!allow_literal)
-        error_at(t.span, "a literal pattern can only be a case of 'match' (this pattern must "
-                         "match every value)");
+        error_at(t.span, "Refutable pattern not allowed here: a literal pattern can only be a "
+                         "case of 'match'");
       if (negative)
         advance();
       ExprPtr lit = parse_atom();
@@ -1004,7 +1019,14 @@ private:
       if (f.kind != TokenKind::Ident && f.kind != TokenKind::IntLit)
         error_at(f.span, fmt::format("expected '[' or a field name after 'with', found {}", describe(f)));
       advance();
-      path.push_back(f.text);
+      // `x.i32` may lex as one qualified name when a field is named like a module.
+      for (size_t at = 0;;) {
+        size_t dot = f.text.find('.', at);
+        path.push_back(f.text.substr(at, dot - at));
+        if (dot == std::string::npos)
+          break;
+        at = dot + 1;
+      }
       if (!(is_sym(".") && peek().glued))
         return path;
     }
@@ -1224,6 +1246,24 @@ private:
       pat.kind = Pattern::Id;
       pat.name = first.text;
       pat.span = first.span;
+    } else if (first.kind == TokenKind::Ident && first.text != "_" && is_sym(".", 1) &&
+               peek(1).glued && (peek(2).kind == TokenKind::Ident || peek(2).kind == TokenKind::IntLit ||
+                                 peek(2).kind == TokenKind::QualIdent)) {
+      // let r.a.b = v  ==>  let r = r with a.b = v
+      advance();
+      std::vector<std::string> path = parse_field_path();
+      expect_sym("=", "after the field of 'let'");
+      ExprPtr v = parse_exp();
+      ExprPtr rec = make_expr(ExprKind::Var, first.span);
+      rec->name = first.text;
+      ExprPtr u = make_expr(ExprKind::RecordUpdate, span_from(first.span));
+      u->fields = std::move(path);
+      u->args.push_back(std::move(rec));
+      u->args.push_back(std::move(v));
+      value = std::move(u);
+      pat.kind = Pattern::Id;
+      pat.name = first.text;
+      pat.span = first.span;
     } else if (starts_local_function()) {
       fun = std::make_unique<FunDef>();
       uint32_t begin = peek().span.begin;
@@ -1373,7 +1413,7 @@ private:
   // Literals can never be functions; a token after one is a missing keyword or operator.
   static bool is_plain_value(const Expr &e) {
     return e.kind == ExprKind::IntLit || e.kind == ExprKind::FloatLit ||
-           e.kind == ExprKind::BoolLit || e.kind == ExprKind::ArrayLit;
+           e.kind == ExprKind::ArrayLit;
   }
 
   // apply_exp = "assert" postfix_exp postfix_exp
@@ -1608,7 +1648,9 @@ private:
       advance();
       for (const std::string &prev : e->fields)
         if (prev == f.text)
-          error_at(f.span, fmt::format("Field '{}' is defined twice (Duplicate field)", f.text));
+          error_at(f.span, fmt::format("Field '{}' previously defined in this record (duplicate "
+                                       "field)",
+                                       f.text));
       e->fields.push_back(f.text);
       if (accept_sym("=")) {
         e->args.push_back(parse_exp());

@@ -125,6 +125,10 @@ private:
   std::vector<TypeParam> tparams_;  // the type parameters in scope
   int level_ = 0;
   int next_param_name_ = 0;
+  // Why the last failed unification failed, in Futhark's words (the innermost reason),
+  // for the messages: see why().
+  std::string mismatch_;
+  int unify_depth_ = 0;
   bool any_entry_ = false;
 
   // ---------------------------------------------------------------------------
@@ -216,9 +220,25 @@ private:
     return found;
   }
 
+  bool fail(std::string why) {
+    if (mismatch_.empty()) mismatch_ = std::move(why);
+    return false;
+  }
+
+  // " (why)" after a message, when a unification said why it failed.
+  std::string why() const { return mismatch_.empty() ? "" : " (" + mismatch_ + ")"; }
+
+  static std::string field_list(const std::vector<std::string> &names) {
+    std::string out;
+    for (const std::string &n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+  }
+
   // Solves variable `v` (a root, unsolved) with the non-variable type `t` (normalised).
   bool bind_var(int v, const Type &t) {
-    if (occurs(v, t)) return false;
+    if (occurs(v, t))
+      return fail(fmt::format("Occurs check: cannot instantiate {} with {}", show(Type::type_var(v)),
+                              show(t)));
     VarInfo info = vars_[size_t(v)]; // a copy: unification below may grow vars_
     if (info.prim_only) {
       if (t.kind != Type::Prim || !(mask_of(t.prim) & info.mask)) return false;
@@ -237,14 +257,27 @@ private:
           if (i >= t.elems.size() || !unify(ft, t.elems[i])) return false;
         }
       } else {
-        return false;
+        std::vector<std::string> fs;
+        for (auto &[n, ft] : info.fields) fs.push_back(n);
+        return fail(fmt::format("Cannot unify record type with fields {{{}}} with type {}",
+                                field_list(fs), show(t)));
       }
     }
     if (!info.constrs.empty()) {
-      if (t.kind != Type::Sum) return false;
+      if (t.kind != Type::Sum) {
+        std::vector<std::string> cs;
+        for (auto &[n, p] : info.constrs) cs.push_back("#" + n);
+        return fail(fmt::format("Cannot unify type with constructors {} with type {}",
+                                field_list(cs), show(t)));
+      }
       for (auto &[name, payload] : info.constrs) {
         int i = t.field_index(name);
-        if (i < 0 || t.payloads[size_t(i)].size() != payload.size()) return false;
+        if (i < 0)
+          return fail(fmt::format("Unshared constructors: #{}.", name));
+        if (t.payloads[size_t(i)].size() != payload.size())
+          return fail(fmt::format("Cannot unify type with constructor #{} with type of "
+                                  "constructor #{} because they differ in arity",
+                                  name, name));
         for (size_t k = 0; k < payload.size(); k++)
           if (!unify(payload[k], t.payloads[size_t(i)][k])) return false;
       }
@@ -263,9 +296,10 @@ private:
     m.prim_only = va.prim_only || vb.prim_only;
     m.mask = uint8_t(va.mask & vb.mask);
     if (m.prim_only && m.mask == 0) return false;
-    if (m.prim_only && (!va.fields.empty() || !vb.fields.empty() || !va.constrs.empty() ||
-                        !vb.constrs.empty()))
-      return false;
+    if (m.prim_only && (!va.fields.empty() || !vb.fields.empty()))
+      return fail("Cannot unify a primitive type with type that must be a record");
+    if (m.prim_only && (!va.constrs.empty() || !vb.constrs.empty()))
+      return fail("Cannot unify a primitive type with a sum type");
     if ((!va.fields.empty() || !vb.fields.empty()) && (!va.constrs.empty() || !vb.constrs.empty()))
       return false;
     m.prefer_i64 = va.prefer_i64 || vb.prefer_i64;
@@ -288,7 +322,8 @@ private:
     for (auto &[name, payload] : vb.constrs) {
       auto it = va.constrs.find(name);
       if (it != va.constrs.end()) {
-        if (it->second.size() != payload.size()) return false;
+        if (it->second.size() != payload.size())
+          return fail(fmt::format("constructors #{} differ in arity", name));
         for (size_t k = 0; k < payload.size(); k++)
           if (!unify(it->second[k], payload[k])) return false;
       } else {
@@ -303,8 +338,17 @@ private:
     return true;
   }
 
-  // Makes `a` and `b` the same type, ignoring sizes; false when they cannot be.
+  // Makes `a` and `b` the same type, ignoring sizes; false when they cannot be (and
+  // then why() may say why).
   bool unify(const Type &a0, const Type &b0) {
+    if (unify_depth_ == 0) mismatch_.clear();
+    unify_depth_++;
+    bool ok = unify_rec(a0, b0);
+    unify_depth_--;
+    return ok;
+  }
+
+  bool unify_rec(const Type &a0, const Type &b0) {
     Type a = norm(a0), b = norm(b0);
     if (a.kind == Type::TypeVar && b.kind == Type::TypeVar) {
       int ra = root(a.var), rb = root(b.var);
@@ -323,14 +367,35 @@ private:
       return true;
     case Type::SizeArg: return true;
     case Type::Tuple: case Type::Record: case Type::Function:
-      if (a.elems.size() != b.elems.size() || a.names != b.names) return false;
+      if (a.kind == Type::Tuple && a.elems.size() != b.elems.size())
+        return fail(fmt::format("Tuples have {} and {} elements respectively", a.elems.size(),
+                                b.elems.size()));
+      if (a.kind == Type::Record && a.names != b.names) {
+        std::vector<std::string> unshared;
+        for (const std::string &n : a.names)
+          if (b.field_index(n) < 0) unshared.push_back(n);
+        for (const std::string &n : b.names)
+          if (a.field_index(n) < 0) unshared.push_back(n);
+        std::sort(unshared.begin(), unshared.end());
+        return fail(fmt::format("Cannot unify record types with unshared fields: {}.",
+                                field_list(unshared)));
+      }
       for (size_t i = 0; i < a.elems.size(); i++)
         if (!unify(a.elems[i], b.elems[i])) return false;
       return true;
     case Type::Sum:
-      if (a.names != b.names) return false;
+      if (a.names != b.names) {
+        std::vector<std::string> unshared;
+        for (const std::string &n : a.names)
+          if (b.field_index(n) < 0) unshared.push_back("#" + n);
+        for (const std::string &n : b.names)
+          if (a.field_index(n) < 0) unshared.push_back("#" + n);
+        std::sort(unshared.begin(), unshared.end());
+        return fail(fmt::format("Unshared constructors: {}.", field_list(unshared)));
+      }
       for (size_t i = 0; i < a.payloads.size(); i++) {
-        if (a.payloads[i].size() != b.payloads[i].size()) return false;
+        if (a.payloads[i].size() != b.payloads[i].size())
+          return fail(fmt::format("constructors #{} differ in arity", a.names[i]));
         for (size_t k = 0; k < a.payloads[i].size(); k++)
           if (!unify(a.payloads[i][k], b.payloads[i][k])) return false;
       }
@@ -670,12 +735,16 @@ private:
     std::set<std::string> seen_params;
     for (const TypeParam &p : f.type_params) {
       if (!seen_params.insert(p.name).second)
-        error_at(p.span, fmt::format("Duplicate type parameter '{}' of '{}'", p.name, f.name));
+        error_at(p.span, fmt::format("Type parameter '{}' also bound in another parameter of '{}' "
+                                     "(duplicate type parameter)",
+                                     p.name, f.name));
       tparams_.push_back(p);
     }
     for (const std::string &n : f.size_params) {
       if (!seen_params.insert(n).second)
-        error_at(f.name_span, fmt::format("Duplicate size parameter [{}] of '{}'", n, f.name));
+        error_at(f.name_span, fmt::format("Size parameter [{}] also bound in another parameter of "
+                                          "'{}' (duplicate size parameter)",
+                                          n, f.name));
       locals_.push_back(Binding{n, Type::prim_type(PrimType::I64)});
     }
     std::set<std::string> names;
@@ -688,9 +757,10 @@ private:
     if (f.ret_annotation) {
       *f.ret_annotation = resolve_type(*f.ret_annotation, f.name_span);
       if (!unify(*f.ret_annotation, body))
-        error_at(f.body->span, fmt::format("the body of '{}' has type {}, but its declared "
-                                           "return type is {}",
-                                           f.name, show(body), show(*f.ret_annotation)));
+        error_at(f.body->span, fmt::format("Function body does not have expected type: the body "
+                                           "of '{}' has type {}, but its declared return type is "
+                                           "{}{}",
+                                           f.name, show(body), show(*f.ret_annotation), why()));
       f.ret_type = *f.ret_annotation;
     } else {
       f.ret_type = body;
@@ -703,7 +773,7 @@ private:
                              const std::string &fun) {
     if (p.kind == Pattern::Id && !names.insert(p.name).second)
       error_at(p.span, fmt::format("Name '{}' also bound in another parameter of '{}' "
-                                   "(duplicate parameter)",
+                                   "(duplicate name)",
                                    p.name, fun));
     for (const Pattern &e : p.elems) check_duplicate_names(e, names, fun);
   }
@@ -775,8 +845,8 @@ private:
       *p.annotation = resolve_type(*p.annotation, p.span);
       size_names_are_i64(*p.annotation, p.span);
       if (!unify(*p.annotation, t))
-        error_at(p.span, fmt::format("this pattern has type {}, but the value has type {}",
-                                     show(*p.annotation), show(t)));
+        error_at(p.span, fmt::format("this pattern has type {}, but the value has type {}{}",
+                                     show(*p.annotation), show(t), why()));
       t = *p.annotation;
     }
     p.type = t;
@@ -801,8 +871,8 @@ private:
       for (size_t i = 0; i < p.elems.size(); i++) fields.push_back({p.fields[i], fresh(p.elems[i].span)});
       Type r = Type::record(fields);
       if (!unify(t, r))
-        error_at(p.span, fmt::format("Pattern {} cannot match value of type {}",
-                                     std::string(p.span.text()), show(t)));
+        error_at(p.span, fmt::format("Pattern {} cannot match value of type {}{}",
+                                     std::string(p.span.text()), show(t), why()));
       Type n = norm(t);
       for (size_t i = 0; i < p.elems.size(); i++)
         bind_pattern(p.elems[i], n.elems[size_t(n.field_index(p.fields[i]))], refutable);
@@ -814,16 +884,16 @@ private:
       Type v = fresh(p.span);
       vars_[size_t(v.var)].constrs[p.name] = payload;
       if (!unify(t, v))
-        error_at(p.span, fmt::format("Pattern {} cannot match value of type {}",
-                                     std::string(p.span.text()), show(t)));
+        error_at(p.span, fmt::format("Pattern {} cannot match value of type {}{}",
+                                     std::string(p.span.text()), show(t), why()));
       for (size_t i = 0; i < p.elems.size(); i++) bind_pattern(p.elems[i], payload[i], refutable);
       return;
     }
     case Pattern::Literal: {
       Type lt = infer(*p.literal);
       if (!unify(t, lt))
-        error_at(p.span, fmt::format("Pattern {} cannot match value of type {}",
-                                     std::string(p.span.text()), show(t)));
+        error_at(p.span, fmt::format("Pattern {} cannot match value of type {}{}",
+                                     std::string(p.span.text()), show(t), why()));
       return;
     }
     }
@@ -903,8 +973,8 @@ private:
         Type t = infer(*e.args[i]);
         if (!unify(first, t))
           error_at(e.args[i]->span, fmt::format("array elements must have the same type: the "
-                                                "first has type {}, this one {}",
-                                                show(first), show(t)));
+                                                "first has type {}, this one {}{}",
+                                                show(first), show(t), why()));
       }
       return Type::array(first, {Dim::constant(int64_t(e.args.size()))});
     }
@@ -935,13 +1005,17 @@ private:
       Type b = infer(*e.args[2]);
       if (!unify(a, b))
         error_at(e.span, fmt::format("the branches of 'if' have different types: 'then' has "
-                                     "type {}, 'else' has type {}",
-                                     show(a), show(b)));
+                                     "type {}, 'else' has type {}{}",
+                                     show(a), show(b), why()));
       return a;
     }
     case ExprKind::Let: {
       Type v = infer(*e.args[0]);
       size_t mark = scope_mark();
+      std::set<std::string> names(e.size_params.begin(), e.size_params.end());
+      if (names.size() != e.size_params.size())
+        error_at(e.span, "a size of 'let' is also bound by another size of the same 'let'");
+      check_duplicate_names(e.pattern, names, "let");
       for (const std::string &n : e.size_params)
         locals_.push_back(Binding{n, Type::prim_type(PrimType::I64)});
       bind_pattern(e.pattern, v);
@@ -1015,8 +1089,8 @@ private:
         } else if (!unify(result, t)) {
           error_at(e.args[i + 1]->span,
                    fmt::format("the cases of 'match' have different types: the first has type "
-                               "{}, this one {}",
-                               show(result), show(t)));
+                               "{}, this one {}{}",
+                               show(result), show(t), why()));
         }
       }
       return result;
@@ -1038,8 +1112,9 @@ private:
       const Type &ann = *e.annotation;
       if (!unify(ann, t)) {
         if (e.kind == ExprKind::Ascribe)
-          error_at(e.span, fmt::format("the expression has type {}, but is ascribed type {}",
-                                       show(t), show(ann)));
+          error_at(e.span, fmt::format("Expression does not have expected type from type "
+                                       "ascription: it is ascribed type {}, but has type {}{}",
+                                       show(ann), show(t), why()));
         error_at(e.span, fmt::format("a value of type {} cannot be coerced to type {} (only "
                                      "sizes may differ)",
                                      show(t), show(ann)));
@@ -1106,8 +1181,8 @@ private:
     auto same = [&] {
       if (!unify(a, b))
         error_at(span, fmt::format("the operands of '{}' must have the same type, but have "
-                                   "types {} and {}",
-                                   name, show(a), show(b)));
+                                   "types {} and {}{}",
+                                   name, show(a), show(b), why()));
     };
     auto need = [&](uint8_t mask, const char *what) {
       if (!require_prim(a, mask))
@@ -1336,51 +1411,63 @@ private:
                                      "non-function type {}",
                                      show(ft)));
       }
+      std::string n = params.size() == 1 ? "1 argument" : fmt::format("{} arguments", params.size());
       if (!fname.empty())
-        error_at(e.span, fmt::format("'{}' takes {} argument(s), but is given {}", fname,
-                                     params.size(), nargs));
-      error_at(e.span, fmt::format("this function takes {} argument(s), but is given {}",
-                                   params.size(), nargs));
+        error_at(e.span, fmt::format("Cannot apply \"{}\" to {} arguments: the function accepts "
+                                     "only {}",
+                                     fname, nargs, n));
+      error_at(e.span, fmt::format("Cannot apply function to {} arguments: it accepts only {}",
+                                   nargs, n));
     }
     auto arg_error = [&](size_t i, const Type &want0, const Type &have0) {
       const Expr &a = *e.args[first + i];
+      std::string reason = why();
       Type want = deep(want0), have = deep(have0);
-      std::string what = fname.empty() ? "this function" : "'" + fname + "'";
+      // Futhark's sentence first, then which argument and what is wrong with it.
+      std::string text(a.span.text());
+      if (size_t nl = text.find('\n'); nl != std::string::npos) text = text.substr(0, nl) + " ...";
+      if (text.size() > 40) text = text.substr(0, 37) + "...";
+      std::string head = fname.empty()
+                             ? fmt::format("Cannot apply function to \"{}\" (invalid type): ", text)
+                             : fmt::format("Cannot apply \"{}\" to \"{}\" (invalid type): ", fname, text);
+      std::string nth = ordinal(i);
       if (want.kind == Type::Function && have.kind == Type::Function) {
         size_t wn = arity(want), hn = arity(have);
         if (wn != hn)
-          error_at(a.span, fmt::format("the function given to {} must take {} argument(s), but "
-                                       "this one takes {}",
-                                       what, wn, hn));
+          error_at(a.span, fmt::format("{}the {} argument must be a function of {} argument(s), "
+                                       "but this one takes {}",
+                                       head, nth, wn, hn));
         Type wr = want, hr = have;
         for (size_t k = 0; k < wn; k++) {
           if (!unify(wr.elems[0], hr.elems[0]))
-            error_at(a.span, fmt::format("the {} parameter of the function given to {} has type "
-                                         "{}, but must have type {}",
-                                         ordinal(k), what, show(hr.elems[0]), show(wr.elems[0])));
+            error_at(a.span, fmt::format("{}the {} parameter of the function given as the {} "
+                                         "argument has type {}, but must have type {}{}",
+                                         head, ordinal(k), nth, show(hr.elems[0]),
+                                         show(wr.elems[0]), why()));
           wr = Type(wr.elems[1]);
           hr = Type(hr.elems[1]);
         }
         if (!unify(wr, hr))
-          error_at(a.span, fmt::format("the result of the function given to {} has type {}, but "
-                                       "must have type {}",
-                                       what, show(hr), show(wr)));
+          error_at(a.span, fmt::format("{}the result of the function given as the {} argument "
+                                       "has type {}, but must have type {}{}",
+                                       head, nth, show(hr), show(wr), why()));
       }
       if (want.kind == Type::TypeVar && vars_[size_t(root(want.var))].no_function &&
           contains_function(have))
-        error_at(a.span, fmt::format("the {} argument of {} may not be a function (its type is a "
-                                     "type parameter written 't, not '^t), but has type {}",
-                                     ordinal(i), what, show(have)));
+        error_at(a.span, fmt::format("{}the {} argument may not be a function (its type is a "
+                                     "type parameter written 't, not '^t: functional), but has "
+                                     "type {}",
+                                     head, nth, show(have)));
       if (want.kind == Type::Function)
-        error_at(a.span, fmt::format("the {} argument of {} must be a function, but has type {}",
-                                     ordinal(i), what, show(have)));
+        error_at(a.span, fmt::format("{}the {} argument must be a function, but has type {}", head,
+                                     nth, show(have)));
       if (want.kind == Type::Array && (have.kind != Type::Array || have.rank() < want.rank()))
-        error_at(a.span, fmt::format("the {} argument of {} must be an array{}, but has type {}",
-                                     ordinal(i), what,
+        error_at(a.span, fmt::format("{}the {} argument must be an array{}, but has type {}", head,
+                                     nth,
                                      want.rank() > 1 ? fmt::format(" of rank {} or more", want.rank()) : "",
                                      show(have)));
-      error_at(a.span, fmt::format("the {} argument of {} must be of type {}, but has type {}",
-                                   ordinal(i), what, show(want), show(have)));
+      error_at(a.span, fmt::format("{}the {} argument must be of type {}, but has type {}{}", head,
+                                   nth, show(want), show(have), reason));
     };
     if (params.size() == nargs) {
       // Arguments that are not anonymous functions first, so that a lambda's parameters
@@ -1412,8 +1499,9 @@ private:
       }
       Type r = fresh(e.span);
       if (!unify(n, Type::function(t, r)))
-        error_at(e.span, fmt::format("Cannot apply {} as function, as it has non-function type {}",
-                                     fname.empty() ? "expression" : "'" + fname + "'", show(n)));
+        error_at(e.span, fmt::format("Cannot apply {} as function, as it has non-function type {}{}",
+                                     fname.empty() ? "expression" : "'" + fname + "'", show(n),
+                                     why()));
       f = r;
     }
     return f;
@@ -1450,8 +1538,8 @@ private:
     Type body = infer(*e.args[2]);
     if (!unify(state, body))
       error_at(e.args[2]->span, fmt::format("the loop body has type {}, but the loop "
-                                            "parameters have type {}",
-                                            show(body), show(state)));
+                                            "parameters have type {}{}",
+                                            show(body), show(state), why()));
     pop_scope(mark);
     return state;
   }
@@ -1669,7 +1757,7 @@ private:
       uint64_t max = w == 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1;
       if (negated && !is_unsigned_int(t)) max = w == 64 ? (uint64_t(1) << 63) : (uint64_t(1) << (w - 1));
       if (e.int_value > max)
-        error_at(e.span, fmt::format("integer literal {}{} does not fit in type {}",
+        error_at(e.span, fmt::format("Literal {}{} out of bounds for type {}",
                                      negated ? "-" : "", e.int_value, prim_name(t)));
     }
 

@@ -187,11 +187,12 @@ TEST_CASE("syntax errors", "[parser]") {
   CHECK(parse_error("def main = loop x = 0 for i < 3 x") ==
         "1:33: expected 'do' before the loop body, found 'x'");
   CHECK(parse_error("type t = {x: i32, x: f32}") == "1:19: Duplicate field 'x' in record type");
-  CHECK(parse_error("def main = {x = 1, x = 2}") == "1:20: Field 'x' is defined twice (Duplicate field)");
+  CHECK(parse_error("def main = {x = 1, x = 2}") ==
+        "1:20: Field 'x' previously defined in this record (duplicate field)");
   CHECK(parse_error("def main (x: i32) = match x") ==
         "1:28: expected 'case' after the value of 'match', found end of file");
   CHECK(parse_error("def main (1: i32) = 0") ==
-        "1:11: a literal pattern can only be a case of 'match' (this pattern must match every value)");
+        "1:11: Refutable pattern not allowed here: a literal pattern can only be a case of 'match'");
   CHECK(parse_error("def main = a[1:2:3:4]") == "1:19: a slice has at most three parts ('i:j:s')");
   CHECK(parse_error("def main = _") == "1:12: '_' can only be used in a pattern, not as a value");
 }
