@@ -970,8 +970,9 @@ private:
       return apply(std::move(fn.expr), fn.sv, std::move(operands), result_type, span, lets);
     }
     case SV::Proj: {
+      // The field of the value, and of its static value when that holds functions.
       ExprPtr x = std::move(args[0].expr);
-      Type t = args[0].sv->type;
+      SVPtr part = args[0].sv;
       for (const std::string &field : f.expr->fields) {
         bool numeric = !field.empty() && std::isdigit(static_cast<unsigned char>(field[0]));
         ExprPtr p = make_expr(numeric ? ExprKind::Project : ExprKind::Field, span);
@@ -979,9 +980,16 @@ private:
         if (numeric) p->field = std::stoi(field);
         p->args.push_back(std::move(x));
         x = std::move(p);
+        SVPtr next;
+        if (part->kind == SV::Tuple && numeric && size_t(std::stoi(field)) < part->elems.size())
+          next = part->elems[size_t(std::stoi(field))];
+        if (part->kind == SV::Record)
+          for (size_t i = 0; i < part->names.size(); i++)
+            if (part->names[i] == field) next = part->elems[i];
+        part = next ? next : dynamic_sv(result_type);
       }
-      x->type = result_type;
-      return dyn(std::move(x));
+      x->type = part->dynamic() ? result_type : rep_type(*part);
+      return Result{std::move(x), part};
     }
     }
     KERB_ASSERT(false, "defunctionalise: unknown closure code");

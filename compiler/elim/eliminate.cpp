@@ -2,6 +2,7 @@
 #include "compiler/elim/eliminate.h"
 
 #include "compiler/elim/defunctionalise.h"
+#include "compiler/elim/expand_equality.h"
 #include "compiler/elim/finish_first_order.h"
 #include "compiler/elim/monomorphise.h"
 #include "compiler/elim/names.h"
@@ -17,6 +18,7 @@ void eliminate(Program &program) {
   defunctionalise(program, names);   // function values -> closures and lifted functions
   replace_records(program, names);   // records -> tuples
   replace_sum_types(program, names); // sum types -> tagged tuples; match -> if
+  expand_equality(program, names);   // == on tuples and arrays -> on primitives
   finish_first_order(program);       // parameter annotations, empty arrays
   remove_unused_prelude(program);    // the prelude functions nothing calls
   program.types.clear();             // abbreviations are expanded everywhere

@@ -15,6 +15,12 @@ Type record_as_tuple(const Type &t) {
   for (Type &e : out.elems) e = record_as_tuple(e);
   for (auto &p : out.payloads)
     for (Type &e : p) e = record_as_tuple(e);
+  if (out.kind == Type::Array && out.elems[0].kind == Type::Array) {
+    // An array of records of one array field is an array of arrays: one array type.
+    bool unique = out.unique;
+    out = Type::array(out.elems[0], out.dims);
+    out.unique = unique;
+  }
   if (out.kind == Type::Record) {
     bool unique = out.unique;
     std::vector<Type> elems = std::move(out.elems);

@@ -39,6 +39,12 @@ Type sum_as_tuple(const Type &t) {
   for (Type &e : out.elems) e = sum_as_tuple(e);
   for (auto &p : out.payloads)
     for (Type &e : p) e = sum_as_tuple(e);
+  if (out.kind == Type::Array && out.elems[0].kind == Type::Array) {
+    // An array of records of one array field is an array of arrays: one array type.
+    bool unique = out.unique;
+    out = Type::array(out.elems[0], out.dims);
+    out.unique = unique;
+  }
   if (out.kind == Type::Sum) {
     std::vector<Type> elems{Type::prim_type(tag_type(out.names.size()))};
     for (const auto &p : out.payloads)

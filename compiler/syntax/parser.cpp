@@ -962,50 +962,117 @@ private:
     return r;
   }
 
-  // update = "with" ("[" index_parts "]" | field ("." field)*) "=" binary_exp
+  // One step of an update's path: `[i, j]` or `.a.b`.
+  struct UpdateStep {
+    bool index = false;
+    std::vector<IndexPart> parts;     // index
+    std::vector<std::string> fields;  // !index
+  };
+
+  // update_path = step+      step = "[" index_parts "]" | "."? field ("." field)*
+  // (the first step of a `with` may be a field without a dot; later ones are glued)
+  std::vector<UpdateStep> parse_update_path(bool first_may_be_field) {
+    std::vector<UpdateStep> steps;
+    for (;;) {
+      bool first = steps.empty();
+      if (is_sym("[") && (first || peek().glued)) {
+        advance();
+        UpdateStep st;
+        st.index = true;
+        st.parts = parse_index_parts();
+        steps.push_back(std::move(st));
+        continue;
+      }
+      bool field_start = (is_sym(".") && (first || peek().glued)) ||
+                         (first && first_may_be_field &&
+                          (peek().kind == TokenKind::Ident || peek().kind == TokenKind::IntLit));
+      if (!field_start)
+        break;
+      UpdateStep st;
+      st.fields = parse_field_path();
+      steps.push_back(std::move(st));
+    }
+    if (steps.empty())
+      error_at(peek().span, fmt::format("expected '[' or a field name, found {}", describe(peek())));
+    return steps;
+  }
+
+  static std::vector<IndexPart> clone_parts(const std::vector<IndexPart> &parts) {
+    std::vector<IndexPart> out;
+    for (const IndexPart &p : parts) {
+      IndexPart q;
+      q.is_slice = p.is_slice;
+      q.span = p.span;
+      for (auto [from, to] : {std::pair{&p.index, &q.index}, std::pair{&p.start, &q.start},
+                              std::pair{&p.end, &q.end}, std::pair{&p.stride, &q.stride}})
+        if (*from) *to = clone_expr(**from);
+      out.push_back(std::move(q));
+    }
+    return out;
+  }
+
+  // `base with steps = value` as updates and record updates: consecutive index steps
+  // are one index (`[i][j]` is `[i, j]`); a field after an index, or an index after a
+  // field, updates the inner value: `xs with [i].f = v` is
+  // `xs with [i] = (xs[i] with f = v)` (the path's prefixes are read from a copy of
+  // `base`).
+  ExprPtr make_update(ExprPtr base, std::vector<UpdateStep> &steps, size_t k, ExprPtr value,
+                      const Span &span) {
+    if (k == steps.size())
+      return value;
+    UpdateStep &st = steps[k];
+    if (st.index) {
+      std::vector<IndexPart> parts = std::move(st.parts);
+      while (k + 1 < steps.size() && steps[k + 1].index) {
+        for (const IndexPart &p : parts)
+          if (p.is_slice)
+            error_at(p.span, "an update through a slice and then an index is not supported; write "
+                             "the indices in one [...]");
+        k++;
+        for (IndexPart &p : steps[k].parts)
+          parts.push_back(std::move(p));
+      }
+      if (k + 1 < steps.size()) {
+        ExprPtr inner = make_expr(ExprKind::Index, span);
+        inner->args.push_back(clone_expr(*base));
+        inner->indices = clone_parts(parts);
+        value = make_update(std::move(inner), steps, k + 1, std::move(value), span);
+      }
+      ExprPtr u = make_expr(ExprKind::Update, span);
+      u->args.push_back(std::move(base));
+      u->args.push_back(std::move(value));
+      u->indices = std::move(parts);
+      return u;
+    }
+    std::vector<std::string> path = std::move(st.fields);
+    while (k + 1 < steps.size() && !steps[k + 1].index) {
+      k++;
+      for (std::string &f : steps[k].fields)
+        path.push_back(std::move(f));
+    }
+    if (k + 1 < steps.size()) {
+      ExprPtr inner = clone_expr(*base);
+      for (const std::string &f : path)
+        inner = field_access(std::move(inner), f, span);
+      value = make_update(std::move(inner), steps, k + 1, std::move(value), span);
+    }
+    ExprPtr u = make_expr(ExprKind::RecordUpdate, span);
+    u->fields = std::move(path);
+    u->args.push_back(std::move(base));
+    u->args.push_back(std::move(value));
+    return u;
+  }
+
+  // update = "with" update_path "=" binary_exp
   // `with` binds looser than every operator but backticks (Futhark's table).
   ExprPtr parse_with_tail(ExprPtr e) {
     while (is_kw("with")) {
       advance();
-      if (is_sym("[")) {
-        advance();
-        std::vector<IndexPart> parts = parse_index_parts();
-        expect_sym("=", "after the indices of 'with'");
-        ExprPtr value = parse_binary(kPipeRight);
-        ExprPtr u = make_expr(ExprKind::Update, span_from(e->span));
-        u->args.push_back(std::move(e));
-        u->args.push_back(std::move(value));
-        u->indices = std::move(parts);
-        e = std::move(u);
-        continue;
-      }
-      std::vector<std::string> path = parse_field_path();
-      std::vector<IndexPart> parts;
-      if (is_sym("[") && peek().glued) {
-        advance();
-        parts = parse_index_parts();
-      }
-      expect_sym("=", "after the field of 'with'");
+      std::vector<UpdateStep> steps = parse_update_path(/*first_may_be_field=*/true);
+      expect_sym("=", "after the indices of 'with'");
       ExprPtr value = parse_binary(kPipeRight);
-      if (!parts.empty()) {
-        // r with a.b[i] = v  ==>  r with a.b = (r.a.b with [i] = v)
-        if (e->kind != ExprKind::Var)
-          error_at(e->span, "an update of an array inside a record needs the record to be a variable");
-        ExprPtr inner = make_expr(ExprKind::Var, e->span);
-        inner->name = e->name;
-        for (const std::string &f : path)
-          inner = field_access(std::move(inner), f, e->span);
-        ExprPtr u = make_expr(ExprKind::Update, value->span);
-        u->args.push_back(std::move(inner));
-        u->args.push_back(std::move(value));
-        u->indices = std::move(parts);
-        value = std::move(u);
-      }
-      ExprPtr u = make_expr(ExprKind::RecordUpdate, span_from(e->span));
-      u->fields = std::move(path);
-      u->args.push_back(std::move(e));
-      u->args.push_back(std::move(value));
-      e = std::move(u);
+      Span span = e->span.to(value->span);
+      e = make_update(std::move(e), steps, 0, std::move(value), span);
     }
     return e;
   }
@@ -1229,38 +1296,18 @@ private:
     Pattern pat;
     std::unique_ptr<FunDef> fun;
     std::vector<std::string> sizes;
-    if (first.kind == TokenKind::Ident && first.text != "_" && is_sym("[", 1) && peek(1).glued) {
-      // let a[i] = v  ==>  let a = a with [i] = v
+    if (first.kind == TokenKind::Ident && first.text != "_" && peek(1).glued &&
+        (is_sym("[", 1) ||
+         (is_sym(".", 1) && (peek(2).kind == TokenKind::Ident || peek(2).kind == TokenKind::IntLit ||
+                             peek(2).kind == TokenKind::QualIdent)))) {
+      // let a[i] = v  ==>  let a = a with [i] = v;   let r.f[i] = v, let a[i].f = v likewise
       advance();
-      advance();
-      std::vector<IndexPart> parts = parse_index_parts();
+      std::vector<UpdateStep> steps = parse_update_path(/*first_may_be_field=*/false);
       expect_sym("=", "after the indices of 'let'");
       ExprPtr v = parse_exp();
       ExprPtr arr = make_expr(ExprKind::Var, first.span);
       arr->name = first.text;
-      ExprPtr u = make_expr(ExprKind::Update, span_from(first.span));
-      u->args.push_back(std::move(arr));
-      u->args.push_back(std::move(v));
-      u->indices = std::move(parts);
-      value = std::move(u);
-      pat.kind = Pattern::Id;
-      pat.name = first.text;
-      pat.span = first.span;
-    } else if (first.kind == TokenKind::Ident && first.text != "_" && is_sym(".", 1) &&
-               peek(1).glued && (peek(2).kind == TokenKind::Ident || peek(2).kind == TokenKind::IntLit ||
-                                 peek(2).kind == TokenKind::QualIdent)) {
-      // let r.a.b = v  ==>  let r = r with a.b = v
-      advance();
-      std::vector<std::string> path = parse_field_path();
-      expect_sym("=", "after the field of 'let'");
-      ExprPtr v = parse_exp();
-      ExprPtr rec = make_expr(ExprKind::Var, first.span);
-      rec->name = first.text;
-      ExprPtr u = make_expr(ExprKind::RecordUpdate, span_from(first.span));
-      u->fields = std::move(path);
-      u->args.push_back(std::move(rec));
-      u->args.push_back(std::move(v));
-      value = std::move(u);
+      value = make_update(std::move(arr), steps, 0, std::move(v), span_from(first.span));
       pat.kind = Pattern::Id;
       pat.name = first.text;
       pat.span = first.span;
