@@ -3,7 +3,7 @@
 -- ==
 -- input { [1, 2, 3] [1, 2, 3] }  output { true false false true true false true }
 -- input { [1, 2, 3] [1, 2] }     output { false true false true true false true }
--- input { empty([0]i32) empty([0]i32) }  output { true false false true true false true }
+-- input { empty([0]i32) empty([0]i32) }  output { true false true true true false true }
 
 type shape = #circle f32 | #rect f32 f32
 
