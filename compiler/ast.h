@@ -113,6 +113,7 @@ enum class ExprKind : uint8_t {
   RecordUpdate,// `args[0] with fields[0].fields[1]... = args[1]`
   LetFun,      // `let fundef->name ... = fundef->body in args[0]`: a local function
   ProjSection, // `(.fields[0].fields[1]...)`: a field (or tuple component) section
+  Hole,        // `???`: a value of any type that fails when it is evaluated
 };
 
 // Case labels for the kinds the elimination passes remove, for the switches of the
@@ -120,7 +121,7 @@ enum class ExprKind : uint8_t {
 #define KERB_ELIMINATED_EXPR_KINDS                                             \
   case ExprKind::ApplyExpr: case ExprKind::Constr: case ExprKind::Match:       \
   case ExprKind::Record: case ExprKind::Field: case ExprKind::RecordUpdate:    \
-  case ExprKind::LetFun: case ExprKind::ProjSection
+  case ExprKind::LetFun: case ExprKind::ProjSection: case ExprKind::Hole
 #define KERB_ELIMINATED_PATTERN_KINDS                                          \
   case Pattern::Record: case Pattern::Constr: case Pattern::Literal
 

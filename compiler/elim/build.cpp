@@ -74,6 +74,23 @@ ExprPtr zero_value(const Type &t, const Span &span) {
     x->type = erase_dims(t);
     return x;
   }
+  case Type::Record: {
+    ExprPtr r = make_expr(ExprKind::Record, span);
+    for (size_t i = 0; i < t.elems.size(); i++) {
+      r->fields.push_back(t.names[i]);
+      r->args.push_back(zero_value(t.elems[i], span));
+    }
+    r->type = t;
+    return r;
+  }
+  case Type::Sum: {
+    // The first constructor, its payload zero.
+    ExprPtr c = make_expr(ExprKind::Constr, span);
+    c->name = t.names[0];
+    for (const Type &p : t.payloads[0]) c->args.push_back(zero_value(p, span));
+    c->type = t;
+    return c;
+  }
   default: break;
   }
   KERB_ASSERT(false, "zero_value of a type the elimination passes remove: " + t.str());

@@ -18,8 +18,8 @@ ExprPtr tuple_expr(std::vector<ExprPtr> elems, const Span &span);
 ExprPtr project_expr(ExprPtr e, int i, const Span &span);
 // A literal of primitive type `t` with value `v` (0 or 1 for bool).
 ExprPtr prim_literal(PrimType t, int64_t v, const Span &span);
-// A value of type `t` made of zeros (false, empty arrays): the filler of a slot that
-// no constructor of a sum type's value uses.
+// A value of type `t` made of zeros (false, empty arrays, a sum's first constructor):
+// the filler of a slot that no constructor of a sum type's value uses, or of a hole.
 ExprPtr zero_value(const Type &t, const Span &span);
 Pattern id_pattern(const std::string &name, const Span &span, std::optional<Type> annotation);
 Pattern wildcard_pattern(const Span &span);

@@ -6,6 +6,7 @@
 #include "compiler/elim/finish_first_order.h"
 #include "compiler/elim/monomorphise.h"
 #include "compiler/elim/names.h"
+#include "compiler/elim/replace_holes.h"
 #include "compiler/elim/replace_records.h"
 #include "compiler/elim/replace_sum_types.h"
 #include "compiler/prelude.h"
@@ -15,6 +16,7 @@ namespace kerb {
 void eliminate(Program &program) {
   NameSource names(program);
   monomorphise(program, names);      // a copy of each polymorphic function per use type
+  replace_holes(program, names);     // ??? -> a failing assertion (or a function of one)
   defunctionalise(program, names);   // function values -> closures and lifted functions
   replace_records(program, names);   // records -> tuples
   replace_sum_types(program, names); // sum types -> tagged tuples; match -> if

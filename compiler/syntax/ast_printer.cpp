@@ -219,6 +219,7 @@ private:
     case ExprKind::RecordUpdate: return "update field " + join(e.fields, ".");
     case ExprKind::LetFun: return "letfun " + e.fundef->name;
     case ExprKind::ProjSection: return "section ." + join(e.fields, ".");
+    case ExprKind::Hole: return "hole";
     }
     return "?";
   }

@@ -1452,7 +1452,9 @@ private:
     case TokenKind::FloatLit:
     case TokenKind::Constructor: return true;
     case TokenKind::Keyword: return t.text == "true" || t.text == "false";
-    case TokenKind::Symbol: return t.text == "(" || t.text == "[" || t.text == "{";
+    case TokenKind::Symbol:
+      return t.text == "(" || t.text == "[" || t.text == "{" ||
+             (t.text == "?" && is_sym("?", 1) && is_sym("?", 2));
     default: return false;
     }
   }
@@ -1653,6 +1655,13 @@ private:
                          "'let')");
       error_at(t.span, fmt::format("expected an expression, found {}", describe(t)));
     case TokenKind::Symbol:
+      if (t.text == "?" && is_sym("?", 1) && is_sym("?", 2)) {
+        // ???: a typed hole
+        advance();
+        advance();
+        advance();
+        return make_expr(ExprKind::Hole, span_from(t.span));
+      }
       if (t.text == "(")
         return parse_paren();
       if (t.text == "[")

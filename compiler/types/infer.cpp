@@ -1140,6 +1140,7 @@ private:
       return Type::array(t, {Dim::unknown()});
     }
     case ExprKind::Unsafe: return infer(*e.args[0]);
+    case ExprKind::Hole: return fresh(e.span); // any type, also a function
     }
     error_at(e.span, "unknown kind of expression");
   }
