@@ -5,6 +5,7 @@
 #include "compiler/prelude.h"
 #include "compiler/source.h"
 #include "compiler/syntax/parser.h"
+#include "compiler/types/check_consumption.h"
 #include "compiler/types/check_first_order.h"
 #include "compiler/types/infer.h"
 #include "driver/cli.h"
@@ -32,7 +33,10 @@ FrontendResult run_frontend(const std::string &path, bool check, FrontendStage s
     Program program = parse_program(file);
     // The stages of type_check() (compiler/types/type_check.cpp), one at a time.
     if (check) add_prelude(program);
-    if (check && stop >= FrontendStage::Inferred) infer_types(program);
+    if (check && stop >= FrontendStage::Inferred) {
+      infer_types(program);
+      check_consumption(program);
+    }
     if (check && stop >= FrontendStage::FirstOrder) eliminate(program);
     if (check && stop >= FrontendStage::Checked) check_first_order(program);
     r.program = std::move(program);

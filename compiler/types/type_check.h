@@ -1,5 +1,6 @@
 // Type checking, as the driver runs it after parsing: the source checker (infer.h) on
-// the whole language, with Futhark's diagnostics; the elimination passes
+// the whole language, with Futhark's diagnostics, and its consumption checker
+// (check_consumption.h); the elimination passes
 // (compiler/elim/eliminate.h), which leave a first-order, monomorphic program; and the
 // first-order checker (check_first_order.h), which annotates that program for the
 // interpreter and the lowering. DESIGN.md's "The pipeline" has the whole picture.
