@@ -6,12 +6,17 @@ the same files every time, read by `kerb bench`, `kerb run` and the hand-written
 (numpy, float64 where floats are summed, rounded to the result type), which `kerb
 bench` checks on the first run of every variant.
 
-  python3 bench/gen_data.py [--scale full|small] [--out DIR] [NAME...]
+  python3 bench/gen_data.py [--scale full|small] [--out DIR] [--group suite|unproved]
+                            [NAME...]
 
 --scale full (default) gives the sizes the programs name (2^26 elements and so on;
-about 2.6 GB in all); small gives tiny ones for trying the scripts on a machine with no
-GPU. DIR defaults to bench/data (ignored by git). NAMEs pick benchmarks (default all).
-Never zeros: values are random in ranges where each program does real work."""
+about 2.6 GB in all for the suite, 1.3 GB for the unproved group); small gives tiny
+ones for trying the scripts on a machine with no GPU. DIR defaults to bench/data
+(ignored by git). NAMEs pick benchmarks; without them, every benchmark of the group:
+`suite` (default: bench/*.fut) or `unproved` (bench/unproved/*.fut, the programs whose
+checks cannot be proved, each with a small NAME_bad.in that makes its checks fail in
+one element). Never zeros: values are random in ranges where each program does real
+work."""
 
 import argparse
 import os
@@ -41,6 +46,17 @@ SIZES = {
                   matmul=(32, 48, 40), histogram=(64, 5000), small_kernels=(1000, 20),
                   hotspot=(3, 40, 30), pathfinder=(10, 100), nn=1000, kmeans=(3, 3, 300, 4),
                   backprop=(300, 16)),
+}
+# The group bench/unproved/ (bench/README.md, "Checks that cannot be proved").
+SIZES["full"].update(spmv=(1 << 21, 32, 1 << 21), nbr_stencil=(4096, 4096),
+                     graph_step=(1 << 22, 1 << 25), gather3=1 << 24, assert_div=1 << 24,
+                     bsearch=(1 << 24, 1 << 22))
+SIZES["small"].update(spmv=(1000, 32, 500), nbr_stencil=(40, 30), graph_step=(300, 2000),
+                      gather3=1000, assert_div=1000, bsearch=(1000, 500))
+GROUPS = {
+    "suite": ["gather", "stencil", "intdiv", "reduce", "scan", "matmul", "histogram",
+              "small_kernels", "hotspot", "pathfinder", "nn", "kmeans", "backprop"],
+    "unproved": ["spmv", "nbr_stencil", "graph_step", "gather3", "assert_div", "bsearch"],
 }
 
 
@@ -142,11 +158,111 @@ def gen_backprop(shape):
     return [inp, w, oldw, delta]
 
 
+def gen_spmv(shape):
+    """CSR: row r holds cols/vals[row_ptr[r]:row_end[r]], 0 to maxlen - 1 nonzeros
+    (uniform), random columns of x."""
+    rows, maxlen, ncols = shape
+    r = rng("spmv")
+    offs = np.zeros(rows + 1, np.int64)
+    np.cumsum(r.integers(0, maxlen, rows), out=offs[1:])
+    nnz = int(offs[-1])
+    cols = r.integers(0, ncols, nnz, dtype=np.int64)
+    vals = r.random(nnz, dtype=np.float32) * 2 - 1
+    x = r.random(ncols, dtype=np.float32) * 2 - 1
+    return [offs[:-1].copy(), offs[1:].copy(), cols, vals.astype(np.float32), x.astype(np.float32)]
+
+
+def gen_nbr_stencil(shape):
+    """srad's neighbour arrays: the rows above and below, the columns left and right,
+    clamped at the edges."""
+    rows, cols = shape
+    img = rng("nbr_stencil").random(shape, dtype=np.float32)
+    i, j = np.arange(rows, dtype=np.int64), np.arange(cols, dtype=np.int64)
+    return [img, np.maximum(i - 1, 0), np.minimum(i + 1, rows - 1), np.maximum(j - 1, 0),
+            np.minimum(j + 1, cols - 1)]
+
+
+def gen_graph_step(shape):
+    """Edges sorted by source (uniform random sources and destinations); outdeg counts
+    them, so that every source has outdeg > 0."""
+    nv, ne = shape
+    r = rng("graph_step")
+    outdeg = np.bincount(r.integers(0, nv, ne), minlength=nv)
+    src = np.repeat(np.arange(nv, dtype=np.int64), outdeg)
+    dst = r.integers(0, nv, ne, dtype=np.int64)
+    rank = (r.random(nv, dtype=np.float32) * np.float32(2.0 / nv)).astype(np.float32)
+    return [rank, outdeg.astype(np.int32), src, dst]
+
+
+def gen_gather3(n):
+    r = rng("gather3")
+    return [r.random(n, dtype=np.float32), r.integers(0, n, n, dtype=np.int64),
+            r.integers(0, n, n, dtype=np.int64)]
+
+
+def gen_assert_div(n):
+    """x in [0, 2^30), w in [2^10, 2^15), so that x / w < 2^20 = nbuckets; v in [1, 2^12)."""
+    r = rng("assert_div")
+    xs = r.integers(0, 1 << 30, n, dtype=np.int32)
+    ws = r.integers(1 << 10, 1 << 15, n, dtype=np.int32)
+    vs = r.integers(1, 1 << 12, n, dtype=np.int32)
+    return [xs, ws, vs, np.int32(1 << 20)]
+
+
+def gen_bsearch(shape):
+    """Sorted keys with repeats (steps of 0 to 63), all of them searched (m = n); queries
+    from a little below the first key to a little above the last."""
+    n, q = shape
+    r = rng("bsearch")
+    keys = (np.cumsum(r.integers(0, 64, n), dtype=np.int64) - (1 << 28)).astype(np.int32)
+    lo, hi = (int(keys[0]) - 100, int(keys[-1]) + 100) if n else (-100, 100)
+    return [keys, np.int64(n), r.integers(lo, hi, q, dtype=np.int32)]
+
+
+# The bad inputs of the unproved group (NAME_bad.in): each program's small-scale input
+# with one check failing in one element, the message Kerb and the hand-written checked
+# version must both report (bench/run_gpu_unproved.sh).
+def bad_inputs(name, inputs):
+    """(inputs with one planted failure, the expected message)."""
+    v = [np.array(a, copy=True) if np.ndim(a) else a for a in inputs]
+    if name == "spmv":
+        rows = len(v[0])
+        r = rows // 2
+        while v[1][r] == v[0][r]:  # a row with nonzeros
+            r += 1
+        v[2][v[1][r] - 1] = len(v[4])
+        return v, f"Index [{len(v[4])}] out of bounds for array of shape [{len(v[4])}]."
+    if name == "nbr_stencil":
+        cols = v[0].shape[1]
+        v[4][cols // 2] = cols + 3
+        # every row's cell in column cols // 2 fails: the message's row may be any of
+        # them, so the expected text starts after it (messages are matched as substrings)
+        return v, f"{cols + 3}] out of bounds for array of shape [{v[0].shape[0]}][{cols}]."
+    if name == "graph_step":
+        # past the end, not negative: JAX's peer wraps negative indices as numpy does
+        v[2][len(v[2]) // 2] = len(v[0]) + 7
+        return v, f"Index [{len(v[0]) + 7}] out of bounds for array of shape [{len(v[0])}]."
+    if name == "gather3":
+        v[1][v[2][-1]] = len(v[0])
+        return v, f"Index [{len(v[0])}] out of bounds for array of shape [{len(v[0])}]."
+    if name == "assert_div":
+        v[1][len(v[1]) // 3] = 0
+        return v, "Assertion is false: w > 0"
+    if name == "bsearch":
+        n = len(v[0])
+        v[1] = np.int64(n + 1)
+        v[2][-1] = np.int32(int(v[0][-1]) + 1)  # above every key: its last probe is keys[n]
+        return v, f"Index [{n}] out of bounds for array of shape [{n}]."
+    raise KeyError(name)
+
+
 # The result types of each program (the .out files hold the reference in them).
 RESULTS = {
     "gather": ["f32"], "stencil": ["f32"], "intdiv": ["i32"], "reduce": ["f32"], "scan": ["i32"],
     "matmul": ["f32"], "histogram": ["i32"], "small_kernels": ["f32", "i32"], "hotspot": ["f32"],
     "pathfinder": ["i32"], "nn": ["f32", "i64"], "kmeans": ["f32"], "backprop": ["f32", "f32"],
+    "spmv": ["f32"], "nbr_stencil": ["f32"], "graph_step": ["f32"], "gather3": ["f32"],
+    "assert_div": ["i32"], "bsearch": ["i64"],
 }
 # The entry whose reference gives the expected output (entries of one program agree).
 ENTRY = {"stencil": "nested", "matmul": "nested"}
@@ -158,10 +274,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scale", choices=sorted(SIZES), default="full")
     ap.add_argument("--out", default=os.path.join(here, "data"))
-    ap.add_argument("names", nargs="*", help="benchmarks (default: all)")
+    ap.add_argument("--group", choices=sorted(GROUPS), default="suite",
+                    help="the benchmarks written when no NAME is given")
+    ap.add_argument("names", nargs="*", help="benchmarks (default: those of the group)")
     args = ap.parse_args()
     sizes = SIZES[args.scale]
-    names = args.names or list(sizes)
+    names = args.names or GROUPS[args.group]
     for name in names:
         if name not in sizes:
             sys.exit(f"gen_data.py: unknown benchmark '{name}' (known: {', '.join(sizes)})")
@@ -172,6 +290,11 @@ def main():
         write_values(f"{args.out}/{name}.in", inputs)
         if name == "gather":
             write_gather_bad(args.out, sizes[name])
+        if name in GROUPS["unproved"]:
+            bad, message = bad_inputs(name, globals()[f"gen_{name}"](SIZES["small"][name]))
+            write_values(f"{args.out}/{name}_bad.in", bad)
+            with open(f"{args.out}/{name}_bad.txt", "w") as f:
+                f.write(message + "\n")
         t1 = time.time()
         results = reference.compute(name, ENTRY.get(name, "main"), inputs)
         expected = [np.asarray(r).astype(NUMPY[t]) for r, t in zip(results, RESULTS[name])]

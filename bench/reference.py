@@ -122,6 +122,63 @@ def backprop(inp, w, oldw, delta):
     return [hidden, w2]
 
 
+# ---- the group whose checks cannot be proved (bench/unproved/) -------------------------
+
+
+def spmv(row_ptr, row_end, cols, vals, x):
+    lens = np.maximum(row_end - row_ptr, 0)
+    rows = np.repeat(np.arange(len(row_ptr)), lens)
+    ks = _ranges(row_ptr, lens)
+    prod = vals[ks].astype(np.float64) * x[cols[ks]].astype(np.float64)
+    return [np.bincount(rows, weights=prod, minlength=len(row_ptr))]
+
+
+def _ranges(starts, lens):
+    """The concatenation of arange(s, s + l) over the rows, without a Python loop."""
+    total = int(lens.sum())
+    ends = np.cumsum(lens)
+    out = np.ones(total, np.int64)
+    nz = lens > 0
+    first = ends[nz] - lens[nz]  # position of each non-empty row's first element
+    out[first] = starts[nz]
+    out[first[1:]] -= starts[nz][:-1] + lens[nz][:-1] - 1
+    return np.cumsum(out)
+
+
+def nbr_stencil(img, iN, iS, jW, jE):
+    g = img.astype(np.float64)
+    return [0.2 * (g + g[iN, :] + g[iS, :] + g[:, jW] + g[:, jE])]
+
+
+def graph_step(rank, outdeg, src, dst):
+    nv = len(rank)
+    contrib = rank[src].astype(np.float64) / outdeg[src]
+    ok = (dst >= 0) & (dst < nv)
+    sums = np.bincount(dst[ok], weights=contrib[ok], minlength=nv)
+    return [(1 - 0.85) / nv + 0.85 * sums]
+
+
+def gather3(a, b, c):
+    return [a[b[c]]]
+
+
+def assert_div(xs, ws, vs, nbuckets):
+    b = np.floor_divide(xs, ws)
+    if not ((xs >= 0).all() and (ws > 0).all() and (vs != 0).all() and (b < nbuckets).all()):
+        raise ValueError("assert_div: the input makes the program fail")
+    return [b * 4 + np.mod(xs, ws) + np.mod(xs, vs)]
+
+
+def bsearch(keys, m, queries):
+    m = int(m)
+    if m > len(keys):
+        raise ValueError("bsearch: m is beyond the keys")
+    order = np.argsort(queries, kind="stable")  # sorted queries search far faster
+    out = np.empty(len(queries), np.int64)
+    out[order] = np.searchsorted(keys[:max(m, 0)], queries[order], side="left")
+    return [out]
+
+
 # (program, entry) -> reference
 REFERENCES = {
     ("gather", "main"): gather,
@@ -139,6 +196,12 @@ REFERENCES = {
     ("nn", "main"): nn,
     ("kmeans", "main"): kmeans,
     ("backprop", "main"): backprop,
+    ("spmv", "main"): spmv,
+    ("nbr_stencil", "main"): nbr_stencil,
+    ("graph_step", "main"): graph_step,
+    ("gather3", "main"): gather3,
+    ("assert_div", "main"): assert_div,
+    ("bsearch", "main"): bsearch,
 }
 
 

@@ -56,56 +56,16 @@ handwritten=(gather:gather:main stencil:stencil:nested intdiv:intdiv:main reduce
   small_kernels:small_kernels:main hotspot:hotspot:main pathfinder:pathfinder:main nn:nn:main
   kmeans:kmeans:main backprop:backprop:main)
 
-mkdir -p "$out"
-work=$(mktemp -d /tmp/kerb-suite.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-raw=$work/raw
-mkdir -p "$raw"
-log=$out/log.txt
-: >"$log"
-say() { echo "[$(printf '%4d' "$SECONDS") s] $*" | tee -a "$log"; }
-# cap N: N seconds, or less so that a step started now ends 30 s before the deadline.
-cap() {
-  local want=$1 left=$((deadline - SECONDS - 30))
-  ((left < want)) && want=$left
-  ((want < 5)) && want=5
-  echo "$want"
-}
-late() { [ $((deadline - SECONDS)) -lt 45 ]; }
-
-if [ ! -x "$kerb" ]; then
-  echo "run_gpu_suite.sh: no kerb at $kerb (build it with bench/build_carry.sh and carry build-carry/)" >&2
-  exit 2
-fi
-have_cuda_bench=0
-if [ "$device" = cuda ]; then
-  if [ -x "$cudabench" ]; then have_cuda_bench=1; else say "no hand-written CUDA at $cudabench: skipped"; fi
-fi
-
-# ---- the device ------------------------------------------------------------------
-{
-  echo "== $(date -u +%Y-%m-%dT%H:%M:%SZ) $(uname -n)"
-  "$kerb" --version
-  if command -v nvidia-smi >/dev/null; then
-    nvidia-smi -L
-    nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,temperature.gpu,power.draw,power.limit,persistence_mode --format=csv
-  fi
-} >"$out/device.txt" 2>&1
-cat "$out/device.txt" >>"$log"
+# begin_run, say, cap, late, device_info, programs_dir
+source bench/gpu_common.sh
+begin_run run_gpu_suite.sh kerb-suite
 
 # ---- inputs ------------------------------------------------------------------------
 # In a dry run, copies of the programs without their no_interp/no_cpu tags read small
 # inputs; on the GPU the programs themselves read bench/data/.
-if [ "$device" = cuda ]; then
-  data=bench/data
-  fut_dir=bench
-else
-  data=$work/data
-  fut_dir=$work/fut
-  mkdir -p "$fut_dir"
-  for f in bench/*.fut; do sed 's/ no_interp no_cpu / /' "$f" >"$fut_dir/$(basename "$f")"; done
-  ln -s "$data" "$fut_dir/data"
-fi
+data=bench/data
+[ "$device" = cuda ] || data=$work/data
+fut_dir=$(programs_dir bench)
 say "generating inputs ($scale) into $data"
 if ! timeout "$(cap 240)" "$python" bench/gen_data.py --scale "$scale" --out "$data" >>"$log" 2>&1; then
   say "bench/gen_data.py failed (see log.txt)"

@@ -246,7 +246,7 @@ void ProgramGen::chunked_phase(const Chunked &c, const char *name, Value *nthrea
                    [&](Value *i, const std::vector<Val> &acc) { store_rows(outs, i, acc); });
       break;
     }
-  }, true);
+  }, true, phase != ChunkPhase::Prefixes); // (prefixes: in place)
   emit_launch(int(out_.kernel_descs.size()) - 1, nthreads, sl);
 }
 
@@ -457,12 +457,17 @@ void ProgramGen::segred_rows_body(KernelFn &k, const core::Stm &red, const Block
       b.CreateStore(b.getTrue(), failed);
       b.CreateBr(done);
     };
-    segs.setup(j);
-    std::vector<Value *> ne = segs.ne();
-    for (size_t x = 0; x < kr; x++) b.CreateStore(ne[x], acc[x]);
-    Value *first = b.CreateAdd(b.CreateMul(ids.block, rows_per_block), r);
-    g.strided_range(first, m, stride, kRowsUnroll, done,
-                    [&](Value *i) { return g.rows_at(e.arrays, i); }, combine_into_acc);
+    // Its checks deferred (it writes only registers; Note [Deferred checks]).
+    deferred(g, [&](bool) {
+      segs.setup(j);
+      std::vector<Value *> ne = segs.ne();
+      for (size_t x = 0; x < kr; x++) b.CreateStore(ne[x], acc[x]);
+      Value *first = b.CreateAdd(b.CreateMul(ids.block, rows_per_block), r);
+      g.strided_range(first, m, stride, kRowsUnroll, nullptr,
+                      [&](Value *i) { return g.rows_at(e.arrays, i); }, combine_into_acc);
+    });
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
   };
   auto partial_at = [&](size_t x, Value *j) {
     return g.element_addr(b.CreateIntToPtr(k.slot(bk.out_slots[x]), gptr),
@@ -752,9 +757,13 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   // Pass 1: the chunk's total. A commutative operator lets the block's threads read
   // its part interleaved (coalesced: thread t takes t, t + ntid, ...); otherwise each
   // thread takes a contiguous chunk, which keeps the order.
-  set_acc_ne();
+  // Its checks deferred: the pass reads its input and writes only registers (Note
+  // [Deferred checks] in deferred_checks.cpp); a failure ends at `after_chunk`.
   BasicBlock *after_chunk = BasicBlock::Create(c, "chunk.done", f);
   on_fail_to(after_chunk);
+  deferred(g, [&](bool) {
+  set_acc_ne();
+  BasicBlock *walked = BasicBlock::Create(c, "chunk.walked", f);
   // The segment's statements before its reduction (their failures as the chunk's).
   if (segs) {
     segs->setup(segment);
@@ -796,7 +805,7 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
         g.lane_values.clear();
         g.lane_indexed.clear();
       }, false);
-      g.stepped_range(b.CreateAdd(from, tid), seg_hi, ntid, after_chunk,
+      g.stepped_range(b.CreateAdd(from, tid), seg_hi, ntid, walked,
                       [&](Value *i) { combine_into_acc(input_at(i)); }, false);
     } else {
       Value *first = b.CreateAdd(seg_lo, tid);
@@ -804,13 +813,16 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
       Value *left = b.CreateSub(seg_hi, first);
       Value *count = b.CreateSDiv(b.CreateAdd(left, b.CreateSub(ntid, b.getInt64(1))), ntid);
       count = b.CreateSelect(b.CreateICmpSGT(count, b.getInt64(0)), count, b.getInt64(0));
-      g.counted_range(b.getInt64(0), count, after_chunk, [&](Value *k) {
+      g.counted_range(b.getInt64(0), count, walked, [&](Value *k) {
         combine_into_acc(input_at(b.CreateAdd(first, b.CreateMul(k, ntid))));
       });
     }
   } else {
-    g.counted_range(lo, hi, after_chunk, [&](Value *i) { combine_into_acc(input_at(i)); });
+    g.counted_range(lo, hi, walked, [&](Value *i) { combine_into_acc(input_at(i)); });
   }
+  });
+  b.CreateBr(after_chunk);
+  b.SetInsertPoint(after_chunk);
   for (size_t j = 0; j < kr; j++) store_shared(j, tid, b.CreateLoad(g.ops().reg_type(types[j]), acc[j]));
   barrier();
 
@@ -1109,7 +1121,11 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
 
   // A phase: every thread that has not failed runs body(t); then a barrier that tells
   // whether any thread failed, and if one did the whole block leaves.
-  auto phase = [&](const std::function<void(Value *)> &body) {
+  // `defer`: body(t) reads the input and writes what no thread reads in the phase; its
+  // checks are deferred (Note [Deferred checks] in deferred_checks.cpp).
+  auto phase = [&](const std::function<void(Value *)> &body0, bool defer = false) {
+    std::function<void(Value *)> body = body0;
+    if (defer) body = [&](Value *t) { deferred(g, [&](bool) { body0(t); }); };
     BasicBlock *run = block_of("phase.run"), *end = block_of("phase.end");
     b.CreateCondBr(b.CreateLoad(b.getInt1Ty(), failed), end, run);
     b.SetInsertPoint(run);
@@ -1171,7 +1187,10 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   // its threads together.
   BasicBlock *wfail = nullptr;
   bool step_may_fail = false;
-  auto wstep = [&](bool lanes, const std::function<void(Value *)> &body) {
+  // `defer` as for phase.
+  auto wstep = [&](bool lanes, const std::function<void(Value *)> &body0, bool defer = false) {
+    std::function<void(Value *)> body = body0;
+    if (defer) body = [&](Value *l) { deferred(g, [&](bool) { body0(l); }); };
     BasicBlock *end = block_of("wstep.end");
     step_may_fail = false;
     bool *mf = &step_may_fail;
@@ -1281,7 +1300,7 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
       auto run_of = [&](Value *t) { return run_in(t, cnt); };
       phase([&](Value *t) {
         striped(t, [&](Value *i) { put(tl, i, input(b.CreateAdd(base, i))); });
-      });
+      }, true);
       // Fold and scan per warp, with warp barriers only (Note [Tiled block kernels]).
       const std::vector<Arr> *src = &pa, *dst = &pb;
       BasicBlock *gend = block_of("wscan.end");
@@ -1415,7 +1434,7 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
         wstep(true, [&](Value *l) {
           striped_by(w, l, cnt, full, "wload",
                      [&](Value *i) { put(tl, b.CreateAdd(toff, i), input(b.CreateAdd(base, i))); });
-        });
+        }, true);
         // Fold, blocked: thread l its run of `items` elements, in order.
         wstep(true, [&](Value *l) {
           auto [first, m] = run_in(l, cnt);
@@ -1465,7 +1484,7 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
           write_acc(a, op(read_acc(a), input(b.CreateAdd(first, b.CreateMul(j, b.getInt64(nt))))));
         });
         put(pa, t, read_acc(a));
-      });
+      }, true);
       warp_tree(poff);
     };
     over_warps(wexit, one_warp, [&](Value *wi) { return get(pa, b.CreateMul(wi, b.getInt64(w))); });

@@ -434,7 +434,7 @@ std::unique_ptr<Compiled> compile_host(const Program &program, const CompileOpti
   initialize_llvm();
   auto c = std::make_unique<Compiled>();
   c->core_ = lower_checked(program, opts);
-  gen = generate_llvm(c->core_, target);
+  gen = generate_llvm(c->core_, target, opts.gen);
   c->jit_ = HostJit::create();
   define_runtime_symbols(*c->jit_);
   c->jit_->add_module(std::move(gen.host), std::move(gen.host_context));
@@ -494,16 +494,16 @@ std::string emit_stage(const Program &program, const std::string &stage,
   std::string out;
   llvm::raw_string_ostream os(out);
   if (stage == "llvm") {
-    GeneratedProgram cpu = generate_llvm(core, Target::Cpu);
+    GeneratedProgram cpu = generate_llvm(core, Target::Cpu, opts.gen);
     os << "; ---- host code and CPU kernels\n";
     cpu.host->print(os, nullptr);
-    GeneratedProgram gpu = generate_llvm(core, Target::Cuda);
+    GeneratedProgram gpu = generate_llvm(core, Target::Cuda, opts.gen);
     os << "; ---- CUDA kernels\n";
     gpu.kernels->print(os, nullptr);
     return out;
   }
   if (stage == "ptx") {
-    GeneratedProgram gpu = generate_llvm(core, Target::Cuda);
+    GeneratedProgram gpu = generate_llvm(core, Target::Cuda, opts.gen);
     return emit_ptx(*gpu.kernels, opts.sm, opts.fp_contract);
   }
   throw std::invalid_argument("unknown stage '" + stage + "'");

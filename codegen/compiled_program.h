@@ -6,6 +6,7 @@
 // run`, `kerb test` and `kerb bench` use for --device cpu|cuda.
 #pragma once
 
+#include "codegen/gen_llvm.h"
 #include "compiler/ast.h"
 #include "compiler/core_ir.h"
 #include "compiler/interpreter.h"
@@ -23,6 +24,7 @@ struct CompileOptions {
                              // every launch of a checked kernel
   std::string sm = "sm_80";  // the PTX target
   bool fp_contract = true;   // --fp-contract: CUDA kernels may fuse a*b+c into an fma
+  GenOptions gen;            // --deferred-checks
 };
 
 // An entry call prepared for timing (`kerb bench`): its arguments are uploaded to the

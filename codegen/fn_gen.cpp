@@ -165,7 +165,18 @@ Value *FnGen::load_elem(PrimType t, Value *addr) {
 void FnGen::check(Value *ok, int site, const std::vector<Value *> &args) {
   BasicBlock *bad = BasicBlock::Create(c_, "check.fail", f_);
   BasicBlock *good = BasicBlock::Create(c_, "check.ok", f_);
-  b_.CreateCondBr(ok, good, bad, MDBuilder(c_).createBranchWeights(1 << 20, 1));
+  if (deferral_) {
+    // A check that is not deferred fails here only if no deferred check failed before
+    // it (Note [Deferred checks] in deferred_checks.cpp): one branch on the hot path.
+    Value *flag = b_.CreateLoad(b_.getInt1Ty(), deferral_->flag);
+    BasicBlock *cold = BasicBlock::Create(c_, "check.cold", f_);
+    b_.CreateCondBr(b_.CreateAnd(ok, b_.CreateNot(flag)), good, cold,
+                    MDBuilder(c_).createBranchWeights(1 << 20, 1));
+    b_.SetInsertPoint(cold);
+    b_.CreateCondBr(flag, deferral_->slow, bad);
+  } else {
+    b_.CreateCondBr(ok, good, bad, MDBuilder(c_).createBranchWeights(1 << 20, 1));
+  }
   b_.SetInsertPoint(bad);
   emit_failure(site, args);
   b_.SetInsertPoint(good);
@@ -239,6 +250,7 @@ void FnGen::check_nan(Value *r, const std::vector<Value *> &operands, int site) 
   Value *ok = b_.CreateFCmpORD(r, r);
   for (Value *x : operands)
     if (x && x->getType()->isFloatingPointTy()) ok = b_.CreateOr(ok, b_.CreateFCmpUNO(x, x));
+  if (deferral_) return defer(ok);
   check(ok, site, {});
 }
 
@@ -270,6 +282,7 @@ std::vector<Val> FnGen::results(const core::Body &b) {
 
 void FnGen::stm(const core::Stm &s) {
   if (mode_ == Host && launch_hook && launch_hook(s)) return;
+  if (deferral_ && needs_flag_barrier(s.exp)) flag_barrier();
   if (destination_stm(s)) return;
   if (!given.empty() && s.pat.size() == 1) {
     auto it = given.find(s.pat[0]);
@@ -288,13 +301,22 @@ void FnGen::stm(const core::Stm &s) {
   case core::ExpKind::BinOp: {
     PrimType t = prim_of(e.args[0]);
     Value *a = scalar(e.args[0]), *b = scalar(e.args[1]);
-    if (e.site >= 0 && is_checked_division(e.binop, t))
-      check(b_.CreateICmpNE(b, ConstantInt::get(b->getType(), 0)), e.site, {});
-    if (e.site >= 0 && e.binop == BinOp::Pow && is_signed_int(t))
-      check(b_.CreateICmpSGE(b, ConstantInt::get(b->getType(), 0)), e.site, {});
-    Value *r = nullptr;
     auto magic = e.args[1].is_var() ? divisors.find(e.args[1].var) : divisors.end();
-    if (magic != divisors.end() && magic_division(e.binop, t))
+    bool by_magic = magic != divisors.end() && magic_division(e.binop, t);
+    // Deferred (Note [Deferred checks]): a division by 1 instead of 0, `**` by 0
+    // instead of a negative exponent. (A magic divisor is the host's: its check is
+    // the same for every thread, and it keeps its branch.)
+    auto checked = [&](Value *ok, int64_t instead) {
+      if (!deferral_ || by_magic) return check(ok, e.site, {});
+      defer(ok);
+      b = b_.CreateSelect(ok, b, ConstantInt::get(b->getType(), uint64_t(instead)));
+    };
+    if (e.site >= 0 && is_checked_division(e.binop, t))
+      checked(b_.CreateICmpNE(b, ConstantInt::get(b->getType(), 0)), 1);
+    if (e.site >= 0 && e.binop == BinOp::Pow && is_signed_int(t))
+      checked(b_.CreateICmpSGE(b, ConstantInt::get(b->getType(), 0)), 0);
+    Value *r = nullptr;
+    if (by_magic)
       r = ops_.divide_by_magic(e.binop, t, a, b, magic->second.first, magic->second.second);
     else
       r = ops_.binop(e.binop, t, a, b);
@@ -478,6 +500,11 @@ void FnGen::loop_stm(const core::Stm &s) {
     counter = entry_alloca(ops_.reg_type(ct));
     b_.CreateStore(ConstantInt::get(ops_.reg_type(ct), 0), counter);
   }
+  // Deferring: checks of the body's loads at affine indices, made once before the loop
+  // (Note [Hoisted checks] in deferred_checks.cpp).
+  std::set<const core::Exp *> hoisted_before = hoisted_;
+  if (deferral_ && !e.is_while && ct == PrimType::I64)
+    for (const core::Exp *h : hoist_loop_checks(e, bound)) hoisted_.insert(h);
   // Host loops free what an iteration allocated and does not carry to the next.
   Value *mark = mode_ == Host ? b_.CreateCall(rt("kerb_rt_scope_mark"), {ctx}) : nullptr;
   BasicBlock *head = BasicBlock::Create(c_, "loop.head", f_);
@@ -491,6 +518,8 @@ void FnGen::loop_stm(const core::Stm &s) {
   if (e.is_while) {
     body(*e.bodies[1]);
     go = scalar(e.bodies[1]->result[0]);
+    // Deferring: leave as soon as a check failed (Note [Deferred checks]).
+    if (deferral_) go = b_.CreateAnd(go, b_.CreateNot(b_.CreateLoad(b_.getInt1Ty(), deferral_->flag)));
   } else {
     Value *i = b_.CreateLoad(ops_.reg_type(ct), counter);
     bind(e.loop_var, Val{i, nullptr, {}, {}});
@@ -522,6 +551,7 @@ void FnGen::loop_stm(const core::Stm &s) {
     b_.CreateStore(b_.CreateAdd(i, ConstantInt::get(i->getType(), 1)), counter);
   }
   b_.CreateBr(head);
+  hoisted_ = std::move(hoisted_before);
   b_.SetInsertPoint(exit);
   std::vector<Val> out = load_slots(state, params);
   for (size_t i = 0; i < s.pat.size(); i++) bind(s.pat[i], out[i]);
@@ -545,8 +575,17 @@ void FnGen::index_stm(const core::Stm &s) {
     idx.push_back(i);
     ok = b_.CreateAnd(ok, b_.CreateICmpULT(i, arr.dims[k]));
   }
-  if (e.site >= 0) check(ok, e.site, index_failure_args(idx, arr.dims));
+  // A load's check is deferred (Note [Deferred checks]): the address is clamped.
+  // A load whose check was hoisted before its loop (Note [Hoisted checks]) has none here.
+  bool hoisted = e.site >= 0 && deferral_ && hoisted_.count(&e);
+  bool deferred = e.site >= 0 && deferral_ && idx.size() == arr.dims.size() && !hoisted;
+  if (deferred) defer(ok);
+  else if (e.site >= 0 && !hoisted) check(ok, e.site, index_failure_args(idx, arr.dims));
   Value *addr = element_addr(arr.addr, offset_of(arr, idx), t);
+  if (deferred && mode_ == Kernel && idx.size() == arr.dims.size()) {
+    bind(s.pat[0], Val{deferred_load(t, ok, addr), nullptr, {}, {}});
+    return;
+  }
   if (idx.size() < arr.dims.size()) {
     bind(s.pat[0], subarray(arr, addr, idx.size()));
     return;
@@ -605,19 +644,35 @@ BasicBlock *FnGen::stepped_range(Value *lo, Value *hi, Value *step, BasicBlock *
 BasicBlock *FnGen::strided_range(Value *first, Value *end, Value *stride, int64_t unroll,
                                  BasicBlock *exit,
                                  const std::function<std::vector<Val>(Value *)> &read,
-                                 const std::function<void(const std::vector<Val> &)> &use) {
+                                 const std::function<void(const std::vector<Val> &)> &use, bool defer) {
   Value *left = b_.CreateSub(end, first);
   Value *count = b_.CreateSDiv(b_.CreateAdd(left, b_.CreateSub(stride, i64(1))), stride);
   count = b_.CreateSelect(b_.CreateICmpSGT(count, i64(0)), count, i64(0));
   Value *groups = b_.CreateUDiv(count, i64(unroll));
   auto at = [&](Value *q) { return b_.CreateAdd(first, b_.CreateMul(q, stride)); };
   counted_range(i64(0), groups, nullptr, [&](Value *q) {
-    std::vector<std::vector<Val>> xs;
-    for (int64_t u = 0; u < unroll; u++)
-      xs.push_back(read(at(b_.CreateAdd(b_.CreateMul(q, i64(unroll)), i64(u)))));
+    auto xs = std::vector<std::vector<Val>>(size_t(unroll));
+    auto read_all = [&] {
+      std::vector<Val> flat;
+      for (int64_t u = 0; u < unroll; u++) {
+        xs[size_t(u)] = read(at(b_.CreateAdd(b_.CreateMul(q, i64(unroll)), i64(u))));
+        flat.insert(flat.end(), xs[size_t(u)].begin(), xs[size_t(u)].end());
+      }
+      return flat;
+    };
+    if (defer) {
+      std::vector<Val> flat = deferred_values(read_all);
+      size_t per = flat.size() / size_t(unroll);
+      for (int64_t u = 0; u < unroll; u++)
+        xs[size_t(u)].assign(flat.begin() + long(size_t(u) * per), flat.begin() + long(size_t(u + 1) * per));
+    } else {
+      read_all();
+    }
     for (const std::vector<Val> &x : xs) use(x);
   });
-  return counted_range(b_.CreateMul(groups, i64(unroll)), count, exit, [&](Value *q) { use(read(at(q))); });
+  return counted_range(b_.CreateMul(groups, i64(unroll)), count, exit, [&](Value *q) {
+    use(defer ? deferred_values([&] { return read(at(q)); }) : read(at(q)));
+  });
 }
 
 void FnGen::counted_loop(Value *n, const std::function<void(Value *)> &body) {

@@ -69,6 +69,11 @@ struct ArenaNeed {
 // `dests`: the body's variables written in place (FnGen::in_place_results). With
 // `host` null only `any` is computed; otherwise `size` gives a size's i64 value in host
 // code (null: not known there).
+// Moves each slow copy of deferred work (FnGen::slow_regions) into a noinline, cold
+// function of its own (Note [The slow copy outlined] in deferred_checks.cpp); the
+// kernels must be complete.
+void outline_slow_copies(const std::map<Function *, std::vector<std::vector<BasicBlock *>>> &regions);
+
 ArenaNeed arena_need(const core::Program &p, const core::Body &body,
                      const std::map<int, size_t> &dests, FnGen *host,
                      const std::function<Value *(const core::SubExp &)> &size);
@@ -186,6 +191,63 @@ public:
 
   void emit_failure(int site, const std::vector<Value *> &args);
 
+  // ---- deferred checks (codegen/deferred_checks.cpp, Note [Deferred checks])
+
+  // A kernel thread's work generated twice: first with its checks deferred (bounds
+  // checks of loads and division checks fold "failed" into a flag, their index or
+  // divisor clamped; no branch), then, reached only when the flag is set at the end, the
+  // same work with every check branching to its failure, which finds and reports the
+  // first failure exactly. `work` must compute the same thing when run again (it
+  // reads no memory it writes, and its writes outside the thread are preceded by
+  // flag_barrier()). With nothing deferred the second copy is not made.
+  // `work(slow)`: slow is false for the first copy and true for the second, which may
+  // recompute what it starts from (a thread's index from the special registers) rather
+  // than receive it as an argument of its outlined function.
+  void deferred_work(const std::function<void(bool slow)> &work);
+  // Whether this kernel defers its checks (the program's checks can fail, and
+  // --deferred-checks is on); ProgramGen sets it.
+  bool defer_checks = false;
+  // The scalars `compute` gives, computed as deferred work when defer_checks (through
+  // allocas, so that both copies give them); otherwise compute().
+  std::vector<Val> deferred_values(const std::function<std::vector<Val>()> &compute);
+  // Where deferred_work records the blocks of each slow copy, by function, for
+  // outline_slow_copies (null: not recorded, the copies stay inline).
+  std::map<Function *, std::vector<std::vector<BasicBlock *>>> *slow_regions = nullptr;
+  // Whether checks are being deferred (the first copy of deferred_work is made).
+  bool deferring() const { return deferral_ != nullptr; }
+  // Deferring: if a deferred check has failed, go to the second copy (before anything
+  // that must not run on a failed value: loops, arrays, unchecked indexing, stores that
+  // others see). Otherwise nothing.
+  void flag_barrier();
+  // Deferring, after a flag_barrier (the flag is clear): `f`'s checks branch where they
+  // stand, as outside deferred_work (an update of memory the work reads, whose second
+  // copy would see it).
+  void undeferred(const std::function<void()> &f) {
+    Deferral *d = deferral_;
+    deferral_ = nullptr;
+    f();
+    deferral_ = d;
+  }
+  // Deferring: ORs !ok into the flag (the check that gave `ok` is deferred).
+  void defer(Value *ok);
+  // A load's address when its bounds check `ok` is deferred: addr if ok, else an
+  // address that can always be read (the failure slot).
+  Value *deferred_addr(Value *ok, Value *addr);
+  // The element of type t at addr if ok, else any value: a load whose bounds check `ok`
+  // is deferred. On the GPU a predicated load (no address select), on the CPU a load
+  // from deferred_addr.
+  Value *deferred_load(PrimType t, Value *ok, Value *addr);
+  // Deferring: whether statement `e` must wait for the flag (flag_barrier) first.
+  bool needs_flag_barrier(const core::Exp &e) const;
+  // Deferring, before a `for` loop whose counter and bound are i64 (`bound` its value):
+  // the bounds checks of the loads in its body whose indices are affine in the counter
+  // (invariant base, constant step) and whose arrays are invariant are made once here,
+  // for the first and the last iteration (Note [Hoisted checks]); their loads in the
+  // body are then unchecked. Returns the hoisted statements, for `hoisted_`.
+  std::set<const core::Exp *> hoist_loop_checks(const core::Exp &loop, Value *bound);
+  // Index statements whose check hoist_loop_checks made before their loop.
+  std::set<const core::Exp *> hoisted_;
+
   // Index arguments of a bounds failure: the indices, then every dim.
   std::vector<Value *> index_failure_args(const std::vector<Value *> &idx,
                                           const std::vector<Value *> &dims);
@@ -209,13 +271,8 @@ public:
   bool consumed_whole(const core::Stm &s) { return cur_body_ && consumed_whole(p_, *cur_body_, s); }
   static bool consumed_whole(const core::Program &p, const core::Body &body, const core::Stm &s);
 
-  static bool uses_only_whole(const core::Exp &e, const std::set<int> &vars);
-  // Whether `e` mentions any of `vars`, and whether a body holds a check (a site).
+  // Whether `e` mentions any of `vars`.
   static bool mentions(const core::Exp &e, const std::set<int> &vars);
-  static bool has_checks(const core::Body &b);
-  // Whether the map `s` of `body`, or a map of `body` whose results it reads (fused into
-  // it), transitively, has checks in its lambda.
-  static bool map_chain_has_checks(const core::Body &body, const core::Stm &s);
 
   std::vector<Val> results(const core::Body &b);
 
@@ -271,9 +328,12 @@ public:
   // `unroll` elements read (read(i)) before any is used (use(values)), so that their
   // loads are in flight together, then the rest one by one; continues at `exit` (as
   // counted_range).
+  // `defer`: each group's reads (scalars) are one deferred work (deferred_values), so
+  // that their checks do not branch; the uses come after the flag's test.
   BasicBlock *strided_range(Value *first, Value *end, Value *stride, int64_t unroll, BasicBlock *exit,
                             const std::function<std::vector<Val>(Value *)> &read,
-                            const std::function<void(const std::vector<Val> &)> &use);
+                            const std::function<void(const std::vector<Val> &)> &use,
+                            bool defer = false);
 
   // Applies a lambda to argument values; returns its results.
   std::vector<Val> apply(const core::Lambda &l, const std::vector<Val> &args);
@@ -372,6 +432,13 @@ public:
   // Copies the array values among `vals` into their next buffers; returns the values
   // to carry (scalars as they are).
   std::vector<Val> carry_next(Carry &c, const std::vector<Val> &vals);
+
+  struct Deferral {
+    AllocaInst *flag = nullptr; // i1: a deferred check failed
+    BasicBlock *slow = nullptr; // the second copy of the work
+    int deferred = 0;           // checks deferred so far
+  };
+  Deferral *deferral_ = nullptr;
 
   const core::Program &p_;
   Module &m_;

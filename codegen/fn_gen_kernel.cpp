@@ -4,6 +4,8 @@
 // thread.
 #include "codegen/fn_gen.h"
 
+#include "compiler/fusion.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <llvm/IR/IRBuilder.h>
@@ -20,92 +22,13 @@ using namespace llvm;
 using llvm::Type;
 using llvm::Value;
 
+// Where maps are computed is a property of the core IR that the check report describes
+// too (compiler/fusion.h); these follow it.
 bool FnGen::consumed_whole(const core::Program &p, const core::Body &body, const core::Stm &s) {
-  if (s.exp.kind == core::ExpKind::Map)
-    for (int v : s.pat)
-      if (p.var(v).type.rank != 1) return false;
-  std::set<int> vars(s.pat.begin(), s.pat.end());
-  bool after = false, used = false;
-  for (const core::Stm &t : body.stms) {
-    if (&t == &s) {
-      after = true;
-      continue;
-    }
-    if (!after) continue;
-    if (!uses_only_whole(t.exp, vars)) return false;
-    used = used || mentions(t.exp, vars);
-  }
-  for (const core::SubExp &r : body.result)
-    if (r.is_var() && vars.count(r.var)) return false;
-  // A map that nothing reads would never be computed: that is fine unless its lambda,
-  // or that of a map fused into it, can fail, whose checks must still happen, as on the
-  // interpreter. (Found by kerb difftest: an unused map with a bad index, seeds 357
-  // and 457, and an unused map over a map with an assert, seed 403658, failed on the
-  // interpreter only.)
-  if (!used && s.exp.kind == core::ExpKind::Map && map_chain_has_checks(body, s)) return false;
-  return true;
+  return core::computed_where_read(p, body, s);
 }
 
-bool FnGen::map_chain_has_checks(const core::Body &body, const core::Stm &s) {
-  if (has_checks(s.exp.lambda->body)) return true;
-  for (int a : s.exp.arrays)
-    for (const core::Stm &t : body.stms) {
-      if (&t == &s) break;
-      if (t.exp.kind == core::ExpKind::Map && t.exp.lambda &&
-          std::find(t.pat.begin(), t.pat.end(), a) != t.pat.end() && map_chain_has_checks(body, t))
-        return true;
-    }
-  return false;
-}
-
-bool FnGen::mentions(const core::Exp &e, const std::set<int> &vars) {
-  for (const core::SubExp &a : e.args)
-    if (a.is_var() && vars.count(a.var)) return true;
-  for (int a : e.arrays)
-    if (vars.count(a)) return true;
-  auto in_body = [&](const core::Body &b) {
-    for (const core::Stm &t : b.stms)
-      if (mentions(t.exp, vars)) return true;
-    for (const core::SubExp &r : b.result)
-      if (r.is_var() && vars.count(r.var)) return true;
-    return false;
-  };
-  for (const auto &b : e.bodies)
-    if (b && in_body(*b)) return true;
-  return e.lambda && in_body(e.lambda->body);
-}
-
-bool FnGen::has_checks(const core::Body &b) {
-  for (const core::Stm &t : b.stms) {
-    if (t.exp.site >= 0) return true;
-    for (const auto &nb : t.exp.bodies)
-      if (nb && has_checks(*nb)) return true;
-    if (t.exp.lambda && has_checks(t.exp.lambda->body)) return true;
-  }
-  return false;
-}
-
-bool FnGen::uses_only_whole(const core::Exp &e, const std::set<int> &vars) {
-  for (const core::SubExp &a : e.args)
-    if (a.is_var() && vars.count(a.var)) return false;
-  bool whole = e.kind == core::ExpKind::Map || e.kind == core::ExpKind::Reduce;
-  // reduce_by_index reads its indices and values element by element (not its
-  // destinations, which it copies).
-  size_t first_whole = e.kind == core::ExpKind::Hist ? e.arrays.size() / 2 : 0;
-  for (size_t j = 0; j < e.arrays.size(); j++)
-    if (vars.count(e.arrays[j]) && !whole && !(first_whole > 0 && j >= first_whole)) return false;
-  auto body_ok = [&](const core::Body &b) {
-    for (const core::Stm &t : b.stms)
-      if (!uses_only_whole(t.exp, vars)) return false;
-    for (const core::SubExp &r : b.result)
-      if (r.is_var() && vars.count(r.var)) return false;
-    return true;
-  };
-  for (const auto &b : e.bodies)
-    if (b && !body_ok(*b)) return false;
-  if (e.lambda && !body_ok(e.lambda->body)) return false;
-  return true;
-}
+bool FnGen::mentions(const core::Exp &e, const std::set<int> &vars) { return core::mentions(e, vars); }
 
 std::vector<Val> FnGen::rows_at(const std::vector<int> &arrays, Value *i) {
   std::map<const core::Stm *, std::vector<Val>> applied;

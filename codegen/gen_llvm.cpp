@@ -23,8 +23,8 @@ GeneratedProgram &GeneratedProgram::operator=(GeneratedProgram &&) noexcept = de
 
 std::string entry_symbol(const std::string &entry) { return "kerb_entry_" + entry; }
 
-GeneratedProgram generate_llvm(const core::Program &program, Target target) {
-  return ProgramGen(program, target).run();
+GeneratedProgram generate_llvm(const core::Program &program, Target target, GenOptions opts) {
+  return ProgramGen(program, target, opts).run();
 }
 
 } // namespace kerb::codegen

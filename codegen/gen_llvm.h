@@ -31,6 +31,13 @@ namespace kerb::codegen {
 
 enum class Target : uint8_t { Cpu, Cuda };
 
+// How checks compile (the command line's --deferred-checks).
+struct GenOptions {
+  // Kernel threads defer their load and division checks (Note [Deferred checks] in
+  // deferred_checks.cpp); false: every check branches to its failure where it stands.
+  bool deferred_checks = true;
+};
+
 struct GeneratedProgram {
   // The host module: one `i32 kerb_entry_NAME(ptr ctx, ptr in, ptr out)` per entry
   // point; on the CPU target it also holds the kernels.
@@ -49,7 +56,7 @@ struct GeneratedProgram {
 };
 
 // Throws CompileError for a construct the code generator does not handle yet.
-GeneratedProgram generate_llvm(const core::Program &program, Target target);
+GeneratedProgram generate_llvm(const core::Program &program, Target target, GenOptions opts = {});
 
 // The symbol of an entry point's host function.
 std::string entry_symbol(const std::string &entry);

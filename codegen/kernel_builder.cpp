@@ -131,10 +131,13 @@ ProgramGen::KernelFn ProgramGen::new_kernel(const std::string &name, size_t num_
     k.slot = [g, slots, f = k.f](size_t i) -> Value * {
       IRBuilder<> eb(&f->getEntryBlock(), f->getEntryBlock().begin());
       return eb.CreateLoad(eb.getInt64Ty(), eb.CreateGEP(eb.getInt64Ty(), slots, eb.getInt64(i)));
-      (void)g;
     };
   }
   k.g->failure_word = k.slot(0);
+  // Thread kernels outline the slow copies of their deferred work; block kernels keep
+  // them inline (Note [The slow copy outlined] in deferred_checks.cpp).
+  if (desc.kind == KernelDesc::Threads) k.g->slow_regions = &slow_regions_;
+  k.g->defer_checks = may_fail() && opts_.deferred_checks;
   return k;
 }
 
@@ -179,7 +182,8 @@ Value *ProgramGen::sreg(IRBuilder<> &b, Intrinsic::ID id) {
 }
 
 void ProgramGen::threads_kernel(KernelFn &k, Value *n,
-                                const std::function<void(Value *)> &per_thread, bool prelude) {
+                                const std::function<void(Value *)> &per_thread, bool prelude,
+                                bool rerun) {
   FnGen &g = *k.g;
   IRBuilder<> &b = g.builder();
   LLVMContext &c = b.getContext();
@@ -201,14 +205,19 @@ void ProgramGen::threads_kernel(KernelFn &k, Value *n,
     b.SetInsertPoint(run);
   }
   if (gpu()) {
-    Value *gid = b.CreateAdd(b.CreateMul(sreg(b, Intrinsic::nvvm_read_ptx_sreg_ctaid_x),
-                                         sreg(b, Intrinsic::nvvm_read_ptx_sreg_ntid_x)),
-                             sreg(b, Intrinsic::nvvm_read_ptx_sreg_tid_x));
+    auto global_id = [&] {
+      return b.CreateAdd(b.CreateMul(sreg(b, Intrinsic::nvvm_read_ptx_sreg_ctaid_x),
+                                     sreg(b, Intrinsic::nvvm_read_ptx_sreg_ntid_x)),
+                         sreg(b, Intrinsic::nvvm_read_ptx_sreg_tid_x));
+    };
+    Value *gid = global_id();
     BasicBlock *work = BasicBlock::Create(c, "work", f);
     b.CreateCondBr(b.CreateICmpSLT(gid, n), work, k.exit);
     b.SetInsertPoint(work);
     g.on_fail = [&g, exit = k.exit](Value *) { g.builder().CreateBr(exit); };
-    per_thread(gid);
+    // (The slow copy reads its index afresh: one value fewer kept for its call.)
+    if (rerun) deferred(g, [&](bool slow) { per_thread(slow ? global_id() : gid); });
+    else per_thread(gid);
     b.CreateBr(k.exit);
     return;
   }
@@ -225,11 +234,19 @@ void ProgramGen::threads_kernel(KernelFn &k, Value *n,
   b.SetInsertPoint(work);
   // A failing thread stops: on the CPU, the rest of its range is not run either.
   g.on_fail = [&g, exit = k.exit](Value *) { g.builder().CreateBr(exit); };
-  per_thread(gid);
+  if (rerun) deferred(g, [&](bool) { per_thread(gid); });
+  else per_thread(gid);
   b.CreateBr(next);
   b.SetInsertPoint(next);
   b.CreateStore(b.CreateAdd(gid, b.getInt64(1)), ctr);
   b.CreateBr(head);
+}
+
+void ProgramGen::deferred(FnGen &g, const std::function<void(bool slow)> &work) {
+  // Checks deferred (Note [Deferred checks] in deferred_checks.cpp) in programs whose
+  // checks can fail, unless --deferred-checks=off.
+  if (!g.defer_checks) return work(false);
+  g.deferred_work(work);
 }
 
 bool ProgramGen::needs_prelude(const core::Body &b) const {

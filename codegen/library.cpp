@@ -284,8 +284,8 @@ std::string archive_of(const std::vector<std::pair<std::string, std::string>> &o
 Library compile_library(const Program &program, const std::string &name, const LibraryOptions &opts) {
   initialize_llvm();
   core::Program core = lower_checked(program, opts.compile);
-  GeneratedProgram cpu = generate_llvm(core, Target::Cpu);
-  GeneratedProgram cuda = generate_llvm(core, Target::Cuda);
+  GeneratedProgram cpu = generate_llvm(core, Target::Cpu, opts.compile.gen);
+  GeneratedProgram cuda = generate_llvm(core, Target::Cuda, opts.compile.gen);
   // One kernel list serves both devices: the host code of each launches kernel i.
   bool same = cpu.kernel_names == cuda.kernel_names && cpu.kernel_descs.size() == cuda.kernel_descs.size();
   for (size_t i = 0; same && i < cpu.kernel_descs.size(); i++)

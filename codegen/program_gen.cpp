@@ -38,6 +38,7 @@ GeneratedProgram ProgramGen::run() {
   declare_runtime(*out_.host);
   for (const core::Function &f : p_.functions) find_kernel_divisors(f.body, false);
   for (const core::Function &f : p_.functions) host_function(f);
+  outline_slow_copies(slow_regions_);
   return std::move(out_);
 }
 

@@ -34,7 +34,8 @@ void min_blocks_per_sm(Module &m, Function *f, int per_sm);
 
 class ProgramGen {
 public:
-  ProgramGen(const core::Program &p, Target target) : p_(p), target_(target) {}
+  ProgramGen(const core::Program &p, Target target, GenOptions opts = {})
+      : p_(p), target_(target), opts_(opts) {}
 
   GeneratedProgram run();
 
@@ -152,9 +153,16 @@ private:
 
   // Emits the per-thread loop (CPU) or the guarded thread (GPU) of a Threads kernel
   // over [0, n); `per_thread(gid)` emits one thread's work. A thread that fails a check
-  // stops; a kernel launched after a failure does nothing.
+  // stops; a kernel launched after a failure does nothing. `rerun`: per_thread's work
+  // computes the same when run again (it writes no memory it reads, and its writes
+  // that other threads see come after a flag_barrier), so its checks may be deferred
+  // (deferred).
   void threads_kernel(KernelFn &k, Value *n, const std::function<void(Value *)> &per_thread,
-                      bool prelude = false);
+                      bool prelude = false, bool rerun = false);
+  // `work` (which computes the same when run again) with its checks deferred
+  // (FnGen::deferred_work) when the program's checks can fail: a thread's work in
+  // threads_kernel, and in block kernels the parts of a phase that read their input.
+  void deferred(FnGen &g, const std::function<void(bool slow)> &work);
 
   bool launch(const core::Stm &s);
 
@@ -347,6 +355,9 @@ private:
   // then, for an index in range, the atomic update of its bin.
   void atomic_hist(const core::Stm &s, HistUpdate how);
   // An update kernel of atomic_hist with `sl` bound (its loads invariant).
+  // An atomic `*addr = *addr op v` whose old value is not used: on the GPU a `red`
+  // (Note [Reductions into global memory] in thread_kernels.cpp).
+  void global_reduce(FnGen &g, llvm::AtomicRMWInst::BinOp op, Value *addr, Value *v, PrimType t);
   KernelFn hist_fn(const char *name, KernelDesc::Kind kind, SlotList &sl);
   // The same as one block kernel with per-block histograms in shared memory (Note
   // [Histograms in shared memory] in thread_kernels.cpp), for one or two histograms
@@ -488,6 +499,9 @@ private:
 
   const core::Program &p_;
   Target target_;
+  GenOptions opts_;
+  // The slow copies of deferred work, outlined when the kernels are complete.
+  std::map<Function *, std::vector<std::vector<BasicBlock *>>> slow_regions_;
   GeneratedProgram out_;
   FnGen *host_ = nullptr;
 };

@@ -50,7 +50,8 @@ void insert_checks_of_kind(core::Program &p, FailureKind kind, const CheckOption
 }
 
 void remove_sites(core::Program &p, const std::vector<bool> &removed,
-                  const std::function<std::string(const core::CheckCandidate &)> &why) {
+                  const std::function<std::string(const core::CheckCandidate &)> &why,
+                  const char *state) {
   if (std::find(removed.begin(), removed.end(), true) == removed.end()) return;
   std::vector<int> code(p.failures.records.size(), -1);
   std::vector<FailureRecord> kept;
@@ -64,7 +65,7 @@ void remove_sites(core::Program &p, const std::vector<bool> &removed,
     if (c.site < 0) continue;
     int old = c.site;
     c.site = code[size_t(old)];
-    if (c.site < 0) c.disabled = kEliminated + why(c);
+    if (c.site < 0) c.disabled = state + why(c);
   }
   core::for_each_exp(p, [&](core::Exp &e) {
     if (e.site >= 0) e.site = code[size_t(e.site)];
@@ -78,16 +79,20 @@ std::string assert_condition_true(const core::Program &, const core::Exp &e) {
 }
 
 std::string format_check_report(const core::Program &p, const CheckOptions &opts) {
-  int kept = 0, disabled = 0, eliminated = 0;
+  int kept = 0, disabled = 0, eliminated = 0, removed = 0;
   std::string lines;
   for (const core::CheckCandidate &c : p.candidates) {
     std::string status;
     if (c.site >= 0) {
-      status = fmt::format("kept (code {})", c.site);
+      status = c.lazy.empty() ? fmt::format("kept (code {})", c.site)
+                              : fmt::format("kept (code {}; {})", c.site, c.lazy);
       kept++;
     } else if (c.eliminated()) {
       status = fmt::format("eliminated ({})", c.disabled.substr(kEliminated.size()));
       eliminated++;
+    } else if (c.removed_as_dead()) {
+      status = fmt::format("removed ({})", c.disabled);
+      removed++;
     } else if (!c.disabled.empty()) {
       status = fmt::format("disabled ({})", c.disabled);
       disabled++;
@@ -98,8 +103,9 @@ std::string format_check_report(const core::Program &p, const CheckOptions &opts
     lines += fmt::format("{}  {}  {}  {}\n", c.span.location(), failure_kind_name(c.kind), status,
                          c.message_template);
   }
-  return fmt::format("check sites (checks: {}): {} kept, {} disabled, {} eliminated\n{}", opts.str(),
-                     kept, disabled, eliminated, lines);
+  return fmt::format("check sites (checks: {}): {} kept, {} disabled, {} eliminated, {} removed as dead "
+                     "code\n{}",
+                     opts.str(), kept, disabled, eliminated, removed, lines);
 }
 
 } // namespace kerb

@@ -59,9 +59,20 @@ struct CheckCandidate {
   int site = -1;                  // kept: the failure code
   std::string disabled;           // not kept: why ("--unsafe", "#[unsafe] at ...", ...)
 
+  // Kept, but in a map that compiled code computes only where its result is read
+  // (compiler/fusion.h), which may not happen where the interpreter makes the check: why
+  // (compiler/mark_lazy_checks.cpp), else "".
+  std::string lazy;
+
   static constexpr const char *kEliminated = "eliminated: "; // `disabled` of a proved one
+  static constexpr const char *kDead = "dead code: ";        // `disabled` of a removed one
   // Proved not to fail (rather than turned off): the check cannot fail whatever the data.
   bool eliminated() const { return disabled.rfind(kEliminated, 0) == 0; }
+  // Removed with the dead code it was in (compiler/remove_dead_code.cpp).
+  bool removed_as_dead() const { return disabled.rfind(kDead, 0) == 0; }
+  // Whether compiled code may skip this check where the interpreter makes it, because
+  // the value it guards is not used there (docs/CHECKS.md, Note [Checks in dead code]).
+  bool skipped_where_dead() const { return removed_as_dead() || (site >= 0 && !lazy.empty()); }
 };
 
 struct VarInfo {

@@ -624,7 +624,11 @@ std::vector<int64_t> shape_of(const Value &v) {
 // the type then; with array rows and no element to copy the shape from, the map fails
 // as a whole). Later failures may depend on the filler values, which no device
 // computes; so the program runs twice, with two different fillers (zeros, and a distinctive non-zero pattern),
-// and only failures seen in both runs (same kind, message and location) count.
+// and only failures seen in both runs (same kind, message and location) count. A map
+// whose every element fails in code that compiled code removed as dead (docs/CHECKS.md,
+// Note [Checks in dead code]; the caller says which failures those are) is filled even
+// with array rows, so that the failures after it, which compiled code does reach, are
+// seen (kerb difftest, seed 1600274).
 class Interpreter {
 public:
   Interpreter(const Program &program, const CheckOptions &checks)
@@ -633,10 +637,13 @@ public:
   }
 
   // Turns on the mode of possible_failures(): failures of map elements are appended
-  // to `seen`, and the elements are filled with `filler` (0 or 1).
-  void enumerate_failures(std::vector<RunFailure> *seen, int filler) {
+  // to `seen`, and the elements are filled with `filler` (0 or 1); see there for
+  // `in_dead_code`.
+  void enumerate_failures(std::vector<RunFailure> *seen, int filler,
+                          const std::function<bool(const RunFailure &)> &in_dead_code) {
     seen_ = seen;
     filler_ = filler;
+    in_dead_code_ = in_dead_code;
   }
 
   Value run_entry(const FunDef &f, std::vector<Value> args) {
@@ -1518,21 +1525,32 @@ private:
 
   // The result of a map over no rows. See Note [Inner sizes of empty arrays]: when the
   // rows of the result may be arrays, one trial call on rows of zeros gives their shape
-  // (a failure in that call is ignored).
+  // (a failure in that call is ignored). In the trial, the elements of maps are isolated
+  // as for possible_failures (a failing element is filled), so that a map whose every
+  // element fails on the zeros still gives its rows' length (found by kerb difftest,
+  // seed 90906); what fails there is not recorded anywhere.
   Value empty_result(const Expr *apply, const Callable &f, const std::vector<const Value *> &xs) {
     if (apply && apply->type.is_array() && apply->type.rank() == 1 &&
         !has_array_parts(apply->type.element()))
       return empty_of(apply->type);
     size_t base = env_.size(), saved_base = frame_base_;
+    std::vector<RunFailure> trial_failures;
+    std::vector<RunFailure> *saved_seen = seen_;
+    std::optional<RunFailure> saved_first = first_failure_;
+    seen_ = &trial_failures;
     try {
       std::vector<Value> probe;
       for (const Value *x : xs) probe.push_back(zero_row(*x));
       Value r = call(f, probe.data(), probe.size(), f.span);
+      seen_ = saved_seen;
+      first_failure_ = saved_first;
       return replicate_value(0, r);
     } catch (const Failed &) {
       pop_to(base);
       frame_base_ = saved_base;
     }
+    seen_ = saved_seen;
+    first_failure_ = saved_first;
     if (apply && apply->type.is_array()) return empty_of(apply->type);
     std::vector<ValueType> rows;
     for (const Value *x : xs) rows.push_back(x->type().row());
@@ -1610,6 +1628,7 @@ private:
     std::vector<Value> argv(xs.size());
     const Value *model = nullptr;
     bool any_failed = false;
+    size_t seen_before = seen_->size();
     for (int64_t i = 0; i < n; i++) {
       for (size_t k = 0; k < xs.size(); k++) argv[k] = row(*xs[k], i);
       rows[size_t(i)] = call_isolated(f, argv.data(), argv.size(), span);
@@ -1620,9 +1639,12 @@ private:
     // the type, as if some element had succeeded (a device runs on, to later failures,
     // whether one element succeeded or none; found by kerb difftest, seed 5260). With
     // array rows there is no shape to copy, and the map as a whole fails.
+    // So do rows of arrays when every failure is in dead code (their sizes from the
+    // type, 0 where it does not say): compiled code never computes the map.
+    bool dead = in_dead_code_ && std::all_of(seen_->begin() + std::ptrdiff_t(seen_before), seen_->end(), in_dead_code_);
     Value typed_model;
-    if (any_failed && !model && apply && apply->type.is_array() && apply->type.rank() == 1 &&
-        !has_array_parts(apply->type.element())) {
+    if (any_failed && !model && apply && apply->type.is_array() &&
+        ((apply->type.rank() == 1 && !has_array_parts(apply->type.element())) || dead)) {
       typed_model = zero_row(empty_of(apply->type));
       model = &typed_model;
     }
@@ -1986,6 +2008,7 @@ private:
   // and the first failure recorded (rethrown when a map has no element left).
   std::vector<RunFailure> *seen_ = nullptr;
   int filler_ = 0;
+  std::function<bool(const RunFailure &)> in_dead_code_;
   std::optional<RunFailure> first_failure_;
   const Program &program_;
   CheckOptions checks_;
@@ -2041,13 +2064,14 @@ RunResult interpret(const Program &program, const std::string &entry,
 }
 
 std::vector<RunFailure> possible_failures(const Program &program, const std::string &entry,
-                                         const std::vector<Value> &args, const CheckOptions &checks) {
+                                         const std::vector<Value> &args, const CheckOptions &checks,
+                                         const std::function<bool(const RunFailure &)> &in_dead_code) {
   check_entry_call(program, entry, args);
   const FunDef *f = program.find(entry);
   std::vector<RunFailure> runs[2];
   for (int filler = 0; filler < 2; filler++) {
     Interpreter interp(program, checks);
-    interp.enumerate_failures(&runs[filler], filler);
+    interp.enumerate_failures(&runs[filler], filler, in_dead_code);
     try {
       interp.run_entry(*f, args);
     } catch (Failed &failed) {

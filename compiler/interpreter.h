@@ -9,6 +9,7 @@
 #include "failure_table/failure_table.h"
 #include "runtime/value.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,8 +40,13 @@ RunResult interpret(const Program &program, const std::string &entry,
 // input (the elements' threads race for the failure slot), and the first failure
 // outside such elements. Empty when the call succeeds. interpret()'s failure is always
 // among them. See Note [Which failures may be reported] in interpreter.cpp.
+// `in_dead_code`, if given, says which failures are of checks that compiled code removed
+// with dead code (docs/CHECKS.md, Note [Checks in dead code]): a map whose every element
+// fails with those is filled, rows of arrays too, instead of failing as a whole, since
+// compiled code goes on to what follows.
 std::vector<RunFailure> possible_failures(const Program &program, const std::string &entry,
                                           const std::vector<Value> &args,
-                                          const CheckOptions &checks = {});
+                                          const CheckOptions &checks = {},
+                                          const std::function<bool(const RunFailure &)> &in_dead_code = nullptr);
 
 } // namespace kerb

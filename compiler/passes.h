@@ -34,7 +34,9 @@ void remove_proved_checks(core::Program &p, const CheckOptions &opts);
 // dead code).
 void remove_disabled_checks(core::Program &p, const CheckOptions &opts);
 // Removes scalar statements whose results are never used (those of disabled checks'
-// conditions, mostly). Statements with a check site are kept: they may fail.
+// conditions, mostly; scalar statements with a check site are kept: they may fail), and
+// maps whose results are never used (at most their sizes), whose sites become removed as
+// dead code (docs/CHECKS.md, Note [Checks in dead code]).
 void remove_dead_code(core::Program &p, const CheckOptions &opts);
 
 // For the code generator, after the checks: flatten (map (\i -> map (\f -> g i f) (iota
@@ -45,5 +47,10 @@ void flatten_nested_maps(core::Program &p, const CheckOptions &opts);
 // lambda binds to before the map, outwards through nested maps (Note [Hoisting out of
 // map lambdas]): loop-step constants are computed once on the host, not per element.
 void hoist_invariant_scalars(core::Program &p, const CheckOptions &opts);
+
+// Last, for the report: marks the kept sites of maps that compiled code computes only
+// where their results are read (compiler/fusion.h) when that may not happen, since the
+// interpreter makes them anyway (Note [Checks in dead code]). Changes no statement.
+void mark_lazy_checks(core::Program &p, const CheckOptions &opts);
 
 } // namespace kerb

@@ -2,9 +2,10 @@
 // core IR and describes every check the program could make; one pass per kind of check
 // decides which of them are kept (compiler/passes.h); a range analysis removes the
 // bounds sites it proves cannot fail; two clean-up passes remove what
-// the disabled checks left; flatten_nested_maps reshapes nested maps for the code
-// generator's fusion, and hoist_invariant_scalars moves what a map's lambda computes
-// the same for every element out of it. Kernel extraction and LLVM code generation follow in
+// the disabled checks left, and maps whose results are not used; flatten_nested_maps
+// reshapes nested maps for the code generator's fusion, and hoist_invariant_scalars
+// moves what a map's lambda computes the same for every element out of it;
+// mark_lazy_checks notes the sites that compiled code runs only where their map is read. Kernel extraction and LLVM code generation follow in
 // codegen/ (docs/CODEGEN.md); docs/CHECKS.md explains the checks end to end.
 #include "compiler/pipeline.h"
 
@@ -35,6 +36,7 @@ const Pass kPasses[] = {
     {"remove_dead_code", remove_dead_code},             // their unused conditions
     {"flatten_nested_maps", flatten_nested_maps},       // flatten of map of map over iotas
     {"hoist_invariant_scalars", hoist_invariant_scalars}, // invariants out of map lambdas
+    {"mark_lazy_checks", mark_lazy_checks},             // sites of maps computed where read
 };
 
 void dump_after(const PipelineOptions &opts, const std::string &pass, const core::Program &p) {

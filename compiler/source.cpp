@@ -64,12 +64,18 @@ std::string_view Span::text() const {
 std::string Span::location() const {
   if (!valid())
     return "<unknown location>";
+  return file->path + ":" + place();
+}
+
+std::string Span::place() const {
+  if (!valid())
+    return "<unknown location>";
   int l0 = file->line_of(begin), c0 = file->col_of(begin);
   uint32_t last = end > begin ? end - 1 : begin;
   int l1 = file->line_of(last), c1 = file->col_of(last);
   if (l0 == l1)
-    return fmt::format("{}:{}:{}-{}", file->path, l0, c0, c1);
-  return fmt::format("{}:{}:{}-{}:{}", file->path, l0, c0, l1, c1);
+    return fmt::format("{}:{}-{}", l0, c0, c1);
+  return fmt::format("{}:{}-{}:{}", l0, c0, l1, c1);
 }
 
 std::string CompileError::render() const {

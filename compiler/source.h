@@ -53,6 +53,8 @@ struct Span {
   // "file.fut:LINE:COL-COL" (Futhark's location form; COL-COL is the first line's
   // column range, or "LINE:COL-LINE:COL" when the span covers several lines).
   std::string location() const;
+  // location() without the file: "LINE:COL-COL" (for a place within a reported line).
+  std::string place() const;
 };
 
 // A user-facing compile error, with its span. what() is the bare message.

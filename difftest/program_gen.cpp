@@ -510,6 +510,9 @@ private:
       o.push_back({4, [&] { return index(p, d, exact); }});
       o.push_back({3, [&] { return reduce(p, d, exact); }});
       o.push_back({1.5, [&] { return loop(t, d, exact); }});
+      o.push_back({2, [&] { return index_loop(p, d, exact); }});
+      o.push_back({1, [&] { return gather(p, d); }});
+      if (is_int(p)) o.push_back({1, [&] { return search(p, d); }});
       o.push_back({1, [&] { return assert_(t, d, exact); }});
       o.push_back({1, [&] { return call(p, d); }});
       o.push_back({0.5, [&] { return head_last(p, d, exact); }});
@@ -546,7 +549,7 @@ private:
       return node("($0 " + op + " $1)", {gen_prim(p, d - 1, true), gen_prim(p, d - 1, true)}, t);
     if (op == "**") {
       if (exact) return std::nullopt;
-      return approx_node("($0 ** $1)", {gen_prim(p, d - 1, false), gen_prim(p, d - 1, false)}, t);
+      return approx_node("($0 ** $1)", {gen_prim(p, d - 1, true), gen_prim(p, d - 1, true)}, t);
     }
     return node("($0 " + op + " $1)", {gen_prim(p, d - 1, exact), gen_prim(p, d - 1, exact)}, t);
   }
@@ -613,9 +616,9 @@ private:
       static const std::vector<std::string> kLibm1 = {"exp", "log", "sin", "cos", "tanh", "cbrt", "atan"};
       static const std::vector<std::string> kLibm2 = {"atan2", "hypot", "pow"};
       if (chance(0.7))
-        return approx_node(fmt::format("({}.{} $0)", m, pick(kLibm1)), {gen_prim(p, d - 1, false)}, t);
+        return approx_node(fmt::format("({}.{} $0)", m, pick(kLibm1)), {gen_prim(p, d - 1, true)}, t);
       return approx_node(fmt::format("({}.{} $0 $1)", m, pick(kLibm2)),
-                         {gen_prim(p, d - 1, false), gen_prim(p, d - 1, false)}, t);
+                         {gen_prim(p, d - 1, true), gen_prim(p, d - 1, true)}, t);
     }
     }
   }
@@ -945,6 +948,297 @@ private:
                 {init, cond, body}, t);
   }
 
+  // ---- loops over arrays at affine and indirect indices, gathers, searches
+  //
+  // The shapes whose checks the code generator hoists out of loops or defers (issue 16):
+  // `for j < k` loops reading a[j], a[s + j], a[c * j + s], a[k - 1 - j] and a[b[j]]
+  // (s and k from data, from an index variable or constants; some out of range, so that
+  // the first, a middle or the last iteration fails), gathers a[b[i]] and a[b[c[i]]],
+  // while loops whose condition reads the array (searches, their trip count bounded),
+  // and loops updating an array at such indices. Loop bodies combine the element with
+  // the accumulator, divide by it, assert on it, reduce with it, or anything else.
+
+  // A rank-1 array variable of exact primitive elements that `ok` accepts.
+  const Var *exact_vector(const std::function<bool(PrimType)> &ok) {
+    std::vector<const Var *> vs = vars_where([&](const Var &v) {
+      return v.type.is_array() && v.type.rank() == 1 && v.type.elem().is_prim() && !v.approx &&
+             ok(v.type.elem().prim);
+    });
+    return vs.empty() ? nullptr : vs[size_t(below(vs.size()))];
+  }
+
+  // x as a p (a conversion when its type is another).
+  GNode as_prim(GNode x, PrimType p) {
+    PrimType q = x.type.prim;
+    if (q == p) return x;
+    return node(fmt::format("({}.{} $0)", prim_name(p), prim_name(q)), {std::move(x)}, GType::of(p));
+  }
+
+  static GType i64_type() { return GType::of(PrimType::I64); }
+  static std::string length_of(const std::string &a) { return "(length " + a + ")"; }
+
+  // An offset s for an index into `arr` in a loop of k iterations: a constant, an i64
+  // variable (data, a map's index, another counter), the boundaries (the last iteration
+  // at the last element, or one past it), the middle, or a small expression.
+  GNode offset(const std::string &arr, const std::string &k, int d) {
+    double x = uniform(0, 1);
+    if (x < 0.2) return lit_int(PrimType::I64, between(-1, 3));
+    if (x < 0.35) {
+      std::vector<const Var *> is = vars_where([](const Var &v) {
+        return v.type.is_prim() && v.type.prim == PrimType::I64 && !v.approx;
+      });
+      if (!is.empty()) return leaf(is[size_t(below(is.size()))]->name, i64_type());
+    }
+    if (x < 0.55) return leaf(fmt::format("({} - {})", length_of(arr), k), i64_type());
+    if (x < 0.75) return leaf(fmt::format("({} - {} + 1i64)", length_of(arr), k), i64_type());
+    if (x < 0.9) return leaf(fmt::format("({} / 2i64)", length_of(arr)), i64_type());
+    return small_i64(d - 1);
+  }
+
+  // An i64 index into `arr`, affine in the counter j of a loop of k iterations.
+  GNode affine_index(const std::string &arr, const std::string &k, const std::string &j, int d) {
+    double x = uniform(0, 1);
+    if (x < 0.15) return leaf(j, i64_type());
+    if (x < 0.55) return node(fmt::format("($0 + {})", j), {offset(arr, k, d)}, i64_type());
+    if (x < 0.75)
+      return node(fmt::format("({}i64 * {} + $0)", chance(0.5) ? 2 : 3, j), {offset(arr, k, d)}, i64_type());
+    if (x < 0.9) return leaf(fmt::format("({} - 1i64 - {})", k, j), i64_type());
+    return node(fmt::format("({} - 1i64 - {} + $0)", k, j), {offset(arr, k, d)}, i64_type());
+  }
+
+  // a[v] for an i64 v read from data: raw (may fail), masked (fails when a is shorter
+  // than 8), or modulo a's length.
+  GNode gather_at(const Var &a, GNode v) {
+    GType t = a.type.elem();
+    double x = uniform(0, 1);
+    if (x < 0.1) return node(a.name + "[$0]", {std::move(v)}, t);
+    if (x < 0.25) return node(a.name + "[$0 & 7i64]", {std::move(v)}, t);
+    std::string len = length_of(a.name);
+    return node(fmt::format("(if {0} == 0i64 then $1 else {1}[$0 % {0}])", len, a.name), {std::move(v), gen(t, 0, true)},
+                t);
+  }
+
+  // A loop's trip count: the length of `arr` (its counter then indexes `arr` in range),
+  // a constant, or a bounded one from data. Sets `iters` and `index_of`.
+  GNode trip_count(const std::string &arr, int arr_size, int d, double &iters, int &index_of) {
+    double x = uniform(0, 1);
+    index_of = -1;
+    if (x < 0.4) {
+      iters = size_work(arr_size);
+      index_of = arr_size;
+      return leaf(length_of(arr), i64_type());
+    }
+    if (x < 0.7) {
+      int64_t c = between(0, 6);
+      iters = double(std::max<int64_t>(c, 1));
+      return lit_int(PrimType::I64, c);
+    }
+    iters = 8;
+    return node("(i64.min $0 8i64)", {small_i64(d - 1)}, i64_type());
+  }
+
+  // The body of an index loop: the accumulator `acc` (a p), the element `e` (a q) read
+  // at index `ix`.
+  GNode combine(PrimType p, const std::string &acc, const std::string &e, const std::string &ix, PrimType q, int d,
+                bool exact) {
+    GType t = GType::of(p);
+    GNode a = leaf(acc, t);
+    a.approx = !exact && has_float(t);
+    GNode x = as_prim(leaf(e, GType::of(q)), p);
+    Op op = reduce_op(p);
+    std::string apply = fmt::format(fmt::runtime(op.apply), "$0", "$1");
+    double r = uniform(0, 1);
+    if (r < 0.3) return node(apply, {a, x}, t);
+    if (r < 0.45 && is_int(p)) {
+      // Divisions by data: by zero in some iteration, perhaps.
+      switch (below(4)) {
+      case 0: return node("($0 / $1)", {a, x}, t);
+      case 1: return node("($0 % ($1 | 1" + suffix(p) + "))", {a, x}, t);
+      default: return node(fmt::format("($0 + {} / ($1 | 1{}))", int_text(p, 100), suffix(p)), {a, x}, t);
+      }
+    }
+    if (r < 0.55) {
+      // An assert on the element (fails where it equals the literal), or one that holds.
+      GNode value = node(apply, {a, x}, t);
+      if (chance(0.4)) return node(fmt::format("(assert ({} != $1) $0)", e), {value, lit(q)}, t);
+      return node(fmt::format("(assert ({} != i64.highest) $0)", ix), {value}, t);
+    }
+    if (r < 0.7)
+      if (std::optional<GNode> red = reduce(p, d - 1, exact)) return node(apply, {a, *red}, t);
+    return gen_prim(p, d - 1, exact);
+  }
+
+  // The counter's index into array `arr` (of size id `size`) in a `for j < k` loop:
+  // `lets` binds k (and a start s) around the loop, from the one child $0; `index` is
+  // the index, affine in j. Mostly in range by construction: a start s in [0, n) (0, or
+  // a value from data or an index variable modulo n) and k iterations reading s + j,
+  // s + k - 1 - j or s + c * j, which stay below n (n = 0: no iteration). Otherwise from
+  // trip_count, offset and affine_index: it may fail in the first, a middle or the last
+  // iteration. `k` and, in range, `s` are bound in the scope by the caller's Mark.
+  struct LoopIndex {
+    std::string lets; // "let s = $0 in let k = ... in" or "let k = $0 in"
+    GNode kid;        // $0
+    GNode index;
+    double iters = 1;
+    int index_of = -1; // the counter's: the size it is in range of, or -1
+    bool in_range = false;
+  };
+  LoopIndex loop_index(const std::string &arr, int size, const std::string &k, const std::string &j, int d) {
+    LoopIndex li;
+    std::string len = length_of(arr);
+    li.in_range = chance(0.85);
+    if (!li.in_range) {
+      li.kid = trip_count(arr, size, d, li.iters, li.index_of);
+      li.lets = fmt::format("let {} = $0 in", k);
+      bind(k, i64_type(), false);
+      li.index = affine_index(arr, k, j, d);
+      return li;
+    }
+    std::string s = fresh("s");
+    li.iters = size_work(size);
+    li.kid = lit_int(PrimType::I64, 0);
+    if (chance(0.7)) {
+      std::vector<const Var *> is = vars_where([](const Var &v) {
+        return v.type.is_prim() && v.type.prim == PrimType::I64 && !v.approx;
+      });
+      GNode x = !is.empty() && chance(0.5) ? leaf(is[size_t(below(is.size()))]->name, i64_type())
+                                           : gen_prim(PrimType::I64, std::min(d - 1, 1), true);
+      li.kid = node(fmt::format("(if {0} == 0i64 then 0i64 else $0 % {0})", len), {x}, i64_type());
+    }
+    int64_t c = chance(0.7) ? 1 : chance(0.5) ? 2 : 3;
+    std::string count = c == 1 ? fmt::format("({} - {})", len, s)
+                               : fmt::format("(({} - {} + {}i64) / {}i64)", len, s, c - 1, c);
+    if (chance(0.3)) count = fmt::format("(i64.min {} {})", count, int_text(PrimType::I64, between(0, 6)));
+    std::string index = c == 1 ? (chance(0.7) ? fmt::format("({} + {})", s, j)
+                                              : fmt::format("({} + {} - 1i64 - {})", s, k, j))
+                               : fmt::format("({} + {}i64 * {})", s, c, j);
+    li.lets = fmt::format("let {} = $0 in let {} = {} in", s, k, count);
+    li.index = leaf(index, i64_type());
+    bind(s, i64_type(), false);
+    bind(k, i64_type(), false);
+    return li;
+  }
+
+  // A `for` loop reading an array at an index affine in its counter (loop_index):
+  //   loop acc = init for j < k do let ix = IDX in let e = a[ix] in BODY
+  // or a[b[ix]]: the counter indexes b, whose element indexes a (gather_at).
+  std::optional<GNode> index_loop(PrimType p, int d, bool exact) {
+    const Var *av = exact_vector([](PrimType) { return true; });
+    if (!av) return std::nullopt;
+    Var a = *av;
+    const Var *bv = chance(0.3) ? exact_vector([](PrimType q) { return is_int(q); }) : nullptr;
+    std::optional<Var> b;
+    if (bv) b = *bv;
+    const Var &inner = b ? *b : a; // the array that the affine index goes into
+    std::string k = fresh("k"), acc = fresh("acc"), j = fresh("j"), ix = fresh("ix"), e = fresh("e");
+    GNode init = gen_prim(p, d - 1, exact);
+    Mark mark(*this);
+    LoopIndex li = loop_index(inner.name, inner.type.dims[0], k, j, d);
+    if (work_ * li.iters > opts_.max_work) return std::nullopt;
+    work_ *= li.iters;
+    GNode access;
+    if (b) {
+      access = gather_at(a, as_prim(leaf(fmt::format("{}[{}]", b->name, ix), b->type.elem()), PrimType::I64));
+    } else if (!li.in_range && chance(0.2)) {
+      access = node(fmt::format("(if {0} >= 0i64 && {0} < {1} then {2}[{0}] else $0)", ix, length_of(a.name), a.name),
+                    {gen(a.type.elem(), 0, true)}, a.type.elem());
+    } else {
+      access = leaf(fmt::format("{}[{}]", a.name, ix), a.type.elem());
+    }
+    bind(acc, GType::of(p), !exact);
+    bind(j, i64_type(), false, li.index_of);
+    bind(ix, i64_type(), false, li.in_range && !b ? a.type.dims[0] : -1);
+    PrimType q = a.type.elem().prim;
+    bind(e, GType::of(q), false);
+    GNode body = combine(p, acc, e, ix, q, d, exact);
+    return node(fmt::format("({} loop {} = $1 for {} < {} do let {} = $2 in let {} = $3 in $4)", li.lets, acc, j, k, ix,
+                            e),
+                {li.kid, init, li.index, access, body}, GType::of(p));
+  }
+
+  // a[b[i]] or a[c[b[i]]]: indices read from integer arrays (b's index in range, guarded
+  // or raw, as index_into makes them).
+  std::optional<GNode> gather(PrimType p, int d) {
+    const Var *av = exact_vector([&](PrimType q) { return q == p; });
+    if (!av || chance(0.3)) av = exact_vector([](PrimType) { return true; });
+    const Var *bv = exact_vector([](PrimType q) { return is_int(q); });
+    if (!av || !bv) return std::nullopt;
+    Var a = *av, b = *bv;
+    GNode v = as_prim(index_into(b, d), PrimType::I64);
+    if (chance(0.3)) {
+      if (const Var *cv = exact_vector([](PrimType q) { return is_int(q); })) {
+        Var c = *cv;
+        v = as_prim(gather_at(c, std::move(v)), PrimType::I64);
+      }
+    }
+    return as_prim(gather_at(a, std::move(v)), p);
+  }
+
+  // A search whose loop condition reads the array: a binary search for a key (from 0 to
+  // the length, or one past it), or a linear scan (its trip count bounded), as an i64.
+  std::optional<GNode> search(PrimType p, int d) {
+    const Var *av = exact_vector([](PrimType q) { return q != PrimType::Bool; });
+    if (!av) return std::nullopt;
+    Var a = *av;
+    PrimType q = a.type.elem().prim;
+    std::string len = length_of(a.name);
+    std::string key = fresh("key"), lo = fresh("lo"), hi = fresh("hi"), it = fresh("it"), mid = fresh("mid");
+    GNode k = gen_prim(q, std::min(d - 1, 1), true);
+    if (chance(0.5)) {
+      if (work_ * 20 > opts_.max_work) return std::nullopt;
+      std::string lo0 = chance(0.9) ? "0i64" : "(-1i64)";
+      std::string hi0 = chance(0.85) ? len : len + " + 1i64";
+      std::string t = fmt::format(
+          "(let {0} = $0 in (loop ({1}, {2}, {3}) = ({5}, {6}, 0i64) while {3} < 64i64 && {1} < {2} do "
+          "let {4} = {1} + ({2} - {1}) / 2i64 in "
+          "if {7}[{4}] < {0} then ({4} + 1i64, {2}, {3} + 1i64) else ({1}, {4}, {3} + 1i64)).0)",
+          key, lo, hi, it, mid, lo0, hi0, a.name);
+      return as_prim(exact_node(t, {k}, i64_type()), p);
+    }
+    double iters = 9;
+    std::string bound;
+    double x = uniform(0, 1);
+    if (x < 0.4) bound = len;
+    else if (x < 0.5) bound = chance(0.5) ? len + " + 1i64" : len;
+    else bound = int_text(PrimType::I64, between(0, 8));
+    if (x < 0.5) iters = size_work(a.type.dims[0]) + 1;
+    if (work_ * iters > opts_.max_work) return std::nullopt;
+    std::vector<GNode> kids{k};
+    std::string start = "0i64", step = "+ 1i64";
+    double y = uniform(0, 1);
+    if (y < 0.25) {
+      start = len + " - 1i64";
+      step = "- 1i64";
+    } else if (y < 0.35) {
+      start = "$1";
+      kids.push_back(small_i64(d - 1));
+    }
+    std::string t = fmt::format(
+        "(let {0} = $0 in (loop ({1}, {2}) = ({3}, 0i64) while {2} < {4} && {5}[{1}] != {0} do ({1} {6}, {2} + "
+        "1i64)).{7})",
+        key, lo, it, start, bound, a.name, step, chance(0.7) ? 0 : 1);
+    return as_prim(exact_node(t, kids, i64_type()), p);
+  }
+
+  // (loop out = copy src for j < k do out with [IDX] = v): an array updated in place at
+  // indices affine in the counter (loop_index).
+  std::optional<GNode> update_loop(const GType &t, int d, bool exact) {
+    GNode src = gen_array(t, d - 1, exact);
+    std::string sv = fresh("src"), k = fresh("k"), out = fresh("out"), j = fresh("j"), ix = fresh("ix");
+    Mark mark(*this);
+    bind(sv, t, src.approx);
+    LoopIndex li = loop_index(sv, t.dims[0], k, j, d);
+    if (work_ * li.iters > opts_.max_work) return std::nullopt;
+    work_ *= li.iters;
+    bind(j, i64_type(), false, li.index_of);
+    bind(ix, i64_type(), false, li.in_range ? t.dims[0] : -1);
+    GNode v = gen(t.row(), d - 1, exact);
+    return node(fmt::format("(let {0} = $1 in {1} loop {2} = copy {0} for {3} < {4} do let {5} = $2 in {2} with [{5}] = "
+                            "$3)",
+                            sv, li.lets, out, j, k, ix),
+                {li.kid, src, li.index, v}, t);
+  }
+
   // Tuple elements are bound with a pattern (x3, x4) of fresh names.
   void bind_element(const std::string &x, const GType &elem, bool approx) {
     if (elem.kind != GType::Tuple) {
@@ -1114,6 +1408,7 @@ private:
       o.push_back({1, [&] { return if_(t, d, exact); }});
       o.push_back({1, [&] { return let_(t, d, exact); }});
       if (t.rank() == 1) o.push_back({in_kernel(1), [&] { return array_loop(t, d, exact); }});
+      if (t.rank() == 1 && elem.is_prim()) o.push_back({in_kernel(1), [&] { return update_loop(t, d, exact); }});
     }
     return choose(std::move(o));
   }

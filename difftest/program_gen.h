@@ -9,14 +9,24 @@
 // filter, partition, scatter, reduce_by_index, tabulate, foldl, all/any, sum/...),
 // nested maps, for/while/for-in loops, in-place updates, indexing that is in range by
 // construction, guarded, or unguarded (so it may fail), divisions that may be by zero,
-// asserts, every primitive type, tuples and arrays of tuples.
+// asserts, every primitive type, tuples and arrays of tuples. Since issue 16 (checks
+// hoisted out of loops and deferred): `for j < k` loops, in map lambdas and at the top
+// level, reading arrays at indices affine in the counter (a[s + j], a[s + c * j],
+// a[s + k - 1 - j], mostly in range by construction with s and k from data, an index
+// variable or constants, else failing in the first, a middle or the last iteration) or
+// through an index array (a[b[j]]), their bodies reducing, dividing by and asserting on
+// what they read; gathers a[b[i]] and a[c[b[i]]]; while loops whose condition reads an
+// array (binary searches and scans, their trip counts bounded); and arrays updated in
+// place at such indices.
 //
 // Results must agree between executors, so the generator keeps apart what may
 // legitimately differ: a float value is "approximate" when it comes from a float sum
 // (reassociated by parallel reductions) or a libm function (sin, exp, **, ...: the GPU
 // rounds differently); an approximate value only flows into results and into
 // operations that keep relative error small (*, /, abs, sqrt, min, max, conversion to
-// another float type), never into comparisons, integers, indices or control flow.
+// another float type), never into comparisons, integers, indices or control flow, nor
+// into libm functions and ** (cos of a sum of 1e30s has no relative error bound: kerb
+// difftest, seed 100838).
 // Float sums add absolute values, so that their relative error stays small. Reduction
 // operators are associative with a true neutral element; scatter writes each index once.
 #pragma once

@@ -23,6 +23,7 @@ codegen::CompileOptions CheckFlags::compile_options() const {
     };
   co.sync_checks = sync;
   co.fp_contract = fp_contract;
+  co.gen.deferred_checks = deferred;
   return co;
 }
 
@@ -60,6 +61,12 @@ bool match_check_flag(const std::vector<std::string> &args, size_t &i, CheckFlag
     if (value != "on" && value != "off")
       throw UsageError(fmt::format("--fp-contract takes on or off, not '{}'", value));
     flags.fp_contract = value == "on";
+    return true;
+  }
+  if (match_option(args, i, {"--deferred-checks"}, value)) {
+    if (value != "on" && value != "off")
+      throw UsageError(fmt::format("--deferred-checks takes on or off, not '{}'", value));
+    flags.deferred = value == "on";
     return true;
   }
   if (match_option(args, i, {"--dump-after"}, value)) {

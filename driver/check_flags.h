@@ -18,6 +18,7 @@ struct CheckFlags {
   bool report = false;        // --report-checks
   bool sync = false;          // --sync-checks
   bool fp_contract = true;    // --fp-contract=on|off
+  bool deferred = true;       // --deferred-checks=on|off
   std::vector<std::string> dump_after; // --dump-after=PASS (repeatable)
 
   // The compile options these flags ask for (dumps go to stderr).
@@ -45,6 +46,12 @@ void print_check_report(const Program &program, const CheckFlags &flags, std::FI
   "                      result may run as one fused multiply-add in CUDA kernels (as\n"  \
   "                      nvcc's default, -fmad=true; the results can differ in the last\n" \
   "                      bits); off: every operation rounded on its own, as on the CPU\n" \
+  "  --deferred-checks=on|off  on (default): in kernel threads, the bounds checks of\n"   \
+  "                      loads and division checks do not branch (a flag, the index\n"  \
+  "                      clamped; checks affine in a loop counter made once before the\n" \
+  "                      loop); a thread whose flag is set runs its work again with\n"  \
+  "                      every check branching, to report the first failure exactly;\n" \
+  "                      off: every check branches where it stands (docs/CHECKS.md)\n"  \
   "\n"                                                                                     \
   "Checks (docs/CHECKS.md):\n"                                                             \
   "  --unsafe            no checks at all (the interpreter still reports the failures\n"   \
@@ -54,13 +61,15 @@ void print_check_report(const Program &program, const CheckFlags &flags, std::FI
   "                      `all` is all (default: default). nan, opt-in, fails a float\n"   \
   "                      operation that gives NaN from operands that are not NaN\n"       \
   "  --report-checks     list every check site: location, kind, kept (its failure\n"      \
-  "                      code), disabled (why) or eliminated (why)\n"                     \
+  "                      code; why, if it may be skipped as dead code), disabled\n"      \
+  "                      (why), eliminated (why) or removed (dead code: why)\n"          \
   "  --dump-after=PASS   print the core IR after PASS on stderr (repeatable; `all`\n"    \
   "                      for every pass): lower_to_core, insert_bounds_checks,\n"        \
   "                      insert_division_checks, insert_assert_checks,\n"                \
   "                      insert_range_checks, insert_size_checks, insert_nan_checks,\n"  \
   "                      remove_proved_checks, remove_disabled_checks,\n"             \
-  "                      remove_dead_code, flatten_nested_maps\n"
+  "                      remove_dead_code, flatten_nested_maps,\n"                    \
+  "                      hoist_invariant_scalars, mark_lazy_checks\n"
 #define KERB_SYNC_CHECKS_HELP                                                              \
   "  --sync-checks       read the failure slot after every launch of a checked\n"        \
   "                      kernel (for comparison; by default the host looks only where\n" \

@@ -1,7 +1,8 @@
 // `kerb compile PROG --emit=ptx|llvm|ir [-o FILE]`: writes a stage of the compiled
 // program to a file (or stdout); `kerb compile --library PROG -o DIR/NAME`: writes
 // DIR/NAME.h and DIR/libNAME.a, the program as a static library with a C API
-// (codegen/library.h, driver/c_header.h).
+// (codegen/library.h, driver/c_header.h); with --shared also DIR/libNAME.so, linked by the
+// C compiler, with the library's manifest (driver/manifest.h) for bindings.
 #include "codegen/compiled_program.h"
 #include "codegen/library.h"
 #include "driver/c_header.h"
@@ -9,19 +10,24 @@
 #include "driver/cli.h"
 #include "driver/commands.h"
 #include "driver/frontend.h"
+#include "driver/manifest.h"
+#include "driver/runtime_layout.h"
 
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <unistd.h>
 
 namespace kerb::driver {
 
 namespace {
 
 const char kHelp[] = R"(Usage: kerb compile PROG --emit=STAGE [-o FILE] [options]
-       kerb compile --library PROG -o DIR/NAME [options]
+       kerb compile --library PROG -o DIR/NAME [--shared] [options]
 
 Compiles PROG and writes one stage of the result to FILE (default: stdout):
   --emit=ptx       the PTX of its CUDA kernels (load it with cuModuleLoadData)
@@ -32,6 +38,11 @@ or, with --library, the program as a static library with a C API:
   DIR/libNAME.a    the host code for both devices, the CPU kernels, the PTX and the
                    failure table; the device is chosen at run time, with no LLVM there
   Build against it with `kerb config --cflags --libs` (docs/C-API.md).
+  With --shared, also
+  DIR/libNAME.so     the same with Kerb's runtime, as a shared library exporting only
+                     the C API and kerb_program_manifest() (a JSON description of the
+                     entries), for the Python package (docs/PYTHON.md); linked by the
+                     C compiler ($CC, or cc)
 Options:
   -o, --output FILE  where to write (a missing directory is an error)
   --sm=SM            PTX target: sm_80 (default), sm_86, sm_89, sm_90
@@ -52,8 +63,76 @@ void write_file(const std::string &path, const std::string &text) {
   if (!f) throw InputError(fmt::format("cannot write '{}'", path));
 }
 
+// `s` quoted for the shell.
+std::string shell_quote(const std::string &s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// `s` as a C string literal.
+std::string c_string(const std::string &s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '\\' || c == '"' || c == '?')
+      out += std::string("\\") + char(c);
+    else if (c == '\n')
+      out += "\\n\"\n\"";
+    else if (c < 0x20)
+      out += fmt::format("\\{:03o}", c);
+    else
+      out += char(c);
+  }
+  return out + "\"";
+}
+
+// `--shared`: DIR/libNAME.so from DIR/libNAME.a and the runtime, linked by the C
+// compiler; it exports the C API (kerb_*) only, so that the runtime's C++ symbols never
+// meet those of other libraries in the process (two programs, PyTorch's fmt).
+void link_shared(const std::filesystem::path &dir, const std::string &name, const std::string &manifest) {
+  RuntimeLayout l = find_runtime_layout();
+  std::string tmpl = (std::filesystem::temp_directory_path() / "kerb-link-XXXXXX").string();
+  if (!mkdtemp(tmpl.data())) throw InputError("cannot make a temporary directory to link in");
+  std::filesystem::path tmp(tmpl);
+  struct Cleanup {
+    std::filesystem::path p;
+    ~Cleanup() {
+      std::error_code ec;
+      std::filesystem::remove_all(p, ec);
+    }
+  } cleanup{tmp};
+  write_file((tmp / "manifest.c").string(),
+             "/* Written by kerb compile --shared. */\nconst char *kerb_program_manifest(void) {\n  return " +
+                 c_string(manifest) + ";\n}\n");
+  write_file((tmp / "exports.map").string(), "{ global: kerb_*; local: *; };\n");
+  const char *env_cc = std::getenv("CC");
+  std::string cc = env_cc && *env_cc ? env_cc : "cc";
+  std::filesystem::path so = dir / ("lib" + name + ".so"), archive = dir / ("lib" + name + ".a");
+  // Where the C++ library has no linker name (libstdc++.so comes with a -dev package),
+  // its soname.
+  int status = 1;
+  for (const char *stdcxx : {"-lstdc++", "-l:libstdc++.so.6"}) {
+    std::string cmd = fmt::format(
+        "{} -shared -fPIC -O1 -o {} {} -Wl,--whole-archive {} -Wl,--no-whole-archive {} {} -lm -ldl "
+        "-lpthread -Wl,--version-script={} -Wl,-Bsymbolic -Wl,-z,defs >{} 2>&1",
+        cc, shell_quote(so.string()), shell_quote((tmp / "manifest.c").string()), shell_quote(archive.string()),
+        shell_quote((l.lib / "libkerb_runtime.a").string()), stdcxx, shell_quote((tmp / "exports.map").string()),
+        shell_quote((tmp / "log").string()));
+    status = std::system(cmd.c_str());
+    if (status == 0) break;
+  }
+  if (status != 0) {
+    std::ifstream log(tmp / "log");
+    std::stringstream text;
+    text << log.rdbuf();
+    throw InputError(fmt::format("linking {} failed ({} is the C compiler; set CC to use another):\n{}",
+                                 so.string(), cc, text.str()));
+  }
+}
+
 // `--library -o DIR/NAME`.
-int write_library(const Program &program, const std::string &out, const codegen::LibraryOptions &opts) {
+int write_library(const Program &program, const std::string &out, const codegen::LibraryOptions &opts,
+                  bool shared, const std::string &flags) {
   std::filesystem::path base(out);
   std::string name = base.filename().string();
   if (name.empty() || name == "." || name == "..")
@@ -73,12 +152,14 @@ int write_library(const Program &program, const std::string &out, const codegen:
   }
   write_file((dir / (name + ".h")).string(), c_header(name, program, lib));
   write_file((dir / ("lib" + name + ".a")).string(), lib.archive);
+  if (shared) link_shared(dir, name, library_manifest(name, program, lib, flags));
   return kExitOk;
 }
 
 int run_compile(const std::vector<std::string> &args) {
   std::string prog, emit, out, sm, cpu;
-  bool library = false;
+  bool library = false, shared = false;
+  std::string flags; // the check flags, for the manifest
   CheckFlags checks;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string value;
@@ -98,13 +179,21 @@ int run_compile(const std::vector<std::string> &args) {
       sm = value;
       continue;
     }
-    if (match_check_flag(args, i, checks, /*runs_code=*/false)) continue;
+    size_t before = i;
+    if (match_check_flag(args, i, checks, /*runs_code=*/false)) {
+      for (size_t k = before; k <= i; k++) flags += (flags.empty() ? "" : " ") + args[k];
+      continue;
+    }
     if (match_option(args, i, {"--cpu"}, value)) {
       cpu = value;
       continue;
     }
     if (args[i] == "--library") {
       library = true;
+      continue;
+    }
+    if (args[i] == "--shared") {
+      shared = true;
       continue;
     }
     if (looks_like_option(args[i])) throw UsageError(unknown_option("compile", args[i]));
@@ -114,6 +203,7 @@ int run_compile(const std::vector<std::string> &args) {
   if (prog.empty()) throw UsageError("'kerb compile' needs a program (kerb compile PROG)");
   if (library && !emit.empty()) throw UsageError("--library and --emit do not go together");
   if (!library && !cpu.empty()) throw UsageError("--cpu goes with --library");
+  if (!library && shared) throw UsageError("--shared goes with --library");
   if (library && out.empty())
     throw UsageError("'kerb compile --library' needs -o DIR/NAME (it writes DIR/NAME.h and "
                      "DIR/libNAME.a)");
@@ -131,7 +221,7 @@ int run_compile(const std::vector<std::string> &args) {
     codegen::LibraryOptions lo;
     lo.compile = co;
     if (!cpu.empty()) lo.cpu = cpu;
-    return write_library(*fr.program, out, lo);
+    return write_library(*fr.program, out, lo, shared, flags);
   }
   std::string text;
   try {

@@ -4,12 +4,11 @@
 // in an install, in bin/ beside them.
 #include "driver/cli.h"
 #include "driver/commands.h"
+#include "driver/runtime_layout.h"
 
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <filesystem>
-#include <system_error>
 
 namespace kerb::driver {
 
@@ -32,36 +31,13 @@ For example:
 Exit status: 0 printed; 2 a usage error, or the runtime is not next to this kerb.
 )";
 
-struct Layout {
-  std::filesystem::path include, lib;
-};
-
-Layout find_layout() {
-  std::error_code ec;
-  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) throw InputError(fmt::format("cannot find where kerb is ({})", ec.message()));
-  std::filesystem::path dir = exe.parent_path();
-  std::vector<std::filesystem::path> tried;
-  for (const std::filesystem::path &prefix : {dir, dir.parent_path()}) {
-    Layout l{prefix / "include", prefix / "lib"};
-    tried.push_back(prefix);
-    if (std::filesystem::exists(l.include / "kerb" / "kerb.h", ec) &&
-        std::filesystem::exists(l.lib / "libkerb_runtime.a", ec))
-      return l;
-  }
-  throw InputError(fmt::format("cannot find Kerb's runtime: neither {} nor {} holds "
-                               "include/kerb/kerb.h and lib/libkerb_runtime.a (build the "
-                               "kerb_runtime_dist target, or install Kerb)",
-                               tried[0].string(), tried[1].string()));
-}
-
 int run_config(const std::vector<std::string> &args) {
   if (args.empty()) throw UsageError("'kerb config' needs an option (--cflags, --libs, ...)");
   std::vector<std::string> parts;
-  Layout l;
+  RuntimeLayout l;
   bool found = false;
-  auto layout = [&]() -> const Layout & {
-    if (!found) l = find_layout();
+  auto layout = [&]() -> const RuntimeLayout & {
+    if (!found) l = find_runtime_layout();
     found = true;
     return l;
   };

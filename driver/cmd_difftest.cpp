@@ -32,14 +32,18 @@ const char kHelp[] = R"(Usage: kerb difftest [options]
 
 Differential testing: generates random programs of the language (typed by
 construction: SOACs, nested maps, loops, indexing in and out of range, divisions,
-asserts, every primitive type, tuples) with random inputs, runs each on the reference
+asserts, every primitive type, tuples; loops reading arrays at affine and indirect
+indices, gathers, searches) with random inputs, runs each on the reference
 interpreter and on the compiled devices, and compares them. Integers and bools must
 be equal; floats too, bit for bit, except results the generator marks approximate
 (float sums, whose order parallel code changes, and libm functions such as exp and
 sin), which must agree within --ulps. Failures must have the same kind, message and
 location, or be another failure that really happens for that input (where several
-threads fail, any of them may be reported). Programs the code generator does not
-support yet are counted apart.
+threads fail, any of them may be reported). The reference may fail alone only at a
+check that the compiled program reports removed or skipped as dead code (kerb check
+--report-checks; a map whose result is not used), when every failure that really
+happens for the input is such a check. Programs the code generator does not support
+yet are counted apart.
 
 Each difference is shrunk to a small program and input and written to the --out
 directory as a .fut test whose expected results are the reference's. The last line
@@ -356,19 +360,21 @@ private:
   }
 
   void print_summary(int64_t done, const std::string &seeds, double seconds) {
-    int64_t agree = counts_[Verdict::AgreeOk] + counts_[Verdict::AgreeFailure] + counts_[Verdict::AgreeOtherSite];
+    int64_t agree = counts_[Verdict::AgreeOk] + counts_[Verdict::AgreeFailure] + counts_[Verdict::AgreeOtherSite] +
+                    counts_[Verdict::AgreeDeadCheck];
     std::string kinds;
     for (auto &[v, n] : counts_)
       if (is_difference(v) && n > 0) kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", n, verdict_name(v));
     for (auto &[what, n] : unsupported_reasons_)
       std::printf("not supported yet (%lld programs): %s\n", (long long)n, what.c_str());
     std::printf("difftest: %s, seeds %s, %lld programs x %lld inputs: %lld pairs agree (%lld same results, %lld "
-                "same failure, %lld another real failure), %lld differ%s; %lld programs (%lld pairs) not "
-                "supported by the code generator yet; %lld invalid programs; worst float difference %g ulps "
-                "(relative %.3g); %.1f s\n",
+                "same failure, %lld another real failure, %lld reference-only failures in dead code), %lld "
+                "differ%s; %lld programs (%lld pairs) not supported by the code generator yet; %lld invalid "
+                "programs; worst float difference %g ulps (relative %.3g); %.1f s\n",
                 devices_text(o_.devices).c_str(), seeds.c_str(), (long long)done, (long long)o_.inputs,
                 (long long)agree, (long long)counts_[Verdict::AgreeOk], (long long)counts_[Verdict::AgreeFailure],
-                (long long)counts_[Verdict::AgreeOtherSite], (long long)differing_,
+                (long long)counts_[Verdict::AgreeOtherSite], (long long)counts_[Verdict::AgreeDeadCheck],
+                (long long)differing_,
                 kinds.empty() ? "" : (" (" + kinds + ")").c_str(), (long long)unsupported_programs_,
                 (long long)unsupported_pairs_, (long long)invalid_, worst_ulps_, worst_rel_, seconds);
   }

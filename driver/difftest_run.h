@@ -4,10 +4,14 @@
 // input:
 //   - both succeed: the results must be equal, floats within the tolerance when the
 //     generator marked the result approximate (see difftest/program_gen.h), else to
-//     the bit (NaN equal to NaN, -0.0 to +0.0);
+//     the bit (NaN equal to NaN, -0.0 to +0.0); an empty array's inner sizes that the
+//     interpreter could not find (it gives 0) are not compared;
 //   - both fail: with the same kind, message and location, or with another failure that
 //     really happens for that input (compiler/interpreter.h, possible_failures);
-//   - anything else is a difference.
+//   - only the reference fails, at a check that the compiled program reports removed
+//     or skipped as dead code (--report-checks; docs/CHECKS.md, Note [Checks in dead
+//     code]), and so does every failure that really happens for that input;
+//   - anything else is a difference: a check that goes missing anywhere else is one.
 // A program can be evaluated in this process or in a child process (fork), so that a
 // crash or hang of generated code is reported as a difference instead of ending the
 // run.
@@ -26,6 +30,7 @@ enum class Verdict {
   AgreeOk,        // same results
   AgreeFailure,   // the same failure
   AgreeOtherSite, // another failure that really happens for the input
+  AgreeDeadCheck, // only the reference fails, in code the compiled program reports dead
   // Differences:
   ResultsDiffer,
   FailuresDiffer,

@@ -11,8 +11,13 @@
 // A failure found at a sync point happened in one of the calls since the last clean
 // look (ExecContext::failure_window): the arrays those calls returned hold garbage, so
 // they are marked, and reading them or passing them to an entry is refused.
+//
+// Arrays also cross to and from other libraries without a copy, through DLPack (Note
+// [Arrays lent through DLPack]), and a CUDA context may queue its work on a stream of
+// theirs (kerb_context_set_cuda_stream).
 #include "runtime/context.h"
 #include "runtime/cuda_exec.h"
+#include "runtime/dlpack.h"
 #include "runtime/program_abi.h"
 #include "runtime/value.h"
 
@@ -24,6 +29,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <mutex>
 #include <unordered_map>
@@ -91,10 +97,13 @@ bool parse_shared(const std::string &text, const std::vector<SlotType> &params,
   }
 }
 
-// Device memory shared by the arrays that view it.
+// Device memory shared by the arrays that view it: the context's, or lent by another
+// library (release non-null: called with release_arg to give it back).
 struct Buffer {
   Allocation alloc;
   int refs = 1;
+  void (*release)(void *) = nullptr;
+  void *release_arg = nullptr;
 };
 
 struct ArrayObj {
@@ -119,7 +128,9 @@ struct Registry {
   std::mutex mutex;
   uint64_t next = 0x10001; // handles are these numbers; small integers are never valid
   std::unordered_map<uint64_t, std::unique_ptr<Config>> configs;
-  std::unordered_map<uint64_t, std::unique_ptr<Context>> contexts;
+  // Shared: an array lent out through DLPack keeps its context (Note [Arrays lent
+  // through DLPack]).
+  std::unordered_map<uint64_t, std::shared_ptr<Context>> contexts;
   std::unordered_map<uint64_t, std::unique_ptr<ArrayObj>> arrays;
 };
 
@@ -175,6 +186,29 @@ struct Context {
   std::string device_name;
   std::unordered_set<uint64_t> arrays; // ids of the live arrays made in this context
 
+  // Memory lent to the context, to give back once the work queued before the last use
+  // has finished (CUDA: the event; the CPU device's work is done when a call returns).
+  struct GiveBack {
+    void (*release)(void *);
+    void *arg;
+    CUevent done;
+  };
+  std::deque<GiveBack> give_back;
+  // Buffers the context lent out that their borrower has dropped (from any thread),
+  // each with the stream the borrower used them on (-1: none); under drop_mutex, as is
+  // `closed` (kerb_context_free ran: a borrower dropping memory frees it itself).
+  std::mutex drop_mutex;
+  std::vector<std::pair<Buffer *, int64_t>> dropped;
+  bool closed = false;
+  int64_t lent_out = 0; // buffers lent out and not dropped yet
+
+  void give_back_later(void (*release)(void *), void *arg);
+  std::atomic<bool> has_dropped{false};
+  bool dropped_empty() const { return !has_dropped.load(std::memory_order_acquire); }
+  // Gives back the lent memory whose work has finished (all: waits for the device
+  // first), and frees what borrowers dropped. Called at the start of every call.
+  void tidy(bool all = false);
+
   // The last error, for kerb_context_get_error (poll_error may set it from any thread).
   std::mutex error_mutex;
   ContextError last_error;
@@ -185,6 +219,15 @@ struct Context {
     last_error.message = std::move(message);
     last_error.failure = std::move(failure);
     return code;
+  }
+
+  ~Context() {
+    // The last borrower of an array lent out let go after kerb_context_free.
+    try {
+      if (exec) tidy(true);
+    } catch (...) {
+      // Never throw from a destructor.
+    }
   }
 
   void start(const Config &cfg, const kerb_program_desc *prog);
@@ -252,6 +295,49 @@ void Context::start(const Config &cfg, const kerb_program_desc *prog) {
   exec = std::make_unique<ExecContext>(*device, table);
   exec->sync_checks = cfg.sync_checks;
   device_name = device->describe();
+}
+
+// CU_STREAM_LEGACY (1, as DLPack also writes it) is the NULL stream: one spelling, so
+// that the same stream compares equal.
+CUstream legacy_as_null(void *stream) {
+  return reinterpret_cast<uintptr_t>(stream) == 1 ? nullptr : static_cast<CUstream>(stream);
+}
+
+// Frees a buffer that the borrower of an array lent out dropped, after the work it
+// queued on its stream `consumer` (Note [Arrays lent through DLPack]).
+void release_buffer(Context &c, Buffer *b);
+void drop_lent(Context &c, Buffer *b, int64_t consumer) {
+  if (c.cuda && consumer != -1)
+    c.cuda->wait_for_stream(legacy_as_null(reinterpret_cast<void *>(uintptr_t(consumer))));
+  release_buffer(c, b);
+}
+
+void Context::give_back_later(void (*release)(void *), void *arg) {
+  if (!cuda) {
+    release(arg);
+    return;
+  }
+  give_back.push_back(GiveBack{release, arg, cuda->record_event()});
+}
+
+void Context::tidy(bool all) {
+  if (!dropped_empty()) {
+    std::vector<std::pair<Buffer *, int64_t>> d;
+    {
+      std::lock_guard<std::mutex> lock(drop_mutex);
+      has_dropped.store(false, std::memory_order_release);
+      d.swap(dropped);
+    }
+    for (auto [b, consumer] : d) drop_lent(*this, b, consumer);
+  }
+  if (give_back.empty()) return;
+  if (all) device->synchronize();
+  while (!give_back.empty() && (all || cuda->event_done(give_back.front().done))) {
+    GiveBack g = give_back.front();
+    give_back.pop_front();
+    cuda->recycle_event(g.done);
+    g.release(g.arg);
+  }
 }
 
 // Marks the arrays that calls in the failure window returned.
@@ -353,7 +439,10 @@ bool valid_type(int32_t prim, int32_t rank) {
 
 void release_buffer(Context &c, Buffer *b) {
   if (!b || --b->refs > 0) return;
-  c.exec->free_owned(b->alloc);
+  if (b->release)
+    c.give_back_later(b->release, b->release_arg);
+  else
+    c.exec->free_owned(b->alloc);
   delete b;
 }
 
@@ -630,7 +719,7 @@ kerb_context *kerb_rt_context_new(kerb_context_config *cfg, const kerb_program_d
     std::lock_guard<std::mutex> lock(r.mutex);
     c->id = r.next++;
     uint64_t id = c->id;
-    r.contexts.emplace(id, std::move(c));
+    r.contexts.emplace(id, std::shared_ptr<Context>(std::move(c)));
     return as_handle<kerb_context>(id);
   } catch (...) {
     return nullptr;
@@ -641,7 +730,7 @@ void kerb_context_free(kerb_context *ctx) {
   Context *c = find_context(ctx, "kerb_context_free");
   if (!c) return;
   Registry &r = registry();
-  std::unique_ptr<Context> owned;
+  std::shared_ptr<Context> owned; // the context lives on while arrays lent out do
   std::vector<std::unique_ptr<ArrayObj>> arrays;
   {
     std::lock_guard<std::mutex> lock(r.mutex);
@@ -655,8 +744,13 @@ void kerb_context_free(kerb_context *ctx) {
     r.contexts.erase(it);
   }
   if (c->exec) {
-    for (auto &a : arrays) release_buffer(*c, a->buffer);
     try {
+      for (auto &a : arrays) release_buffer(*c, a->buffer);
+      c->tidy(true);
+      std::lock_guard<std::mutex> lock(c->drop_mutex);
+      c->closed = true;
+      for (auto [b, consumer] : c->dropped) drop_lent(*c, b, consumer);
+      c->dropped.clear();
       // Waits for the device, and gives the context's cache and the memory pool's back.
       c->exec->trim();
     } catch (...) {
@@ -676,6 +770,11 @@ int kerb_context_sync(kerb_context *ctx) {
     return c->set_error(KERB_ERROR, fmt::format("kerb_context_sync: {}", e.what()));
   }
   if (c->exec->sync_check(true) != 0) return c->exec_status("kerb_context_sync");
+  try {
+    c->tidy(true);
+  } catch (const std::exception &e) {
+    return c->set_error(KERB_ERROR, fmt::format("kerb_context_sync: {}", e.what()));
+  }
   return KERB_SUCCESS;
 }
 
@@ -763,6 +862,7 @@ int kerb_rt_entry(kerb_context *ctx, const kerb_program_desc *program, int32_t e
   if (entry < 0 || size_t(entry) >= c->entries.size())
     return usage(c, fmt::format("{}: no entry number {}", fn, entry));
   try {
+    c->tidy();
     return c->call(fn, entry, outs, ins);
   } catch (const std::exception &e) {
     return c->set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
@@ -877,6 +977,270 @@ int kerb_rt_array_free(kerb_context *ctx, int32_t prim, int32_t rank, void *arra
     if (!c->exec->error.empty()) return c->exec_status(fn);
   }
   return KERB_SUCCESS;
+}
+
+// ---- CUDA streams
+
+namespace {
+
+// The started CUDA context `ctx`, or null with the error recorded and its code in *status.
+Context *cuda_context(kerb_context *ctx, const char *fn, int *status) {
+  Context *c = started_context(ctx, fn, status);
+  if (c && !c->cuda) {
+    *status = usage(c, fmt::format("{}: the context runs on {}, not on a CUDA device", fn, c->device_name));
+    return nullptr;
+  }
+  return c;
+}
+
+} // namespace
+
+int kerb_context_get_cuda_stream(kerb_context *ctx, void **stream) {
+  int status;
+  Context *c = cuda_context(ctx, "kerb_context_get_cuda_stream", &status);
+  if (!c) return status;
+  if (!stream) return usage(c, "kerb_context_get_cuda_stream: stream is NULL");
+  *stream = c->cuda->stream();
+  return KERB_SUCCESS;
+}
+
+int kerb_context_set_cuda_stream(kerb_context *ctx, void *stream) {
+  int status;
+  Context *c = cuda_context(ctx, "kerb_context_set_cuda_stream", &status);
+  if (!c) return status;
+  try {
+    c->cuda->set_stream(legacy_as_null(stream));
+  } catch (const std::exception &e) {
+    return c->set_error(KERB_ERROR, fmt::format("kerb_context_set_cuda_stream: {}", e.what()));
+  }
+  return KERB_SUCCESS;
+}
+
+int kerb_context_order_cuda_stream(kerb_context *ctx, void *stream) {
+  int status;
+  Context *c = cuda_context(ctx, "kerb_context_order_cuda_stream", &status);
+  if (!c) return status;
+  try {
+    c->cuda->order_stream(legacy_as_null(stream));
+  } catch (const std::exception &e) {
+    return c->set_error(KERB_ERROR, fmt::format("kerb_context_order_cuda_stream: {}", e.what()));
+  }
+  return KERB_SUCCESS;
+}
+
+// ---- arrays lent through DLPack
+
+// Note [Arrays lent through DLPack]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Bindings (the Python package) pass other libraries' arrays to entries and give results
+// to them without a copy, as DLPack's DLManagedTensor.
+//
+// Lent to Kerb (kerb_rt_array_from_dlpack): the array becomes a handle whose Buffer views
+// the lender's memory; when the last handle viewing it goes, the lender's deleter is
+// called, but only once the work queued so far has finished (CUDA: an event, looked at
+// by tidy() at the start of every call and waited for at syncs), since the lender may
+// reuse the memory at once on a stream of its own. The lender ordered its own work
+// before Kerb's stream when the binding asked it for the array with that stream.
+//
+// Lent by Kerb (kerb_rt_array_to_dlpack): a view that holds a reference to the Buffer
+// and to the context, with the stream the borrower will use it on (whose wait for Kerb's
+// work is queued at once). The borrower's deleter may run on any thread at any time
+// (PyTorch frees tensors on its autograd threads), so it only queues the Buffer on the
+// context's `dropped` list; tidy() frees it on the context's own thread, after making the
+// context's stream wait for the work the borrower had queued on its stream by then.
+// After kerb_context_free the context lives on while views do, and the deleter frees the
+// Buffer itself; the last one frees the context.
+
+namespace {
+
+bool dlpack_type(PrimType t, dlpack::DataType &out) {
+  out.lanes = 1;
+  out.bits = uint8_t(t == PrimType::Bool ? 8 : prim_bits(t));
+  if (t == PrimType::Bool) out.code = dlpack::kBool;
+  else if (is_signed_int(t)) out.code = dlpack::kInt;
+  else if (is_unsigned_int(t)) out.code = dlpack::kUInt;
+  else out.code = dlpack::kFloat;
+  return true;
+}
+
+void release_dlpack(void *arg) {
+  auto *t = static_cast<dlpack::ManagedTensor *>(arg);
+  if (t->deleter) t->deleter(t);
+}
+
+struct ExportView {
+  dlpack::ManagedTensor tensor; // first: the view is the tensor's manager_ctx
+  std::shared_ptr<Context> ctx;
+  Buffer *buffer = nullptr;
+  std::vector<int64_t> shape;
+  int64_t consumer = -1;
+};
+
+void export_deleter(dlpack::ManagedTensor *t) {
+  auto *v = static_cast<ExportView *>(t->manager_ctx);
+  std::shared_ptr<Context> c = std::move(v->ctx);
+  {
+    std::lock_guard<std::mutex> lock(c->drop_mutex);
+    c->lent_out--;
+    if (!c->closed) {
+      c->dropped.emplace_back(v->buffer, v->consumer);
+      c->has_dropped.store(true, std::memory_order_release);
+    } else {
+      try {
+        drop_lent(*c, v->buffer, v->consumer);
+      } catch (...) {
+        // The device failed; the memory goes with the context.
+      }
+    }
+  }
+  delete v;
+}
+
+// PyCapsule_GetName and PyCapsule_GetPointer of the Python that loaded the runtime.
+std::atomic<const char *(*)(void *)> capsule_get_name{nullptr};
+std::atomic<void *(*)(void *, const char *)> capsule_get_pointer{nullptr};
+
+} // namespace
+
+void *kerb_rt_array_from_dlpack(kerb_context *ctx, int32_t prim, int32_t rank, void *managed,
+                                int32_t *problem) {
+  if (!valid_type(prim, rank) || !problem || !managed) {
+    usage(nullptr, "kerb_rt_array_from_dlpack: bad arguments");
+    return nullptr;
+  }
+  *problem = KERB_DLPACK_OK;
+  PrimType t = PrimType(prim);
+  std::string fn = "kerb_rt_array_from_dlpack";
+  Context *c = started_context(ctx, fn);
+  if (!c) return nullptr;
+  auto *m = static_cast<dlpack::ManagedTensor *>(managed);
+  const dlpack::Tensor &d = m->dl_tensor;
+  int32_t dev = d.device.device_type;
+  bool here = c->cuda ? ((dev == dlpack::kCUDA || dev == dlpack::kCUDAManaged) &&
+                         d.device.device_id == c->cuda->ordinal())
+                      : (dev == dlpack::kCPU || dev == dlpack::kCUDAHost);
+  dlpack::DataType want;
+  dlpack_type(t, want);
+  bool is_bool_u8 = t == PrimType::Bool && d.dtype.code == dlpack::kUInt && d.dtype.bits == 8;
+  if (!here) *problem = KERB_DLPACK_DEVICE;
+  else if (!(d.dtype.code == want.code || is_bool_u8) || d.dtype.bits != want.bits || d.dtype.lanes != 1)
+    *problem = KERB_DLPACK_TYPE;
+  else if (d.ndim != rank)
+    *problem = KERB_DLPACK_RANK;
+  if (*problem) {
+    usage(c, fmt::format("{}: the array does not fit (problem {})", fn, *problem));
+    return nullptr;
+  }
+  auto a = std::make_unique<ArrayObj>();
+  a->prim = t;
+  a->rank = rank;
+  int64_t n = 1, stride = 1;
+  bool compact = true;
+  for (int k = rank - 1; k >= 0; k--) {
+    int64_t dim = d.shape[k];
+    if (dim < 0) compact = false;
+    if (d.strides && dim > 1 && d.strides[k] != stride) compact = false;
+    stride *= dim;
+  }
+  for (int k = 0; k < rank; k++) {
+    n *= d.shape[k];
+    a->shape.push_back(d.shape[k]);
+  }
+  int64_t elem = prim_size(t);
+  int64_t addr = int64_t(reinterpret_cast<uintptr_t>(d.data)) + int64_t(d.byte_offset);
+  if (!compact) *problem = KERB_DLPACK_STRIDES;
+  else if (n > 0 && addr % elem != 0) *problem = KERB_DLPACK_ALIGNMENT;
+  if (*problem) {
+    usage(c, fmt::format("{}: the array does not fit (problem {})", fn, *problem));
+    return nullptr;
+  }
+  try {
+    c->tidy();
+    if (n > 0) {
+      a->buffer = new Buffer{Allocation{addr, n * elem}, 1, release_dlpack, m};
+      a->addr = addr;
+    } else {
+      c->give_back_later(release_dlpack, m);
+    }
+  } catch (const std::exception &e) {
+    c->set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
+    return nullptr;
+  }
+  return as_handle<void>(register_array(*c, std::move(a)));
+}
+
+void *kerb_rt_array_to_dlpack(kerb_context *ctx, int32_t prim, int32_t rank, const void *array,
+                              int64_t consumer_stream) {
+  if (!valid_type(prim, rank)) {
+    usage(nullptr, "kerb_rt_array_to_dlpack: no such array type");
+    return nullptr;
+  }
+  PrimType t = PrimType(prim);
+  std::string fn = "kerb_rt_array_to_dlpack";
+  Context *c = started_context(ctx, fn);
+  if (!c) return nullptr;
+  ArrayObj *a = find_array(*c, array, t, rank, fn, "the array");
+  if (!a) return nullptr;
+  if (a->poisoned) {
+    usage(c, fmt::format("{}: the array is a result of a call that failed (its values are garbage)", fn));
+    return nullptr;
+  }
+  std::shared_ptr<Context> shared;
+  {
+    Registry &r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    shared = r.contexts.at(c->id);
+  }
+  auto v = std::make_unique<ExportView>();
+  v->shape = a->shape;
+  v->consumer = c->cuda ? consumer_stream : -1;
+  try {
+    c->tidy();
+    if (c->cuda && consumer_stream != -1)
+      c->cuda->order_stream(legacy_as_null(reinterpret_cast<void *>(uintptr_t(consumer_stream))));
+  } catch (const std::exception &e) {
+    c->set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
+    return nullptr;
+  }
+  dlpack::Tensor &d = v->tensor.dl_tensor;
+  // An empty array has no memory; DLPack wants a non-null pointer all the same.
+  static int64_t empty_data = 0;
+  d.data = a->addr ? reinterpret_cast<void *>(uintptr_t(a->addr)) : &empty_data;
+  d.device = c->cuda ? dlpack::Device{dlpack::kCUDA, c->cuda->ordinal()} : dlpack::Device{dlpack::kCPU, 0};
+  d.ndim = rank;
+  dlpack_type(t, d.dtype);
+  d.shape = v->shape.data();
+  d.strides = nullptr;
+  d.byte_offset = 0;
+  v->tensor.deleter = export_deleter;
+  v->tensor.manager_ctx = v.get();
+  v->buffer = a->buffer;
+  if (v->buffer) v->buffer->refs++;
+  {
+    std::lock_guard<std::mutex> lock(c->drop_mutex);
+    c->lent_out++;
+  }
+  v->ctx = std::move(shared);
+  return &v.release()->tensor;
+}
+
+void kerb_rt_dlpack_capsule_api(const char *(*get_name)(void *),
+                                void *(*get_pointer)(void *, const char *)) {
+  capsule_get_name.store(get_name);
+  capsule_get_pointer.store(get_pointer);
+}
+
+const char *kerb_rt_dlpack_name(int32_t used) { return used ? "used_dltensor" : "dltensor"; }
+
+void kerb_rt_dlpack_capsule_destructor(void *capsule) {
+  auto get_name = capsule_get_name.load();
+  auto get_pointer = capsule_get_pointer.load();
+  if (!get_name || !get_pointer) return;
+  const char *name = get_name(capsule);
+  // A consumer renames the capsule "used_dltensor" when it takes the tensor.
+  if (!name || std::strcmp(name, "dltensor") != 0) return;
+  auto *t = static_cast<dlpack::ManagedTensor *>(get_pointer(capsule, "dltensor"));
+  if (t && t->deleter) t->deleter(t);
 }
 
 } // extern "C"

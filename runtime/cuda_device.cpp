@@ -113,7 +113,8 @@ std::unique_ptr<CudaDevice> CudaDevice::open(int ordinal, std::string *why_not) 
     KERB_CU(d->cuDevicePrimaryCtxRetain(&dev->ctx_, dev->device_));
     t_current = nullptr;
     KERB_CU(d->cuCtxSetCurrent(dev->ctx_));
-    KERB_CU(d->cuStreamCreate(&dev->stream_, CU_STREAM_NON_BLOCKING));
+    KERB_CU(d->cuStreamCreate(&dev->own_stream_, CU_STREAM_NON_BLOCKING));
+    dev->stream_ = dev->own_stream_;
     int pools = 0;
     KERB_CU(d->cuDeviceGetAttribute(&pools, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
                                     dev->device_));
@@ -137,13 +138,15 @@ CudaDevice::~CudaDevice() {
   if (!driver_ || !ctx_) return;
   const CudaDriver *d = driver_;
   set_current(d, ctx_);
-  if (stream_) d->cuStreamSynchronize(stream_);
+  if (stream_ != own_stream_) d->cuStreamSynchronize(stream_);
+  if (own_stream_) d->cuStreamSynchronize(own_stream_);
   for (auto &[start, stop] : events_) {
     d->cuEventDestroy(start);
     d->cuEventDestroy(stop);
   }
+  for (CUevent e : spare_events_) d->cuEventDestroy(e);
   if (staging_) d->cuMemFreeHost(staging_);
-  if (stream_) d->cuStreamDestroy(stream_);
+  if (own_stream_) d->cuStreamDestroy(own_stream_);
   set_current(d, nullptr);
   d->cuDevicePrimaryCtxRelease(device_);
 }
@@ -341,6 +344,62 @@ void CudaDevice::wait() {
   }
 }
 
+CUevent CudaDevice::spare_event() {
+  make_current();
+  CUevent e = nullptr;
+  if (!spare_events_.empty()) {
+    e = spare_events_.back();
+    spare_events_.pop_back();
+  } else {
+    KERB_CU(driver_->cuEventCreate(&e, CU_EVENT_DISABLE_TIMING));
+  }
+  return e;
+}
+
+CUevent CudaDevice::record_event() {
+  CUevent e = spare_event();
+  CUresult r = driver_->cuEventRecord(e, stream_);
+  if (r != CUDA_SUCCESS) {
+    spare_events_.push_back(e);
+    cuda_fail(r, "cuEventRecord(event, stream)", __FILE__, __LINE__);
+  }
+  return e;
+}
+
+bool CudaDevice::event_done(CUevent e) {
+  make_current();
+  CUresult r = driver_->cuEventQuery(e);
+  if (r == CUDA_ERROR_NOT_READY) return false;
+  KERB_CU(r);
+  return true;
+}
+
+void CudaDevice::recycle_event(CUevent e) { spare_events_.push_back(e); }
+
+void CudaDevice::order_stream(CUstream consumer) {
+  if (consumer == stream_ || !queued_.load(std::memory_order_relaxed)) return;
+  CUevent e = record_event();
+  CUresult r = driver_->cuStreamWaitEvent(consumer, e, 0);
+  recycle_event(e);
+  if (r != CUDA_SUCCESS) cuda_fail(r, "cuStreamWaitEvent(consumer, event, 0)", __FILE__, __LINE__);
+}
+
+void CudaDevice::wait_for_stream(CUstream producer) {
+  if (producer == stream_) return;
+  CUevent e = spare_event();
+  CUresult r = driver_->cuEventRecord(e, producer);
+  if (r == CUDA_SUCCESS) r = driver_->cuStreamWaitEvent(stream_, e, 0);
+  recycle_event(e);
+  if (r != CUDA_SUCCESS) cuda_fail(r, "cuStreamWaitEvent(stream, producer's event, 0)", __FILE__, __LINE__);
+  queued();
+}
+
+void CudaDevice::set_stream(CUstream s) {
+  if (s == stream_) return;
+  order_stream(s);
+  stream_ = s;
+}
+
 void CudaDevice::memset32(CUdeviceptr dst, std::uint32_t value, std::size_t count) {
   if (count == 0) return;
   make_current();
@@ -447,10 +506,17 @@ void CudaDevice::copy_to_host(void *, CUdeviceptr, std::size_t, const std::funct
   no_cuda();
 }
 void CudaDevice::copy_on_device(CUdeviceptr, CUdeviceptr, std::size_t) { no_cuda(); }
+
 void CudaDevice::memset32(CUdeviceptr, std::uint32_t, std::size_t) { no_cuda(); }
 void CudaDevice::fill(CUdeviceptr, std::uint32_t, int, std::size_t) { no_cuda(); }
 void CudaDevice::launch(CUfunction, Dim3, Dim3, unsigned, void **) { no_cuda(); }
 void CudaDevice::synchronize() { no_cuda(); }
+void CudaDevice::set_stream(CUstream) { no_cuda(); }
+void CudaDevice::order_stream(CUstream) { no_cuda(); }
+void CudaDevice::wait_for_stream(CUstream) { no_cuda(); }
+CUevent CudaDevice::record_event() { no_cuda(); }
+bool CudaDevice::event_done(CUevent) { no_cuda(); }
+void CudaDevice::recycle_event(CUevent) { no_cuda(); }
 float CudaDevice::time_ms(const std::function<void()> &) { no_cuda(); }
 
 #endif

@@ -1,6 +1,8 @@
 // One CUDA device, driven through the CUDA driver API (runtime/cuda_driver.h; no cudart).
-// A CudaDevice uses the device's primary context and one non-blocking stream; all of its
-// asynchronous work goes to that stream. Every method makes the context current on the
+// A CudaDevice uses the device's primary context and one stream at a time: its own
+// non-blocking stream, or one the user gives (set_stream: a stream of PyTorch's, CuPy's,
+// ...); all of its asynchronous work goes to the current one, and a new one first waits
+// for the old one (so Kerb's work stays in one order). Every method makes the context current on the
 // calling thread first. Failures throw CudaError whose message names the failing call,
 // file and line. Destructors release what they hold and never throw. A CudaModule must
 // not outlive the CudaDevice that loaded it. Without KERB_HAVE_CUDA_H, open() always
@@ -76,6 +78,23 @@ public:
   const CudaDriver &driver() const { return *driver_; }
   CUcontext context() const { return ctx_; }
   CUstream stream() const { return stream_; }
+  // The stream the device made for itself (its stream until set_stream).
+  CUstream own_stream() const { return own_stream_; }
+  // Queues later work on `s` (a stream of this device's primary context, NULL for the
+  // legacy default stream): `s` first waits for the work queued so far, with an event.
+  // The caller keeps `s` alive while it is the device's stream.
+  void set_stream(CUstream s);
+  // Makes `consumer` wait, without blocking the host, for the work queued so far (an
+  // event on the stream); nothing when `consumer` is the stream or nothing was queued
+  // since the last wait.
+  void order_stream(CUstream consumer);
+  // Makes the stream wait for the work queued so far on `producer`.
+  void wait_for_stream(CUstream producer);
+  // An event recorded on the stream now (from a pool); event_done() says whether the
+  // work before it has finished (cuEventQuery); give it back with recycle_event().
+  CUevent record_event();
+  bool event_done(CUevent e);
+  void recycle_event(CUevent e);
   // Makes this device's context current on the calling thread. Inside an entry call
   // (enter_call .. leave_call on this thread) only the first time: until the call
   // returns only Kerb's code runs on the thread, and what it makes current it notes, so
@@ -139,6 +158,9 @@ private:
   CUdevice device_ = 0;
   CUcontext ctx_ = nullptr; // retained primary context
   CUstream stream_ = nullptr;
+  CUstream own_stream_ = nullptr;
+  std::vector<CUevent> spare_events_; // record_event's pool
+  CUevent spare_event(); // from the pool, or a new one (timing disabled)
   CUmemoryPool pool_ = nullptr; // the device's default pool; null: no pools
   // Whether work may have been queued on the stream since the last wait (set by every
   // call that queues; atomic: another context may free this one's cached blocks).

@@ -78,6 +78,7 @@ const CudaDriver *cuda_driver(std::string *why_not);
   X(cuEventRecord)                                                                        \
   X(cuEventSynchronize)                                                                   \
   X(cuEventQuery)                                                                         \
+  X(cuStreamWaitEvent)                                                                    \
   X(cuEventElapsedTime)
 
 // Indirection so that `name` is macro-expanded (cuMemAlloc -> cuMemAlloc_v2) first.

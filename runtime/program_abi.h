@@ -73,4 +73,40 @@ const int64_t *kerb_rt_array_shape(struct kerb_context *ctx, int32_t prim, int32
                                    const void *array);
 int kerb_rt_array_free(struct kerb_context *ctx, int32_t prim, int32_t rank, void *array);
 
+// For bindings (the Python package): arrays lent to and by other libraries through
+// DLPack without a copy (runtime/dlpack.h; Note [Arrays lent through DLPack] in
+// runtime/c_api.cpp).
+//
+// An array handle viewing the memory of `managed`, a DLManagedTensor on the context's
+// device (CPU memory for the CPU device; for CUDA, memory of the device the context
+// uses), of element type `prim`, rank `rank`, compact row-major. The runtime calls its
+// deleter once no handle views it and the work queued before has finished. NULL if it
+// does not fit, with *problem saying why (and the deleter not called: the caller still
+// owns it), or for another error (*problem KERB_DLPACK_OK).
+#define KERB_DLPACK_OK 0
+#define KERB_DLPACK_DEVICE 1
+#define KERB_DLPACK_TYPE 2
+#define KERB_DLPACK_RANK 3
+#define KERB_DLPACK_STRIDES 4
+#define KERB_DLPACK_ALIGNMENT 5
+void *kerb_rt_array_from_dlpack(struct kerb_context *ctx, int32_t prim, int32_t rank,
+                                void *managed, int32_t *problem);
+// A DLManagedTensor viewing `array` (which stays valid, and is freed as usual); its
+// deleter may be called from any thread, even after kerb_context_free. On a CUDA
+// device, `consumer_stream` (a CUstream, as DLPack's __dlpack__(stream=...) gives it;
+// -1: none) waits for the work queued so far, and the memory is reused only after the
+// work queued on that stream before the deleter's call. NULL on error.
+void *kerb_rt_array_to_dlpack(struct kerb_context *ctx, int32_t prim, int32_t rank,
+                              const void *array, int64_t consumer_stream);
+// Python's PyCapsule_GetName and PyCapsule_GetPointer (given by the binding, so that the
+// runtime needs no libpython), for kerb_rt_dlpack_capsule_destructor: the destructor of
+// a "dltensor" capsule, which calls the tensor's deleter unless a consumer took it
+// (renamed the capsule "used_dltensor").
+void kerb_rt_dlpack_capsule_api(const char *(*get_name)(void *),
+                                void *(*get_pointer)(void *, const char *));
+void kerb_rt_dlpack_capsule_destructor(void *capsule);
+// The capsule names "dltensor" and "used_dltensor" (used != 0), as static strings (a
+// capsule keeps the pointer to its name).
+const char *kerb_rt_dlpack_name(int32_t used);
+
 } // extern "C"

@@ -101,6 +101,10 @@ public:
   virtual void run(cudaStream_t stream) = 0;
   // The results of the last run, in the order of the entry's results.
   virtual std::vector<HostArray> results() = 0;
+  // After each call has finished, outside the timed region: what the program's host
+  // code does at the end of a call (the versions with checks read their failure slot
+  // here and exit with the program's message, bench/cuda/unproved.cu).
+  virtual void after_call() {}
 };
 
 struct BenchmarkInfo {

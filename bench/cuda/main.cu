@@ -262,7 +262,7 @@ int main(int argc, char **argv) {
     }
     if (a == "--list") {
       for (const BenchmarkInfo &b : benchmarks())
-        std::printf("%-14s %s:%s  %s\n", b.name, b.program, b.entry, b.about);
+        std::printf("%-20s %s:%s  %s\n", b.name, b.program, b.entry, b.about);
       return 0;
     }
     if (a == "--input") input = value();
@@ -315,6 +315,7 @@ int main(int argc, char **argv) {
     double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     float ms = 0;
     CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    bench->after_call();
     if (k < warmup) continue;
     device_ms.push_back(ms);
     wall_ms.push_back(wall);

@@ -87,6 +87,21 @@ char *kerb_context_report(struct kerb_context *ctx);
  * context's cache of freed blocks, and the CUDA memory pool's). */
 int kerb_context_clear_caches(struct kerb_context *ctx);
 
+/* CUDA streams (contexts on a CUDA device; KERB_USAGE_ERROR on the CPU device). A context
+ * queues its work on one stream at a time: its own non-blocking stream at first. */
+/* The stream (a CUstream) the context queues its work on now. */
+int kerb_context_get_cuda_stream(struct kerb_context *ctx, void **stream);
+/* Queues the context's later work on `stream`, a CUstream of the device's primary context
+ * (NULL: the legacy default stream), e.g. the current stream of PyTorch or CuPy, so that
+ * calls order with their work; `stream` first waits (an event, without blocking the
+ * host) for the work the context queued so far. The stream must stay alive while it is
+ * the context's: set the context's own stream back (kerb_context_get_cuda_stream before)
+ * before destroying it. */
+int kerb_context_set_cuda_stream(struct kerb_context *ctx, void *stream);
+/* Makes `stream` wait, without blocking the host, for the work the context queued so
+ * far (nothing when it is the context's stream). */
+int kerb_context_order_cuda_stream(struct kerb_context *ctx, void *stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -29,6 +29,13 @@ count() {
   fi
 }
 
+# FILE's kernels (.entry) and, apart, the slow copies of their deferred checks (.func
+# ..._deferred_slow; codegen/deferred_checks.cpp): FILE.entry, FILE.slow.
+split_ptx() {
+  awk '/^\.visible \.entry/ { p = 1 } /^\.func/ { p = 0 } p' "$1" >"$1.entry"
+  awk '/^\.func .*_deferred_slow\(/ { p = 1 } /^\.visible \.entry/ { p = 0 } p' "$1" >"$1.slow"
+}
+
 # at_least FILE PATTERN N: the extended regex occurs on N lines or more.
 at_least() {
   checks=$((checks + 1))
@@ -96,7 +103,8 @@ entry main (xs: []i32) (is: []i64) : (i32, []i32) =
   let a = map (\i -> loop acc = xs[i] for j < i do acc + xs[j]) is
   in (reduce (\x y -> loop acc = x for _j < 1 do acc + y) 0 a, map (\i -> #[unsafe] xs[i]) is)
 P
-count "$tmp/slot.ptx" '_param_0\]' 3
+split_ptx "$tmp/slot.ptx"
+count "$tmp/slot.ptx.entry" '_param_0\]' 3
 # Each of those preludes first tests the "certainly clear" bit of the slot word (bit 0
 # of parameter 0, set by the host when nothing that may fail ran since a clean look):
 # 3, and 2 more: the first step of the warp trees (thread l & 1) in the two launches of
@@ -116,15 +124,20 @@ emit wide ptx <<'P'
 entry main (xs: []f64) (is: []i64) : []f64 = map (\i -> xs[i] * 2) is
 P
 # The map runs four elements per thread (see lanes below): the index vector is two
-# v2.u64 loads, the lambda is there five times (four lanes and the tail loop), each
-# with its failure path.
-count "$tmp/wide.ptx" 'ld\.global\.nc\.v2\.u64' 2
-count "$tmp/wide.ptx" 'ld\.global\.nc\.u64' 1
-count "$tmp/wide.ptx" 'ld\.global\.nc\.f64' 5
-count "$tmp/wide.ptx" 'st\.global\.v2\.f64' 2
-count "$tmp/wide.ptx" 'st\.global\.f64' 1
-count "$tmp/wide.ptx" 'st\.global\.u64' 10
-count "$tmp/wide.ptx" '(ld|st)[.a-z]*\.(u|b|s)32 ' 5   # only the code into the mirror
+# v2.u64 loads, the lambda is there five times (four lanes and the tail loop). In the
+# kernel its bounds checks are deferred (predicated loads, no failure path); the slow
+# copy (a function of its own) has the lambda five times again, each with its failure
+# path.
+split_ptx "$tmp/wide.ptx"
+count "$tmp/wide.ptx.entry" 'ld\.global\.nc\.v2\.u64' 2
+count "$tmp/wide.ptx.entry" 'ld\.global\.nc\.u64' 1
+count "$tmp/wide.ptx.entry" '@%p[0-9]+ ld\.global\.nc\.f64' 5
+count "$tmp/wide.ptx.entry" 'st\.global\.v2\.f64' 2
+count "$tmp/wide.ptx.entry" 'st\.global\.f64' 1
+count "$tmp/wide.ptx.entry" 'atom|st\.global\.u64' 0
+count "$tmp/wide.ptx.slow" 'ld\.global\.nc\.f64' 5
+count "$tmp/wide.ptx.slow" 'st\.global\.u64' 10
+count "$tmp/wide.ptx.slow" '(ld|st)[.a-z]*\.(u|b|s)32 ' 5   # only the code into the mirror
 
 # Maps of scalars run four elements per thread: one 16-byte read-only vector load and
 # one vector store per thread on the aligned path, element by element in the tail.
@@ -139,10 +152,47 @@ count "$tmp/lanes.ptx" 'ld\.global\.nc\.f32' 1
 emit lanes64 ptx <<'P'
 entry main (a: []f32) (idx: []i64) : []f32 = map (\i -> a[i]) idx
 P
-count "$tmp/lanes64.ptx" 'ld\.global\.nc\.v2\.u64' 2
-count "$tmp/lanes64.ptx" 'ld\.global\.nc\.u64' 1
-count "$tmp/lanes64.ptx" 'ld\.global\.nc\.u32' 0
-count "$tmp/lanes64.ptx" 'st\.global\.v4\.f32' 1
+split_ptx "$tmp/lanes64.ptx"
+count "$tmp/lanes64.ptx.entry" 'ld\.global\.nc\.v2\.u64' 2
+count "$tmp/lanes64.ptx.entry" 'ld\.global\.nc\.u64' 1
+count "$tmp/lanes64.ptx.entry" 'ld\.global\.nc\.u32' 0
+count "$tmp/lanes64.ptx.entry" 'st\.global\.v4\.f32' 1
+# Deferred checks (Note [Deferred checks]): from the first load of the indices to the
+# last of the four lanes' gathers they feed, no branch, so the gathers issue together
+# as under --unsafe.
+awk '/ld\.global\.nc\.v2\.u64/ { on = 1 } on { print } on && /@%p[0-9]+ ld\.global\.nc\.f32/ { if (++n == 4) exit }' \
+  "$tmp/lanes64.ptx.entry" >"$tmp/lanes64.between"
+count "$tmp/lanes64.between" '@%p[0-9]+ ld\.global\.nc\.f32' 4
+count "$tmp/lanes64.between" 'bra' 0
+# A deferred load's register is defined when its predicate is false (0): ptxas may give
+# an undefined register any value, and a gather through it then read anywhere (kerb
+# difftest seed 1600860 on the H100; tests/programs/failures/deferred_chain.fut).
+emit undef ptx <<'P'
+entry main (xs: []i32) (v: []f32) : []f32 =
+  map (\i -> v[(i64.i32 xs[i64.i32 xs[-1]] + i) % length v]) (iota 6)
+P
+at_least "$tmp/undef.ptx" '@%p[0-9]+ ld\.global' 2
+awk '/@%p[0-9]+ ld\.global/ { split($0, w, /[ \t,]+/); r = w[4]; if (prev !~ ("mov\\.[a-z0-9]+[ \t]+" r ", 0")) bad++ }
+     { prev = $0 } END { print bad + 0 }' "$tmp/undef.ptx" >"$tmp/undef.count"
+count "$tmp/undef.count" '^0$' 1
+# Hoisted checks (Note [Hoisted checks]): xs[s + j] in a loop over j is checked once
+# before the loop, for its first and last iteration; in the loop its loads are plain
+# (not predicated, no select), and the kernel has no failure path (the slow copy has).
+emit hoisted ptx <<'P'
+entry main (xs: []i32) (ss: []i64) (k: i64) : []i32 =
+  map (\s -> loop acc = 0 for j < k do acc + xs[s + j] * xs[j * 2 + s]) ss
+P
+split_ptx "$tmp/hoisted.ptx"
+at_least "$tmp/hoisted.ptx.entry" '^[[:space:]]+ld\.global\.nc\.u32' 2
+count "$tmp/hoisted.ptx.entry" '@%p[0-9]+ ld|selp\.b64|atom' 0
+at_least "$tmp/hoisted.ptx.slow" 'atom\.global\.cas' 1
+# With --deferred-checks=off each load branches to its failure where it stands.
+emit hoisted_off ptx --deferred-checks=off <<'P'
+entry main (xs: []i32) (ss: []i64) (k: i64) : []i32 =
+  map (\s -> loop acc = 0 for j < k do acc + xs[s + j] * xs[j * 2 + s]) ss
+P
+at_least "$tmp/hoisted_off.ptx" 'atom\.global\.cas' 2
+count "$tmp/hoisted_off.ptx" '_deferred_slow' 0
 # A lambda with a loop keeps one element per thread.
 emit nolanes ptx <<'P'
 entry main (xs: []f32) : []f32 = map (\x -> loop y = x for _i < 3 do y * 2) xs
@@ -161,7 +211,10 @@ count "$tmp/hist_add.ptx" '^\.visible \.entry' 1
 count "$tmp/hist_add.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_replicate\(' 0
 count "$tmp/hist_add.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_hist_shared\(' 1
 at_least "$tmp/hist_add.ptx" 'atom\.shared\.add\.u32' 1
-at_least "$tmp/hist_add.ptx" 'atom\.global\.add\.u32' 1
+# The merge into the result: a reduction whose old value is unused is a `red`
+# (Note [Reductions into global memory] in thread_kernels.cpp), never an `atom`.
+at_least "$tmp/hist_add.ptx" 'red\.global\.add\.u32' 1
+count "$tmp/hist_add.ptx" 'atom\.global\.add' 0
 count "$tmp/hist_add.ptx" '\.shared \.align 16 \.b8 kerb_kernel_[0-9]+_hist_shared_bins\[16384\]' 1
 emit hist_fmax ptx <<'P'
 entry main (is: []i64) (vs: []f32) : []f32 = reduce_by_index (replicate 8 0f32) f32.max f32.lowest is vs
@@ -277,12 +330,12 @@ count "$tmp/comm.ptx" 'bar\.warp\.sync' 0
 emit ordered ptx < <(sed 's/reduce_comm/reduce/' "$tmp/comm.fut")
 count "$tmp/ordered.ptx" '\.v4\.' 0
 at_least "$tmp/ordered.ptx" '_tile[0-9]' 1
-# (the reduction survives every pass: lower_to_core and the 11 passes of compiler/pipeline.cpp)
+# (the reduction survives every pass: lower_to_core and the 12 passes of compiler/pipeline.cpp)
 "$kerb" check --dump-after=all "$tmp/comm.fut" >/dev/null 2>"$tmp/comm.dump"
 "$kerb" check --dump-after=all "$tmp/ordered.fut" >/dev/null 2>"$tmp/ordered.dump"
-count "$tmp/comm.dump" '^-- core IR after ' 12
-count "$tmp/comm.dump" ' = reduce_comm [a-z_0-9]+, \(' 12
-count "$tmp/ordered.dump" ' = reduce [a-z_0-9]+, \(' 12
+count "$tmp/comm.dump" '^-- core IR after ' 13
+count "$tmp/comm.dump" ' = reduce_comm [a-z_0-9]+, \(' 13
+count "$tmp/ordered.dump" ' = reduce [a-z_0-9]+, \(' 13
 count "$tmp/ordered.dump" 'reduce_comm' 0
 # An array read whole (reduce.fut) is one vector load too; a row of a matrix, which may
 # start off alignment, is tested at run time, the same loop reading it one at a time.

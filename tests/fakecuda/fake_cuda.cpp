@@ -4,7 +4,10 @@
 // its function); events hold the host clock at their record. So the CUDA device's host
 // side (runtime/cuda_device.cpp, cuda_exec.cpp, cuda_trace.cpp and generated host code)
 // runs under CTest: what it calls, in which order, and how often (KERB_TRACE's counts).
-// Results of programs are garbage, since no kernel runs. Compiled with cuda.h, so that
+// Results of programs are garbage, since no kernel runs. Each stream counts the work
+// queued on it and the events it waited for, which fake_cuda_stream_ops() and
+// fake_cuda_stream_waits() report (for the Python package's test of its streams,
+// tests/python/fake_cuda_test.py), the legacy default stream (NULL) included. Compiled with cuda.h, so that
 // each function gets the versioned name the header gives it (cuMemAlloc -> cuMemAlloc_v2).
 #include <cuda.h>
 
@@ -12,6 +15,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 namespace {
 
@@ -20,7 +25,19 @@ struct FakeEvent {
   bool recorded = false;
 };
 
-int g_ctx_tag, g_stream_tag, g_module_tag, g_function_tag, g_pool_tag;
+int g_ctx_tag, g_module_tag, g_function_tag, g_pool_tag;
+
+struct StreamCounts {
+  long ops = 0, waits = 0;
+};
+std::mutex g_mutex;
+std::map<CUstream, StreamCounts> g_streams;
+
+// Counts one operation queued on `s`.
+void queued_on(CUstream s) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_streams[s].ops++;
+}
 
 CUresult copy(void *dst, const void *src, size_t n) {
   if (n && (!dst || !src)) return CUDA_ERROR_INVALID_VALUE;
@@ -109,8 +126,14 @@ CUresult CUDAAPI cuMemFree(CUdeviceptr p) {
   std::free(reinterpret_cast<void *>(uintptr_t(p)));
   return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *p, size_t n, CUstream) { return cuMemAlloc(p, n); }
-CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr p, CUstream) { return cuMemFree(p); }
+CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *p, size_t n, CUstream s) {
+  queued_on(s);
+  return cuMemAlloc(p, n);
+}
+CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr p, CUstream s) {
+  queued_on(s);
+  return cuMemFree(p);
+}
 CUresult CUDAAPI cuDeviceGetDefaultMemPool(CUmemoryPool *p, CUdevice) {
   *p = reinterpret_cast<CUmemoryPool>(&g_pool_tag);
   return CUDA_SUCCESS;
@@ -132,13 +155,16 @@ CUresult CUDAAPI cuMemcpyDtoH(void *d, CUdeviceptr s, size_t n) {
 CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr d, CUdeviceptr s, size_t n) {
   return copy(reinterpret_cast<void *>(uintptr_t(d)), reinterpret_cast<const void *>(uintptr_t(s)), n);
 }
-CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr d, const void *s, size_t n, CUstream) {
+CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr d, const void *s, size_t n, CUstream st) {
+  queued_on(st);
   return cuMemcpyHtoD(d, s, n);
 }
-CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream) {
+CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) {
+  queued_on(st);
   return cuMemcpyDtoD(d, s, n);
 }
-CUresult CUDAAPI cuMemcpyDtoHAsync(void *d, CUdeviceptr s, size_t n, CUstream) {
+CUresult CUDAAPI cuMemcpyDtoHAsync(void *d, CUdeviceptr s, size_t n, CUstream st) {
+  queued_on(st);
   return cuMemcpyDtoH(d, s, n);
 }
 CUresult CUDAAPI cuMemsetD8(CUdeviceptr d, unsigned char v, size_t n) { return set(d, v, n); }
@@ -165,15 +191,34 @@ CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr *d, void *p, unsigned int
 }
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
                                 unsigned int bx, unsigned int by, unsigned int bz, unsigned int,
-                                CUstream, void **, void **) {
+                                CUstream s, void **, void **) {
   if (!f || !gx || !gy || !gz || !bx || !by || !bz) return CUDA_ERROR_INVALID_VALUE;
+  queued_on(s);
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuStreamCreate(CUstream *s, unsigned int) {
-  *s = reinterpret_cast<CUstream>(&g_stream_tag);
+  *s = reinterpret_cast<CUstream>(new int(0)); // a stream of its own
   return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuStreamDestroy(CUstream) { return CUDA_SUCCESS; }
+CUresult CUDAAPI cuStreamDestroy(CUstream s) {
+  delete reinterpret_cast<int *>(s);
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuStreamWaitEvent(CUstream s, CUevent e, unsigned int) {
+  if (!reinterpret_cast<FakeEvent *>(e)->recorded) return CUDA_ERROR_INVALID_HANDLE;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_streams[s].waits++;
+  return CUDA_SUCCESS;
+}
+// Not CUDA's: the operations queued on `s` and the events it waited for, so far.
+long fake_cuda_stream_ops(CUstream s) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_streams[s].ops;
+}
+long fake_cuda_stream_waits(CUstream s) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_streams[s].waits;
+}
 CUresult CUDAAPI cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
 CUresult CUDAAPI cuEventCreate(CUevent *e, unsigned int) {
   *e = reinterpret_cast<CUevent>(new FakeEvent());

@@ -42,7 +42,9 @@ import glob, re, sys
 out, name, devices, secs, status = sys.argv[1:]
 keys = [("programs", r"(\d+) programs x"), ("pairs agree", r"(\d+) pairs agree"),
         ("same results", r"(\d+) same results"), ("same failure", r"(\d+) same failure"),
-        ("another real failure", r"(\d+) another real failure"), ("differ", r"(\d+) differ"),
+        ("another real failure", r"(\d+) another real failure"),
+        ("reference-only failures in dead code", r"(\d+) reference-only failures in dead code"),
+        ("differ", r"(\d+) differ"),
         ("programs not supported", r"(\d+) programs \(\d+ pairs\) not supported"),
         ("pairs not supported", r"\((\d+) pairs\) not supported"), ("invalid", r"(\d+) invalid programs")]
 tot = {k: 0 for k, _ in keys}

@@ -1,13 +1,15 @@
 // Unit tests for the pieces of `kerb difftest` (issue 7): the failure oracle
 // (possible_failures in compiler/interpreter), the tolerant comparison of values
 // (runtime/value_compare), the program generator (deterministic, well-typed, inputs of
-// the declared sizes) and the shrinker (smaller variants, arrays of one size shrink
-// together).
+// the declared sizes), the shrinker (smaller variants, arrays of one size shrink
+// together) and the judging of runs (a failure only the reference makes is accepted
+// only in code the compiled program reports dead).
 #include "compiler/interpreter.h"
 #include "compiler/syntax/parser.h"
 #include "compiler/types/type_check.h"
 #include "difftest/program_gen.h"
 #include "difftest/shrink.h"
+#include "driver/difftest_run.h"
 #include "runtime/value_compare.h"
 
 #include <catch2/catch.hpp>
@@ -16,6 +18,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <regex>
 
 using namespace kerb;
 
@@ -200,6 +203,33 @@ TEST_CASE("the program generator is deterministic and makes well-typed programs"
   }
 }
 
+TEST_CASE("the program generator makes loops with affine and indirect indices", "[difftest]") {
+  // The shapes of issue 16, each in several of 200 programs.
+  const std::vector<std::pair<std::string, std::regex>> shapes = {
+      {"for loop reading at an affine index", std::regex(R"(for j\d+ < k\d+ do let ix\d+ = .* in let e\d+ = )")},
+      {"start in range from data", std::regex(R"(let s\d+ = \(if \(length \w+\) == 0i64 then 0i64 else .* % )")},
+      {"stride", std::regex(R"(let ix\d+ = \(s\d+ \+ [23]i64 \* j\d+\))")},
+      {"reverse", std::regex(R"(let ix\d+ = \(s\d+ \+ k\d+ - 1i64 - j\d+\))")},
+      {"may fail at a boundary", std::regex(R"(\(\(length \w+\) - k\d+ \+ 1i64\))")},
+      {"indirect through the counter", std::regex(R"(let e\d+ = .*\w+\[\(i64\.\w+ \w+\[ix\d+\]\))")},
+      {"division by data in a loop", std::regex(R"(\(acc\d+ / (\(\w+\.\w+ )?e\d+\)?\))")},
+      {"assert in a loop", std::regex(R"(assert \((e\d+ != |ix\d+ != i64\.highest))")},
+      {"binary search", std::regex(R"(while it\d+ < 64i64 && lo\d+ < hi\d+ do let mid\d+ = .* if \w+\[mid\d+\] < key)")},
+      {"linear scan", std::regex(R"(while it\d+ < .* && \w+\[lo\d+\] != key\d+ do)")},
+      {"in-place update at an affine index", std::regex(R"(do let ix\d+ = .* in out\d+ with \[ix\d+\] = )")},
+  };
+  std::vector<int> found(shapes.size(), 0);
+  for (uint64_t seed = 1; seed <= 200; seed++) {
+    std::string src = difftest::generate_program(seed, difftest::GenOptions{}).source();
+    for (size_t k = 0; k < shapes.size(); k++)
+      if (std::regex_search(src, shapes[k].second)) found[k]++;
+  }
+  for (size_t k = 0; k < shapes.size(); k++) {
+    INFO(shapes[k].first);
+    CHECK(found[k] >= 3);
+  }
+}
+
 TEST_CASE("shrinking gives smaller variants and keeps sizes consistent", "[difftest]") {
   difftest::GProgram p = difftest::generate_program(7, difftest::GenOptions{});
   std::mt19937_64 rng(1);
@@ -225,4 +255,87 @@ TEST_CASE("shrinking gives smaller variants and keeps sizes consistent", "[difft
     }
     CHECK(difftest::case_size(v) <= difftest::case_size(c));
   }
+}
+
+namespace {
+
+// A program of one entry `main [n] (xs: [n]i64) : RESULT` whose body is `body`.
+difftest::GProgram one_entry(const std::string &body,
+                             difftest::GType result = difftest::GType::of(PrimType::I64)) {
+  difftest::GProgram p;
+  p.seed = 1;
+  p.params.push_back({"xs", difftest::GType::array(difftest::GType::of(PrimType::I64), {difftest::kSizeN})});
+  difftest::GNode v;
+  v.tmpl = body;
+  v.type = result;
+  p.stmts.push_back({"v", v});
+  difftest::GNode r;
+  r.tmpl = "v";
+  r.type = v.type;
+  p.results.push_back(r);
+  return p;
+}
+
+std::vector<driver::Verdict> verdicts(const difftest::GProgram &p, std::vector<int64_t> xs, bool unsafe) {
+  difftest::GenInput in;
+  in.args.push_back(i64s(xs));
+  in.n = int64_t(xs.size());
+  driver::DifftestConfig config;
+  config.devices = {driver::Device::Interp, driver::Device::Cpu};
+  config.isolate = false;
+  config.unsafe = unsafe;
+  driver::ProgramReport r = driver::evaluate_program(p, {in}, config);
+  REQUIRE_FALSE(r.invalid);
+  REQUIRE_FALSE(r.unsupported);
+  std::vector<driver::Verdict> out;
+  for (const driver::PairVerdict &pv : r.pairs) out.push_back(pv.verdict);
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("difftest accepts a failure of the reference alone only in dead code", "[difftest]") {
+  using driver::Verdict;
+  // The map's result is used only for its size: removed as dead code, with its assert.
+  difftest::GProgram dead = one_entry("(let ys = map (\\x -> assert (x != 6) (x + 1)) xs in length ys)");
+  CHECK(verdicts(dead, {1, 6}, false) == std::vector<Verdict>{Verdict::AgreeDeadCheck});
+  CHECK(verdicts(dead, {1, 2}, false) == std::vector<Verdict>{Verdict::AgreeOk});
+  // Read only in a branch that does not run (kerb difftest's program 90173).
+  difftest::GProgram branch =
+      one_entry("(let ys = map (\\x -> assert (x != 6) (x + 1)) xs in if length xs > 5 then reduce (+) 0 ys "
+                "else length ys)");
+  CHECK(verdicts(branch, {1, 6}, false) == std::vector<Verdict>{Verdict::AgreeDeadCheck});
+  CHECK(verdicts(branch, {1, 6, 1, 1, 1, 1}, false) == std::vector<Verdict>{Verdict::AgreeFailure});
+  // A dead check's failure, but also one in live code that the device does not make
+  // (#[unsafe] turned it off; the interpreter still fails a division by zero): a
+  // difference.
+  difftest::GProgram also_live = one_entry(
+      "(let ys = map (\\x -> assert (x != 6) (x + 1)) xs in length ys + (#[unsafe] (length xs / (length xs - 2))))");
+  CHECK(verdicts(also_live, {1, 6}, false) == std::vector<Verdict>{Verdict::OnlyReferenceFails});
+  CHECK(verdicts(also_live, {1, 6, 7}, false) == std::vector<Verdict>{Verdict::AgreeDeadCheck});
+  // A site that is not dead and that the device does not check: a difference.
+  difftest::GProgram live = one_entry("(reduce (+) 0 (map (\\x -> assert (x != 6) (x + 1)) xs))");
+  CHECK(verdicts(live, {1, 6}, true) == std::vector<Verdict>{Verdict::OnlyReferenceFails});
+  CHECK(verdicts(live, {1, 6}, false) == std::vector<Verdict>{Verdict::AgreeFailure});
+  // The reference fails in a dead map whose every element fails (rows of arrays), the
+  // device at a live check after it, which the enumeration reaches past the dead map.
+  difftest::GProgram dead_then_live = one_entry(
+      "(let ys = map (\\x -> let r = replicate 2 x in loop out = copy r for j < 4 do out with [j] = 0i64) xs in "
+      "length ys + xs[length xs])");
+  CHECK(verdicts(dead_then_live, {1, 2}, false) == std::vector<Verdict>{Verdict::AgreeOtherSite});
+  // Under --unsafe even the dead map's check is only disabled, not removed as dead code.
+  CHECK(verdicts(dead, {1, 6}, true) == std::vector<Verdict>{Verdict::OnlyReferenceFails});
+}
+
+TEST_CASE("difftest does not compare inner sizes of empty arrays that the interpreter cannot know",
+          "[difftest]") {
+  using driver::Verdict;
+  // The rows have size 2, but the loop's type does not say, and the trial call on a row
+  // of zeros fails: the interpreter gives empty([0][0]i32), compiled code [0][2].
+  difftest::GProgram p = one_entry(
+      "(map (\\x -> let src = map (\\_ -> 3i32) (iota 2) in loop out = copy src for j < 6 do out with [x + 9] "
+      "= 0i32) xs)",
+      difftest::GType::array(difftest::GType::of(PrimType::I32), {2, 3}));
+  CHECK(verdicts(p, {}, false) == std::vector<Verdict>{Verdict::AgreeOk});
+  CHECK(verdicts(p, {1}, false) == std::vector<Verdict>{Verdict::AgreeFailure});
 }

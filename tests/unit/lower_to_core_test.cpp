@@ -660,6 +660,15 @@ TEST_CASE("lowered corpus programs agree with the interpreter", "[lower][corpus]
           INFO(path.string() << ":" << tc.line << " entry " << entry_name << "\n"
                              << print_program(lowered));
           RunResult expected = interpret(program, entry_name, args);
+          // A check in a map removed as dead code fails on the interpreter only, and
+          // the lowered program goes on to what follows (docs/CHECKS.md, Note [Checks
+          // in dead code]; the corpus on the CPU device has what it does).
+          if (!expected.ok && std::any_of(lowered.candidates.begin(), lowered.candidates.end(),
+                                          [&](const core::CheckCandidate &c) {
+                                            return c.removed_as_dead() && c.kind == expected.failure.kind &&
+                                                   c.span.location() == expected.failure.location;
+                                          }))
+            continue;
           std::vector<CVal> cargs;
           for (const Value &a : args) flatten_value(a, cargs);
           CoreEval eval(lowered);

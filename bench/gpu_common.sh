@@ -1,0 +1,77 @@
+# shellcheck shell=bash disable=SC2154,SC2034
+# Pieces shared by the scripts that run benchmarks on the lent GPU in one call
+# (bench/run_gpu_suite.sh, bench/run_gpu_unproved.sh); sourced, not run. They read the
+# script's settings: `out` (the folder of what comes back), `deadline` (seconds after the
+# script's start by which everything must end), `kerb` and `cudabench` (the binaries),
+# `device` (cuda, or cpu for a dry run) and `data` (where the inputs go); begin_run sets
+# `work`, `raw` and `log`.
+
+# begin_run SCRIPT TAG: makes $out, the scratch folder $work (/tmp/TAG.XXXXXX, removed on
+# exit) with $raw in it, and the log; checks the binaries (exits 2 without kerb; sets
+# have_cuda_bench to 1 where the hand-written CUDA is there on the GPU); writes the
+# device's state to $out/device.txt.
+begin_run() {
+  local script=$1 tag=$2
+  mkdir -p "$out"
+  work=$(mktemp -d "/tmp/$tag.XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+  raw=$work/raw
+  mkdir -p "$raw"
+  log=$out/log.txt
+  : >"$log"
+  if [ ! -x "$kerb" ]; then
+    echo "$script: no kerb at $kerb (build it with bench/build_carry.sh and carry build-carry/)" >&2
+    exit 2
+  fi
+  have_cuda_bench=0
+  if [ "$device" = cuda ]; then
+    if [ -x "$cudabench" ]; then have_cuda_bench=1; else say "no hand-written CUDA at $cudabench: skipped"; fi
+  fi
+  device_info "$out/device.txt"
+}
+
+# say TEXT: prints TEXT with the seconds since the start, and logs it.
+say() { echo "[$(printf '%4d' "$SECONDS") s] $*" | tee -a "$log"; }
+
+# cap N: N seconds, or less so that a step started now ends 30 s before the deadline.
+cap() {
+  local want=$1 left=$((deadline - SECONDS - 30))
+  ((left < want)) && want=$left
+  ((want < 5)) && want=5
+  echo "$want"
+}
+
+# late: true when less than 45 s are left before the deadline.
+late() { [ $((deadline - SECONDS)) -lt 45 ]; }
+
+# device_info FILE: the date, kerb's version and the GPU's state (nvidia-smi) into FILE,
+# appended to the log.
+device_info() {
+  {
+    echo "== $(date -u +%Y-%m-%dT%H:%M:%SZ) $(uname -n)"
+    "$kerb" --version
+    if command -v nvidia-smi >/dev/null; then
+      nvidia-smi -L
+      nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,temperature.gpu,power.draw,power.limit,persistence_mode --format=csv
+    fi
+  } >"$1" 2>&1
+  cat "$1" >>"$log"
+}
+
+# programs_dir DIR: prints the folder the programs of DIR (bench or bench/unproved) run
+# from. On the GPU, DIR itself: its large cases read bench/data/. In a dry run, copies
+# without their no_interp/no_cpu tags under $work/fut/ (the same layout below it), whose
+# data/ is $data, so that the large cases read the small inputs.
+programs_dir() {
+  local dir=$1
+  if [ "$device" = cuda ]; then
+    echo "$dir"
+    return
+  fi
+  local copy=$work/fut${dir#bench}
+  mkdir -p "$copy"
+  local f
+  for f in "$dir"/*.fut; do sed 's/ no_interp no_cpu / /' "$f" >"$copy/$(basename "$f")"; done
+  [ -e "$work/fut/data" ] || ln -s "$data" "$work/fut/data"
+  echo "$copy"
+}

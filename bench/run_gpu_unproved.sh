@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# The group of programs whose checks cannot be proved (bench/unproved/) on the lent GPU,
+# in one call of under 300 s on an H100: Kerb without and with checks, the hand-written
+# CUDA without and with checks, and the same programs in JAX (jit, checkify) and PyTorch.
+# Run from a checkout that carries build-carry/ (bench/build_carry.sh); nothing is built
+# here.
+#
+#   bash bench/run_gpu_unproved.sh
+#
+# 1. the device's state (nvidia-smi); the inputs, generated here with numpy
+#    (bench/gen_data.py --group unproved, one process per program), with their expected
+#    results and the small bad inputs NAME_bad.in (one failing element each);
+# 2. per program, `kerb bench` with --unsafe and default interleaved run by run in one
+#    process (its first run of each variant checked against the expected results);
+# 3. the hand-written CUDA, NAME (no checks) and NAME_checked (bench/cuda/unproved.cu),
+#    results checked by bench/check_results.py;
+# 4. the peers (bench/peers/unproved_peers.py), JAX then PyTorch, each in its own
+#    process, results checked against the same expected outputs;
+# 5. the bad inputs: Kerb (default checks), the hand-written checked CUDA and JAX's
+#    checkify (in step 4) must each report the planted failure;
+# 6. bench/summarize_unproved.py: the table (printed last) and unproved.json, written
+#    after every stage so that a run cut short still leaves one.
+#
+# Everything runs against a deadline (SUITE_DEADLINE seconds, default 285): a step that
+# would start too late is skipped and every step's timeout is cut to what is left.
+#
+# Under $OUT (or /tmp/kerb-unproved-out): table.md, unproved.json, log.txt, device.txt and
+# raw.tar.gz (every report and log). Settings (environment): RUNS (timed runs per variant,
+# default 30), WARMUP (default 3), BUDGET (seconds of timed runs per case, default 3),
+# SUITE_DEADLINE, KERB, CUDA_BENCH (the binaries), PYTHON, PEERS ("jax torch"; empty for
+# none), SUITE_DEVICE=cpu with SUITE_SCALE=small (a dry run of the plumbing on a machine
+# with no GPU: small inputs, the CPU device, no hand-written CUDA; the peers run on the
+# CPU where jax or torch is installed and are skipped where not).
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+
+kerb=${KERB:-build-carry/kerb}
+cudabench=${CUDA_BENCH:-build-carry/kerb-cuda-bench}
+out=${OUT:-/tmp/kerb-unproved-out}
+device=${SUITE_DEVICE:-cuda}
+scale=${SUITE_SCALE:-full}
+runs=${RUNS:-30}
+warmup=${WARMUP:-3}
+budget=${BUDGET:-3}
+deadline=${SUITE_DEADLINE:-285}
+python=${PYTHON:-python3}
+peers=${PEERS-jax torch}
+
+programs=(spmv nbr_stencil graph_step gather3 assert_div bsearch)
+
+# begin_run, say, cap, late, device_info, programs_dir
+source bench/gpu_common.sh
+begin_run run_gpu_unproved.sh kerb-unproved
+
+summary() {
+  "$python" bench/summarize_unproved.py "$raw" --data "$data" --json "$out/unproved.json" \
+    --table "$out/table.md" >>"$log" 2>&1 || say "bench/summarize_unproved.py failed"
+  tar -czf "$out/raw.tar.gz" -C "$work" raw 2>>"$log"
+}
+
+# ---- inputs ----------------------------------------------------------------------------
+data=bench/data
+[ "$device" = cuda ] || data=$work/data
+fut_dir=$(programs_dir bench/unproved)
+say "generating inputs ($scale) into $data"
+mkdir -p "$data"
+pids=()
+for p in "${programs[@]}"; do
+  timeout "$(cap 90)" "$python" bench/gen_data.py --scale "$scale" --out "$data" "$p" >"$raw/gen_$p.log" 2>&1 &
+  pids+=($!)
+done
+gen_failed=0
+for k in "${!pids[@]}"; do
+  wait "${pids[$k]}" || {
+    say "bench/gen_data.py ${programs[$k]} failed (raw/gen_${programs[$k]}.log)"
+    gen_failed=1
+  }
+done
+cat "$raw"/gen_*.log >>"$log"
+[ $gen_failed = 0 ] || exit 1
+
+# ---- Kerb: --unsafe, default and --deferred-checks=off (each check a branch), interleaved
+say "kerb bench (--unsafe, default and --deferred-checks=off interleaved)"
+for p in "${programs[@]}"; do
+  if late; then
+    say "kerb bench: $p and the rest skipped (the deadline is near)"
+    break
+  fi
+  timeout "$(cap 60)" "$kerb" bench "$fut_dir/$p.fut" --device "$device" --variant=--unsafe --variant=default \
+    --variant=--deferred-checks=off \
+    --runs "$runs" --warmup "$warmup" --time-budget "$budget" --json "$raw/kerb_$p.json" >>"$log" 2>&1 ||
+    say "kerb bench $p exited with $?"
+done
+summary
+
+# ---- the hand-written CUDA, unchecked and checked ----------------------------------------
+if [ $have_cuda_bench = 1 ]; then
+  say "hand-written CUDA"
+  for p in "${programs[@]}"; do
+    for name in "$p" "${p}_checked"; do
+      if late; then
+        say "hand-written $name and the rest skipped (the deadline is near)"
+        break 2
+      fi
+      timeout "$(cap 60)" "$cudabench" "$name" --input "$data/$p.in" --runs "$runs" --warmup "$warmup" \
+        --time-budget "$budget" --json "$raw/cuda_$name.json" --out "$work/cuda_${name}_" >>"$log" 2>&1 ||
+        say "kerb-cuda-bench $name failed"
+      "$python" bench/check_results.py "$p" main "$data/$p.in" "$work/cuda_${name}_"*.npy \
+        --expected "$data/$p.out" --label "hand-written $name" >>"$raw/checks.txt" 2>&1 || true
+      rm -f "$work/cuda_${name}_"*.npy
+    done
+  done
+  summary
+fi
+
+# ---- the peers: JAX and PyTorch -----------------------------------------------------------
+for fw in $peers; do
+  if late; then
+    say "peers: $fw skipped (the deadline is near)"
+    continue
+  fi
+  say "peers: $fw"
+  left=$((deadline - SECONDS - 60))
+  timeout "$(cap 120)" "$python" bench/peers/unproved_peers.py "$fw" --data "$data" --json "$raw/peers_$fw.json" \
+    --runs "$runs" --warmup "$warmup" --time-budget "$budget" --deadline "$((left > 5 ? left : 5))" \
+    "${programs[@]}" >>"$log" 2>&1 || say "peers: $fw exited with $?"
+done
+summary
+
+# ---- the bad inputs: the planted failure must be reported ----------------------------------
+say "bad inputs (one failing element each)"
+: >"$raw/bad_status.txt"
+for p in "${programs[@]}"; do
+  if late; then
+    say "bad inputs: $p and the rest skipped (the deadline is near)"
+    break
+  fi
+  timeout "$(cap 30)" "$kerb" run "$fut_dir/$p.fut" --device "$device" --input "$data/${p}_bad.in" \
+    >/dev/null 2>"$raw/bad_kerb_$p.err"
+  echo "$p kerb $?" >>"$raw/bad_status.txt"
+  if [ $have_cuda_bench = 1 ]; then
+    timeout "$(cap 30)" "$cudabench" "${p}_checked" --input "$data/${p}_bad.in" --runs 1 --warmup 0 \
+      >/dev/null 2>"$raw/bad_cuda_$p.err"
+    echo "$p cuda $?" >>"$raw/bad_status.txt"
+  fi
+done
+
+say "summary"
+summary
+say "done: $out (table.md, unproved.json, log.txt, device.txt, raw.tar.gz)"
+echo
+cat "$out/table.md" 2>/dev/null

@@ -1,0 +1,23 @@
+-- A gather through two levels of indices: out[i] = a[b[c[i]]] over 2^24 random indices
+-- into 2^24-element arrays (f32 values, i64 indices). Measures two dependent random
+-- loads a thread, each through an index read from memory, so that neither check can be
+-- proved (c[i] is: i comes from iota k); the second load waits for the first (and, when
+-- checked, for its check).
+-- Inputs from bench/gen_data.py (bench/data/gather3.in); part of the group of programs
+-- whose checks cannot be proved (bench/README.md, "Checks that cannot be proved").
+--
+-- The cases: results, then an index out of bounds in the first element (of b), a middle
+-- one (of a) and the last one (of b).
+-- ==
+-- nobench input { [1f32, 2f32, 3f32, 4f32] [3i64, 0i64, 2i64] [2i64, 0i64, 1i64, 0i64, 2i64] }
+--         output { [3f32, 4f32, 1f32, 4f32, 3f32] }
+-- nobench input { [1f32] [0i64] empty([0]i64) } output { empty([0]f32) }
+-- nobench input { [1f32, 2f32, 3f32, 4f32] [3i64, 0i64, 2i64] [-3i64, 0i64, 1i64, 0i64, 2i64] }
+--         error: Index \[-3\] out of bounds for array of shape \[3\][\s\S]*gather3\.fut:23:16-22
+-- nobench input { [1f32, 2f32, 3f32, 4f32] [3i64, 4i64, 2i64] [2i64, 0i64, 1i64, 0i64, 2i64] }
+--         error: Index \[4\] out of bounds for array of shape \[4\][\s\S]*gather3\.fut:23:14-23
+-- nobench input { [1f32, 2f32, 3f32, 4f32] [3i64, 0i64, 2i64] [2i64, 0i64, 1i64, 0i64, 3i64] }
+--         error: Index \[3\] out of bounds for array of shape \[3\][\s\S]*gather3\.fut:23:16-22
+-- "2^24" no_interp no_cpu input @ ../data/gather3.in output @ ../data/gather3.out
+entry main [n][m][k] (a: [n]f32) (b: [m]i64) (c: [k]i64) : [k]f32 =
+  map (\i -> a[b[c[i]]]) (iota k)

@@ -1,0 +1,681 @@
+"""kerb.Program: a compiled Kerb program loaded into a context on one device, with one
+Python function per entry point; and how arguments become the C API's (numpy arrays,
+DLPack arrays of PyTorch, CuPy and JAX, Python scalars) and results come back.
+
+Streams (CUDA): a call runs on a stream chosen for it (Note [Streams] in docs/PYTHON.md):
+the program's `stream` if one was set; else PyTorch's current stream when an argument is
+a PyTorch tensor, CuPy's when one is a CuPy array; else the stream the program used last
+(its own at first). Arguments are taken with __dlpack__(stream=that stream), so their
+producers order their work before the call; results lent out with __dlpack__(stream=s)
+make `s` wait for the call. Memory stays valid until the work queued on it is done on
+both sides (runtime/c_api.cpp, Note [Arrays lent through DLPack])."""
+
+import inspect
+import json
+import keyword
+import operator
+import threading
+import weakref
+
+import numpy as np
+
+from . import _native
+from ._array import NUMPY_DTYPE, Array
+from ._errors import CheckError, KerbError, OutOfMemoryError
+from ._native import byref, c_int32, c_int64, c_void_p
+
+_OUTPUTS = ("auto", "numpy", "array", "torch", "cupy", "jax")
+_INT_RANGE = {
+    "i8": (-2**7, 2**7 - 1), "i16": (-2**15, 2**15 - 1), "i32": (-2**31, 2**31 - 1), "i64": (-2**63, 2**63 - 1),
+    "u8": (0, 2**8 - 1), "u16": (0, 2**16 - 1), "u32": (0, 2**32 - 1), "u64": (0, 2**64 - 1),
+}
+
+
+def _library_of(value):
+    """"torch", "cupy", "jax", "numpy" or None: which library an argument comes from."""
+    t = type(value)
+    kind = _KINDS.get(t)
+    if kind is None:
+        root = t.__module__.split(".")[0]
+        kind = {"torch": "torch", "cupy": "cupy", "jax": "jax", "jaxlib": "jax", "numpy": "numpy"}.get(root, "")
+        _KINDS[t] = kind
+    return kind or None
+
+
+_KINDS = {Array: ""}
+
+
+def stream_handle(stream):
+    """A CUDA stream as an integer handle: an int, or a stream object of PyTorch
+    (.cuda_stream), CuPy (.ptr) or any with __cuda_stream__."""
+    if isinstance(stream, int):
+        return stream
+    if hasattr(stream, "__cuda_stream__"):
+        return int(stream.__cuda_stream__()[1])
+    for attr in ("cuda_stream", "ptr", "handle"):
+        if hasattr(stream, attr):
+            return int(getattr(stream, attr))
+    raise TypeError("not a CUDA stream: %r (expected an int handle, or a stream of PyTorch or CuPy)" % (stream,))
+
+
+class _Slot:
+    """One flattened parameter or result of an entry (the manifest's slot)."""
+
+    __slots__ = ("prim", "prim_id", "rank", "dims", "dtype", "ctype")
+
+    def __init__(self, s):
+        self.prim = s["prim"]
+        self.prim_id = _native.PRIM_ID[self.prim]
+        self.rank = s["rank"]
+        self.dims = s["dims"]
+        self.dtype = NUMPY_DTYPE[self.prim]
+        self.ctype = _native.CTYPE[self.prim]
+
+    def type_text(self):
+        return "".join("[%s]" % ("" if d is None else d) for d in self.dims) + self.prim
+
+
+class _Param:
+    __slots__ = ("name", "type", "tuple", "slots")
+
+    def __init__(self, p):
+        self.name = p["name"]
+        self.type = p["type"]
+        self.tuple = p["tuple"]
+        self.slots = [_Slot(s) for s in p["slots"]]
+
+
+class _Entry:
+    """An entry point: its manifest, C function and Python signature."""
+
+    def __init__(self, program, e):
+        self.name = e["name"]
+        self.params = [_Param(p) for p in e["params"]]
+        self.result_type = e["result"]["type"]
+        self.result_tuple = e["result"]["tuple"]
+        self.results = [_Slot(s) for s in e["result"]["slots"]]
+        self.cfun = program._lib.entry_function(e)
+        self.out_values = [_native.c_void_p() if r.rank else r.ctype() for r in self.results]
+        self.out_addresses = [_native.ctypes.addressof(v) for v in self.out_values]
+        self.index = {}
+        for k, p in enumerate(self.params):
+            self.index[p.name] = self.index[_python_name(p.name, k)] = k
+
+    def signature_text(self):
+        return "%s(%s) -> %s" % (self.name, ", ".join("%s: %s" % (p.name, p.type) for p in self.params),
+                                 self.result_type)
+
+    def bind(self, args, kwargs):
+        n = len(self.params)
+        if len(args) > n:
+            raise TypeError("%s() takes %d argument%s but %d were given" %
+                            (self.name, n, "" if n == 1 else "s", len(args)))
+        if not kwargs and len(args) == n:
+            return args
+        values = list(args) + [_MISSING] * (n - len(args))
+        for k, v in kwargs.items():
+            i = self.index.get(k)
+            if i is None:
+                raise TypeError("%s() got an unexpected keyword argument '%s'" % (self.name, k))
+            if values[i] is not _MISSING:
+                raise TypeError("%s() got multiple values for argument '%s'" % (self.name, k))
+            values[i] = v
+        missing = [self.params[i].name for i, v in enumerate(values) if v is _MISSING]
+        if missing:
+            raise TypeError("%s() missing argument%s: %s" % (self.name, "" if len(missing) == 1 else "s",
+                                                           ", ".join("'%s'" % m for m in missing)))
+        return values
+
+
+_MISSING = object()
+
+
+def _python_name(name, k):
+    """A parameter's name as a Python identifier: `is` becomes `is_`."""
+    if keyword.iskeyword(name):
+        return name + "_"
+    return name if name.isidentifier() else "arg%d" % k
+
+
+def _entry_function(program, entry):
+    """A Python function for `entry`, with its signature and help text."""
+    ref = weakref.ref(program)
+
+    def call(*args, **kwargs):
+        p = ref()
+        if p is None:
+            raise KerbError("the kerb.Program of %s() is gone" % entry.name)
+        return p._call(entry, entry.bind(args, kwargs))
+
+    call.__name__ = call.__qualname__ = entry.name
+    call.__signature__ = inspect.Signature(
+        [inspect.Parameter(_python_name(p.name, k), inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=p.type)
+         for k, p in enumerate(entry.params)], return_annotation=entry.result_type)
+    call.__doc__ = ("Entry point %s of %s.\n\n"
+                    "Arrays: numpy arrays, kerb.Arrays, or DLPack arrays (PyTorch, CuPy, JAX) on the program's "
+                    "device; sizes named alike must agree. Tuples are passed and returned as Python tuples.\n"
+                    "Raises kerb.CheckError when a check fails, TypeError or ValueError for a wrong argument."
+                    % (entry.signature_text(), program.source))
+    return call
+
+
+class Program:
+    """A compiled Kerb program in a context on one device (kerb.compile, kerb.load).
+
+    Each entry point is a method with its parameters' names (help(prog.NAME) shows its
+    types): prog.main(xs, is_). Arguments are numpy arrays, kerb.Arrays, DLPack arrays of
+    other libraries (PyTorch, CuPy, JAX) on the program's device, which are used without a
+    copy, or, on the GPU, host arrays, which are copied; scalars are Python or numpy
+    numbers. Results follow `output`: "auto" (default: the library of the first array
+    argument: numpy, torch, cupy or jax; else numpy on the CPU and kerb.Array on the GPU),
+    "numpy", "array" (kerb.Array), "torch", "cupy" or "jax". Scalars come back as numpy
+    scalars, tuples as tuples.
+
+    Failed checks raise kerb.CheckError (a RuntimeError) with Futhark's message and the
+    source location; on the GPU calls are asynchronous and a failure surfaces at the next
+    sync point (sync(), numpy(), a scalar result, a call whose host code reads a value).
+    The program stays usable after one."""
+
+    def __init__(self, library, device="", *, output="auto", sync_checks=False, stream=None):
+        if output not in _OUTPUTS:
+            raise ValueError("output must be one of %s, not %r" % (", ".join(_OUTPUTS), output))
+        if not isinstance(library, _native.Library):
+            library = _native.Library(library)
+        self._lib = lib = library
+        self._ctx = None
+        self._lock = threading.RLock()
+        self._dead = []
+        self._output = output
+        m = lib.manifest
+        self.name = m["name"]
+        self.source = m["source"]
+        self.manifest = m
+        cfg = lib.config_new()
+        if not cfg:
+            raise MemoryError("kerb: out of memory making a configuration")
+        try:
+            if lib.config_set_device(cfg, (device or "").encode()) != 0:
+                raise ValueError(_native.take_string(lib.context_get_error(None)) or "bad device %r" % device)
+            lib.config_set_sync_checks(cfg, 1 if sync_checks else 0)
+            ctx = lib.context_new(cfg)
+        finally:
+            lib.config_free(cfg)
+        if not ctx:
+            raise MemoryError("kerb: out of memory making a context")
+        self._ctx = ctx
+        d = lib.context_get_device(ctx)
+        if d is None:
+            message = _native.take_string(lib.context_get_error(ctx))
+            lib.context_free(ctx)
+            self._ctx = None
+            raise KerbError(message or "the context did not start")
+        self.device_description = d.decode()
+        self._cuda = not self.device_description.startswith("cpu")
+        stream_out = c_void_p()
+        if self._cuda:
+            self._check(lib.get_cuda_stream(ctx, byref(stream_out)))
+            self._ordinal = int(self.device_description.split("(device ")[1].split(",")[0])
+            self._device_tag = "cuda:%d" % self._ordinal
+            self._dlpack_device = (_native.DL_CUDA, self._ordinal)
+        else:
+            self._ordinal = 0
+            self._device_tag = "cpu"
+            self._dlpack_device = (_native.DL_CPU, 0)
+        self._own_stream = stream_out.value or 0
+        self._current_stream = self._own_stream
+        self._stream = None
+        if stream is not None:
+            self.stream = stream
+        self._entries = {}
+        self._functions = {}
+        for e in m["entries"]:
+            entry = _Entry(self, e)
+            self._entries[entry.name] = entry
+            f = self._functions[entry.name] = _entry_function(self, entry)
+            if entry.name.isidentifier() and not hasattr(Program, entry.name):
+                self.__dict__[entry.name] = f  # found without __getattr__
+        self._problem = c_int32()
+
+    # ---- the program as a Python object
+
+    def __getattr__(self, name):
+        functions = self.__dict__.get("_functions")
+        if functions is not None and name in functions:
+            return functions[name]
+        raise AttributeError("%s has no entry point or attribute '%s' (entries: %s)" %
+                             (self.__dict__.get("source", "the program"), name,
+                              ", ".join(sorted(functions or ())) or "none"))
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self._functions))
+
+    def __getitem__(self, name):
+        """The function of entry `name` (for names that are no identifiers, or clash)."""
+        return self._functions[name]
+
+    @property
+    def entries(self):
+        """Entry name -> its signature text, e.g. "gather(xs: [n]f32, is: [m]i64) -> [m]f32"."""
+        return {n: e.signature_text() for n, e in self._entries.items()}
+
+    @property
+    def device(self):
+        """"cpu" or "cuda:N"."""
+        return self._device_tag
+
+    def __repr__(self):
+        state = "closed" if self._ctx is None else self.device_description
+        return "kerb.Program(%s, %s, entries: %s)" % (self.source, state, ", ".join(self._entries))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        """Waits for the device and frees the context; arrays lent to other libraries stay
+        valid until they let go."""
+        with self._lock:
+            ctx, self._ctx = self._ctx, None
+            if ctx is not None:
+                self._free_dead(ctx)
+                if self._cuda and self._current_stream != self._own_stream:
+                    self._lib.set_cuda_stream(ctx, self._own_stream)
+                self._lib.context_free(ctx)
+
+    def __del__(self):
+        if getattr(self, "_ctx", None) is not None:
+            try:
+                self.close()
+            except Exception:
+                pass
+
+    @property
+    def stream(self):
+        """The CUDA stream calls run on: None (default) chooses per call: PyTorch's current
+        stream when an argument is a PyTorch tensor, CuPy's for a CuPy array, else the
+        stream used last. Set an int handle or a stream object (PyTorch, CuPy) to use that
+        one for every call; it must stay alive while it is set."""
+        return self._stream
+
+    @stream.setter
+    def stream(self, s):
+        if not self._cuda:
+            raise ValueError("stream: the program runs on the cpu device")
+        self._stream = None if s is None else stream_handle(s)
+
+    # ---- the context
+
+    def _context(self):
+        if self._ctx is None:
+            raise KerbError("the kerb.Program of %s is closed" % self.source)
+        return self._ctx
+
+    def _check(self, rc, ctx=None):
+        if rc == 0:
+            return
+        message = _native.take_string(self._lib.context_get_error(ctx if ctx is not None else self._ctx))
+        message = message or "kerb: error %d" % rc
+        if rc == _native.PROGRAM_ERROR:
+            raise CheckError(message)
+        if rc == _native.OUT_OF_MEMORY:
+            raise OutOfMemoryError(message)
+        if rc == _native.USAGE_ERROR:
+            raise ValueError(message)
+        raise KerbError(message)
+
+    def sync(self):
+        """Waits for all work; raises kerb.CheckError if a check failed since the last sync."""
+        with self._lock:
+            ctx = self._context()
+            self._free_dead(ctx)
+            self._check(self._lib.context_sync(ctx))
+
+    def poll(self):
+        """Raises kerb.CheckError if a check has failed in work not synchronised yet, without
+        waiting (the next sync point reports it again)."""
+        ctx = self._context()
+        self._check(self._lib.context_poll_error(ctx))
+
+    def report(self):
+        """The context's counters as a dict (entry calls, live arrays, bytes in use and at
+        most, allocations, fresh allocations, cached bytes; docs/C-API.md)."""
+        with self._lock:
+            ctx = self._context()
+            self._free_dead(ctx)
+            text = _native.take_string(self._lib.context_report(ctx))
+            if text is None:
+                self._check(_native.ERROR)
+            return json.loads(text)
+
+    def clear_caches(self):
+        """Gives the device memory that no array uses back to the device."""
+        with self._lock:
+            ctx = self._context()
+            self._free_dead(ctx)
+            self._check(self._lib.context_clear_caches(ctx))
+
+    # ---- arrays
+
+    def _release(self, handle, prim, rank):
+        """Frees an Array's handle: now if the program is free, else at its next call."""
+        if self._ctx is None:
+            return
+        self._dead.append((handle, prim, rank))
+        if self._lock.acquire(blocking=False):
+            try:
+                if self._ctx is not None:
+                    self._free_dead(self._ctx)
+            finally:
+                self._lock.release()
+
+    def _free_dead(self, ctx):
+        dead = self._dead
+        while dead:
+            handle, prim, rank = dead.pop()
+            self._lib.array_free(ctx, _native.PRIM_ID[prim], rank, handle)
+
+    def _values(self, array):
+        with self._lock:
+            ctx = self._context()
+            out = np.empty(array.shape, dtype=NUMPY_DTYPE[array._prim])
+            self._check(self._lib.array_values(ctx, _native.PRIM_ID[array._prim], array._rank, array._handle,
+                                               out.ctypes.data))
+            return out
+
+    def _export(self, array, stream):
+        """A DLPack capsule lending `array` (consumer stream: DLPack's convention)."""
+        with self._lock:
+            ctx = self._context()
+            if stream is None:
+                stream = 1 if self._cuda else -1
+            elif not isinstance(stream, int):
+                raise TypeError("__dlpack__: stream must be an int or None")
+            managed = self._lib.array_to_dlpack(ctx, _native.PRIM_ID[array._prim], array._rank, array._handle,
+                                                stream if self._cuda else -1)
+            if not managed:
+                self._check(_native.USAGE_ERROR)
+            return self._lib.capsule(managed)
+
+    def array(self, value, dtype=None):
+        """A kerb.Array holding a copy of `value` (anything numpy.asarray takes) on the
+        program's device; `dtype` is a Kerb type name ("f32") or a numpy dtype."""
+        a = np.ascontiguousarray(value, dtype=NUMPY_DTYPE.get(dtype, dtype))
+        prim = {v: k for k, v in NUMPY_DTYPE.items()}.get(a.dtype)
+        if prim is None or a.ndim == 0:
+            raise TypeError("kerb.Program.array: no Kerb array type for %s of %d dimensions" % (a.dtype, a.ndim))
+        with self._lock:
+            ctx = self._context()
+            h = self._new_array(ctx, prim, a)
+            return Array(self, h, prim, a.shape)
+
+    def _new_array(self, ctx, prim, a):
+        dims = _native.c_int64_array(a.shape)
+        h = self._lib.array_new(ctx, _native.PRIM_ID[prim], a.ndim, a.ctypes.data if a.size else None, dims)
+        if not h:
+            self._check(_native.ERROR)
+        return h
+
+    # ---- calls
+
+    def _call(self, entry, args):
+        with self._lock:
+            ctx = self._context()
+            if self._dead:
+                self._free_dead(ctx)
+            lib = self._lib
+            temps = []     # handles made for this call, freed after it
+            sizes = {}     # size name -> (size, parameter that set it)
+            kinds = []     # libraries of the array arguments
+            # The results' storage is the entry's own (calls are serialised by the lock).
+            out_values = entry.out_values
+            c_args = [ctx] + entry.out_addresses
+            stream = None
+            try:
+                if self._cuda:
+                    stream = self._choose_stream(args)
+                for p, value in zip(entry.params, args):
+                    if p.tuple:
+                        if not isinstance(value, (tuple, list)) or len(value) != len(p.slots):
+                            raise TypeError("%s: expected a tuple of %d components (%s), got %s" %
+                                            (p.name, len(p.slots), p.type, _describe(value)))
+                        components = value
+                    else:
+                        components = (value,)
+                    for k, (slot, v) in enumerate(zip(p.slots, components)):
+                        what = p.name if not p.tuple else "%s[%d]" % (p.name, k)
+                        if slot.rank == 0:
+                            c_args.append(_scalar(what, slot, v))
+                        else:
+                            c_args.append(self._array_arg(ctx, what, p, slot, v, sizes, temps, kinds, stream))
+                rc = entry.cfun(*c_args)
+            finally:
+                for h, prim_id, rank in temps:
+                    lib.array_free(ctx, prim_id, rank, h)
+            self._check(rc)
+            mode = self._output
+            if mode == "auto":
+                mode = kinds[0] if kinds else ("numpy" if not self._cuda else "array")
+            try:
+                if not self._cuda:
+                    # The CPU device's work is done: looking at the failure slot costs nothing,
+                    # and each call reports its own failure before its results are seen.
+                    self._check(lib.context_sync(ctx))
+            except BaseException:
+                for r, v in zip(entry.results, out_values):
+                    if r.rank and v.value:
+                        lib.array_free(ctx, r.prim_id, r.rank, v.value)
+                        v.value = None
+                raise
+            return self._results(ctx, entry, out_values, mode)
+
+    def _choose_stream(self, args):
+        """The stream of a call on the GPU (set as the context's); see Program.stream."""
+        s = self._stream
+        if s is None:
+            for v in args:
+                kind = _library_of(v)
+                if kind == "torch" and v.is_cuda:
+                    import torch
+                    s = torch.cuda.current_stream(v.device).cuda_stream
+                    break
+                if kind == "cupy":
+                    import cupy
+                    s = cupy.cuda.get_current_stream().ptr
+                    break
+            if s is None:
+                return self._current_stream
+        if s == 1:
+            s = 0
+        if s != self._current_stream:
+            self._check(self._lib.set_cuda_stream(self._ctx, s))
+            self._current_stream = s
+        return s
+
+    def _array_arg(self, ctx, what, param, slot, v, sizes, temps, kinds, stream):
+        if isinstance(v, Array):
+            if v._program is not self:
+                raise ValueError("%s: the kerb.Array belongs to another program (%s)" % (what, v._program.source))
+            if v._handle is None:
+                raise ValueError("%s: the kerb.Array was freed" % what)
+            _check_type(what, param, slot, v.shape, v._prim)
+            _check_sizes(what, param, slot, v.shape, sizes)
+            return v._handle
+        if hasattr(v, "__dlpack_device__"):
+            kind = _library_of(v)
+            if kind:
+                kinds.append(kind)
+        else:
+            try:
+                v = np.asarray(v, dtype=slot.dtype)
+            except (TypeError, ValueError) as e:
+                raise TypeError("%s: expected an array (%s), got %s (%s)" % (what, param.type, _describe(v), e)) \
+                    from None
+            kind = "numpy"
+        shape = tuple(v.shape)
+        if kind == "numpy":
+            _check_type(what, param, slot, shape, {d: k for k, d in NUMPY_DTYPE.items()}.get(v.dtype, str(v.dtype)))
+        elif len(shape) != slot.rank:
+            _check_type(what, param, slot, shape, None)
+        _check_sizes(what, param, slot, shape, sizes)
+        device_type, device_id = v.__dlpack_device__()
+        device_type = int(device_type)
+        host = device_type in (_native.DL_CPU, _native.DL_CUDA_HOST)
+        if host and kind == "numpy":
+            v = np.ascontiguousarray(v)
+            if self._cuda or not v.flags.writeable or slot.prim == "bool":
+                # Copied: to the GPU; or numpy gives no DLPack view of it.
+                h = self._new_array(ctx, slot.prim, v)
+                temps.append((h, slot.prim_id, slot.rank))
+                return h
+        elif host and self._cuda:
+            a = np.ascontiguousarray(np.asarray(v))
+            _check_type(what, param, slot, shape, {d: k for k, d in NUMPY_DTYPE.items()}.get(a.dtype, str(a.dtype)))
+            h = self._new_array(ctx, slot.prim, a)
+            temps.append((h, slot.prim_id, slot.rank))
+            return h
+        if not host and not self._cuda:
+            raise ValueError("%s: the array is on %s, but the program runs on the cpu device" %
+                             (what, _native.device_name(device_type, int(device_id))))
+        if host or stream is None:
+            capsule = v.__dlpack__()
+        else:
+            capsule = v.__dlpack__(stream=stream if stream else 1)
+        managed = _native.capsule_pointer(capsule, b"dltensor")
+        h = self._lib.array_from_dlpack(ctx, slot.prim_id, slot.rank, managed, byref(self._problem))
+        if not h:
+            problem = self._problem.value
+            if problem == 0:
+                self._check(_native.ERROR)
+            dtype, device = _native.describe_dltensor(managed)
+            if problem == _native.DLPACK_DEVICE:
+                raise ValueError("%s: the array is on %s, but the program runs on %s" % (what, device, self._device_tag))
+            if problem == _native.DLPACK_TYPE:
+                raise TypeError("%s: expected an array of %s (%s), got one of %s" % (what, slot.prim, param.type, dtype))
+            if problem == _native.DLPACK_STRIDES:
+                raise ValueError("%s: the array is not contiguous in C order (make a contiguous copy, e.g. "
+                                 "x.contiguous() in PyTorch)" % what)
+            if problem == _native.DLPACK_ALIGNMENT:
+                raise ValueError("%s: the array's data is not aligned to its element size" % what)
+            raise ValueError("%s: expected %d dimensions (%s)" % (what, slot.rank, param.type))
+        self._lib.take_capsule(capsule)
+        temps.append((h, slot.prim_id, slot.rank))
+        return h
+
+    def _results(self, ctx, entry, out_values, mode):
+        out = []
+        for r, v in zip(entry.results, out_values):
+            if r.rank == 0:
+                x = v.value
+                if r.prim == "f16":
+                    out.append(np.uint16(x).view(np.float16))
+                else:
+                    out.append(r.dtype.type(x))
+                continue
+            h = v.value
+            v.value = None
+            shape_p = self._lib.array_shape(ctx, r.prim_id, r.rank, h)
+            a = Array(self, h, r.prim, [shape_p[k] for k in range(r.rank)])
+            out.append(self._convert(a, mode))
+        if entry.result_tuple:
+            return tuple(out)
+        return out[0]
+
+    def _convert(self, a, mode):
+        if mode == "array":
+            return a
+        if mode == "numpy":
+            if self._cuda or a._prim == "bool":
+                return a.numpy()
+            return np.from_dlpack(a)
+        if mode == "torch":
+            import torch.utils.dlpack
+            # The call ran on PyTorch's current stream when its arguments were tensors; the
+            # capsule orders it before that stream otherwise.
+            return torch.utils.dlpack.from_dlpack(a.__dlpack__(stream=self._torch_stream() if self._cuda else None))
+        if mode == "cupy":
+            import cupy
+            return cupy.from_dlpack(a)
+        if mode == "jax":
+            import jax.dlpack
+            return jax.dlpack.from_dlpack(a)
+        raise AssertionError(mode)
+
+    def _torch_stream(self):
+        import torch
+        s = torch.cuda.current_stream(self._ordinal).cuda_stream
+        return s if s else 1
+
+
+def _describe(v):
+    t = type(v)
+    name = t.__name__ if t.__module__ == "builtins" else "%s.%s" % (t.__module__.split(".")[0], t.__name__)
+    shape = getattr(v, "shape", None)
+    dtype = getattr(v, "dtype", None)
+    if shape is not None and dtype is not None:
+        return "%s of %s, shape %s" % (name, dtype, tuple(shape))
+    return name
+
+
+def _check_type(what, param, slot, shape, prim):
+    if len(shape) != slot.rank:
+        raise ValueError("%s: expected an array of %d dimension%s (%s), got %d dimension%s (shape %s)" %
+                         (what, slot.rank, "" if slot.rank == 1 else "s", param.type, len(shape),
+                          "" if len(shape) == 1 else "s", tuple(shape)))
+    if prim is not None and prim != slot.prim:
+        raise TypeError("%s: expected an array of %s (%s), got one of %s" % (what, slot.prim, param.type, prim))
+
+
+def _check_sizes(what, param, slot, shape, sizes):
+    for k, (d, n) in enumerate(zip(slot.dims, shape)):
+        if d is None:
+            continue
+        if isinstance(d, int):
+            if n != d:
+                raise ValueError("%s: dimension %d must be %d (%s), but is %d" % (what, k, d, param.type, n))
+            continue
+        seen = sizes.get(d)
+        if seen is None:
+            sizes[d] = (n, what)
+        elif seen[0] != n:
+            raise ValueError("%s: dimension %d is %d, but the size %s is %d (from %s)" %
+                             (what, k, n, d, seen[0], seen[1]))
+
+
+def _scalar(what, slot, v):
+    prim = slot.prim
+    if hasattr(v, "shape") and tuple(v.shape) == () and not isinstance(v, (np.generic,)):
+        # A 0-d array or tensor.
+        v = v.item() if hasattr(v, "item") else v
+    if prim == "bool":
+        if isinstance(v, (bool, np.bool_)):
+            return slot.ctype(bool(v))
+        raise TypeError("%s: expected a bool, got %s" % (what, _describe(v)))
+    if prim in _INT_RANGE:
+        if isinstance(v, (bool, np.bool_)) or isinstance(v, (float, np.floating)):
+            raise TypeError("%s: expected an integer (%s), got %s" % (what, prim, _describe(v)))
+        try:
+            x = operator.index(v)
+        except TypeError:
+            raise TypeError("%s: expected an integer (%s), got %s" % (what, prim, _describe(v))) from None
+        lo, hi = _INT_RANGE[prim]
+        if not lo <= x <= hi:
+            raise ValueError("%s: %d is out of range for %s" % (what, x, prim))
+        return slot.ctype(x)
+    if isinstance(v, (bool, np.bool_, str, bytes)):
+        raise TypeError("%s: expected a number (%s), got %s" % (what, prim, _describe(v)))
+    try:
+        x = float(v)
+    except (TypeError, ValueError):
+        raise TypeError("%s: expected a number (%s), got %s" % (what, prim, _describe(v))) from None
+    if prim == "f16":
+        return slot.ctype(int(np.float16(x).view(np.uint16)))
+    return slot.ctype(x)
+
+
+def load(path, device="", **options):
+    """Loads libNAME.so (made by `kerb compile --library --shared`) into a new context on
+    `device`: "cpu", "cuda", "cuda:N", or "" (the GPU if there is one, else the CPU).
+    Options: output=, sync_checks=, stream= (see kerb.Program)."""
+    return Program(path, device, **options)

@@ -1,0 +1,287 @@
+"""The Python package on the GPU (run by tests/gpu/run_gpu_python.sh): for PyTorch, CuPy
+and JAX arrays (each library that imports), on tests/python/prog.fut:
+  - results against numpy;
+  - zero-copy: `same` returns its argument, and the result's device pointer is the
+    argument's (into Kerb and back out without a copy);
+  - streams: an argument made on a side stream of the library is read after the work
+    that made it (PyTorch, CuPy: the call runs on the current stream);
+  - a failed check raises kerb.CheckError at the next sync point, with the message and
+    location, and the program stays usable;
+  - bad arguments (a CPU tensor of the wrong type, a non-contiguous tensor) raise
+    TypeError / ValueError naming the parameter;
+  - 10,000 calls with the same memory (the context's counters, the library's memory);
+  - the time of a call on 1-element arrays (kerb.Array, and each library's arrays in and
+    out), against the C API's (call_overhead, measured by the shell script: --c-api-us).
+Usage: python_gpu_test.py --lib DIR/libprog.so --c-api-us X [--json OUT.json] [--device cpu]
+(--device cpu runs the numpy part only, to check the script's plumbing without a GPU)."""
+
+import argparse
+import json
+import os
+import sys
+import time
+import traceback
+
+import numpy as np
+
+import kerb
+
+results = {"checks": [], "overhead_us": {}}
+failures = []
+
+
+def check(name, ok, detail=""):
+    results["checks"].append({"name": name, "ok": bool(ok), "detail": str(detail)})
+    print("%s: %s%s" % ("PASS" if ok else "FAIL", name, " (%s)" % detail if detail else ""), flush=True)
+    if not ok:
+        failures.append(name)
+
+
+def section(name, f):
+    try:
+        f()
+    except Exception:
+        check(name + ": ran to the end", False, traceback.format_exc().strip().splitlines()[-1])
+        traceback.print_exc()
+
+
+def time_calls(f, n, sync):
+    for _ in range(max(n // 10, 10)):
+        f()
+    sync()
+    t0 = time.perf_counter()
+    for _ in range(n):
+        f()
+    t1 = time.perf_counter()
+    sync()
+    t2 = time.perf_counter()
+    return (t2 - t0) / n * 1e6, (t1 - t0) / n * 1e6
+
+
+def expect_raises(name, exc, pattern, f):
+    import re
+    try:
+        f()
+    except exc as e:
+        check(name, re.search(pattern, str(e)) is not None, str(e).splitlines()[0])
+        return
+    except Exception as e:
+        check(name, False, "raised %s: %s" % (type(e).__name__, e))
+        return
+    check(name, False, "no exception")
+
+
+def library_tests(prog, lib, n_calls, n_timed, c_api_us):
+    """The tests for one library: lib is "torch", "cupy" or "jax"."""
+    if lib == "torch":
+        import torch
+        dev = torch.device("cuda:0")
+        asarray = lambda a: torch.as_tensor(a, device=dev)
+        tonumpy = lambda t: t.cpu().numpy()
+        pointer = lambda t: t.data_ptr()
+        sync = torch.cuda.synchronize
+        memory = torch.cuda.memory_allocated
+    elif lib == "cupy":
+        import cupy
+        asarray = cupy.asarray
+        tonumpy = cupy.asnumpy
+        pointer = lambda a: a.data.ptr
+        sync = cupy.cuda.Device().synchronize
+        memory = lambda: cupy.get_default_memory_pool().used_bytes()
+    else:
+        import jax
+        import jax.numpy as jnp
+        gpu = jax.devices("gpu")[0]
+        asarray = lambda a: jax.device_put(jnp.asarray(a), gpu)
+        tonumpy = np.asarray
+        pointer = lambda a: a.unsafe_buffer_pointer()
+        sync = lambda: (jnp.zeros(1, device=gpu) + 1).block_until_ready()
+        memory = lambda: gpu.memory_stats().get("bytes_in_use", 0) if gpu.memory_stats() else 0
+
+    rng = np.random.default_rng(1)
+    xs_np = rng.random(100000, dtype=np.float32)
+    is_np = rng.integers(0, len(xs_np), 5000, dtype=np.int64)
+    xs, is_ = asarray(xs_np), asarray(is_np)
+
+    def results_():
+        ys = prog.gather(xs, is_)
+        check(lib + ": gather gives the library's array", type(ys).__module__.split(".")[0] in (lib, "jaxlib"),
+              type(ys))
+        check(lib + ": gather's results", np.array_equal(tonumpy(ys), xs_np[is_np]))
+        m = prog.mean(xs)
+        check(lib + ": mean (a scalar result)", abs(float(m) - float(xs_np.mean())) < 1e-3, m)
+        zs = prog.scale(2.0, xs, xs)
+        check(lib + ": scale", np.allclose(tonumpy(zs), 3 * xs_np))
+        xss = asarray(np.arange(12, dtype=np.int32).reshape(3, 4))
+        check(lib + ": row_sums (2-D)", np.array_equal(tonumpy(prog.row_sums(xss)), [6, 22, 38]))
+    section(lib + ": results", results_)
+
+    def zero_copy():
+        a = asarray(np.arange(1000, dtype=np.int64))
+        b = prog.same(a)
+        check(lib + ": zero-copy (same device pointer in and out)", pointer(a) == pointer(b),
+              "%#x %#x" % (pointer(a), pointer(b)))
+        check(lib + ": zero-copy values", np.array_equal(tonumpy(b), np.arange(1000)))
+        k = kerb.Program(prog._lib, "cuda", output="array")
+        ka = k.same(a)
+        again = {"torch": lambda: __import__("torch").from_dlpack(ka),
+                 "cupy": lambda: __import__("cupy").from_dlpack(ka),
+                 "jax": lambda: __import__("jax").dlpack.from_dlpack(ka)}[lib]()
+        check(lib + ": kerb.Array lent through DLPack without a copy", pointer(again) == pointer(a))
+        del ka, again
+        k.close()
+    section(lib + ": zero-copy", zero_copy)
+
+    def streams():
+        n = 1 << 22
+        # What `big` holds after the producer: 20 rounds of big * 1.0001 + 0.5 from ones.
+        ref = np.ones(1, dtype=np.float32)
+        for _ in range(20):
+            ref = ref * np.float32(1.0001) + np.float32(0.5)
+        if lib == "torch":
+            import torch
+            s = torch.cuda.Stream()
+            with torch.cuda.stream(s):
+                big = torch.ones(n, device="cuda:0", dtype=torch.float32)
+                for _ in range(20):
+                    big = big * 1.0001 + 0.5  # a long producer on the side stream
+                ys = prog.gather(big, asarray(np.array([0, n - 1], dtype=np.int64)))
+                check("torch: the call ran on the current (side) stream", prog._current_stream == s.cuda_stream)
+                out = ys * 2
+            s.synchronize()
+            check("torch: stream order (producer, Kerb, consumer on a side stream)",
+                  np.allclose(out.cpu().numpy(), 2 * ref[0], rtol=1e-4), out.cpu().numpy())
+        elif lib == "cupy":
+            import cupy
+            s = cupy.cuda.Stream(non_blocking=True)
+            with s:
+                big = cupy.ones(n, dtype=cupy.float32)
+                for _ in range(20):
+                    big = big * 1.0001 + 0.5
+                ys = prog.gather(big, cupy.asarray(np.array([0, n - 1], dtype=np.int64)))
+                check("cupy: the call ran on the current stream", prog._current_stream == s.ptr)
+                out = ys * 2
+            s.synchronize()
+            check("cupy: stream order (producer, Kerb, consumer on a stream)",
+                  np.allclose(cupy.asnumpy(out), 2 * ref[0], rtol=1e-4), cupy.asnumpy(out))
+            prog.sync()
+            prog.stream = None
+        else:
+            import jax.numpy as jnp
+            big = jnp.ones(n, dtype=jnp.float32)
+            for _ in range(20):
+                big = big * 1.0001 + 0.5
+            ys = prog.gather(big, asarray(np.array([0, n - 1], dtype=np.int64)))
+            out = np.asarray(ys * 2)
+            check("jax: order with JAX's stream (DLPack's stream protocol)", np.allclose(out, 2 * ref[0], rtol=1e-4), out)
+    section(lib + ": streams", streams)
+
+    def failures_():
+        bad = asarray(np.array([0, len(xs_np) + 5], dtype=np.int64))
+        try:
+            ys = prog.gather(xs, bad)
+            del ys
+            prog.sync()
+            check(lib + ": CheckError at the sync point", False, "no CheckError")
+        except kerb.CheckError as e:
+            check(lib + ": CheckError at the sync point",
+                  e.message == "Index [%d] out of bounds for array of shape [%d]." % (len(xs_np) + 5, len(xs_np))
+                  and e.location is not None and "prog.fut:7:" in e.location, str(e).replace("\n", " "))
+        ys = prog.gather(xs, is_)
+        prog.sync()
+        check(lib + ": usable after the failure", np.array_equal(tonumpy(ys), xs_np[is_np]))
+        expect_raises(lib + ": wrong element type names the parameter", TypeError, r"^xs: expected an array of f32",
+                      lambda: prog.gather(asarray(xs_np.astype(np.float64)), is_))
+        expect_raises(lib + ": sizes that disagree name the parameter", ValueError, r"^ys: dimension 0 is",
+                      lambda: prog.scale(1.0, xs, asarray(xs_np[:10])))
+        if lib != "jax":
+            t = asarray(np.arange(20, dtype=np.float32))[::2]
+            expect_raises(lib + ": non-contiguous array", ValueError, r"^xs: the array is not contiguous",
+                          lambda: prog.gather(t, is_[:1] * 0))
+    section(lib + ": failures", failures_)
+
+    def memory_():
+        small_is = asarray(np.arange(0, 100, 3, dtype=np.int64))
+        for _ in range(200):
+            prog.gather(xs, small_is)
+        sync()
+        prog.sync()
+        before, lib_before = prog.report(), memory()
+        for _ in range(n_calls):
+            ys = prog.gather(xs, small_is)
+        del ys
+        sync()
+        prog.sync()
+        after, lib_after = prog.report(), memory()
+        same = all(after[k] == before[k] for k in ("bytes_in_use", "fresh_allocations", "live_arrays"))
+        check(lib + ": %d calls with the same memory (context counters)" % n_calls, same,
+              {k: (before[k], after[k]) for k in ("bytes_in_use", "fresh_allocations", "live_arrays", "cached_bytes")})
+        check(lib + ": %d calls with the same memory (%s's)" % (n_calls, lib), lib_after <= lib_before + (1 << 20),
+              (lib_before, lib_after))
+    section(lib + ": memory", memory_)
+
+    def overhead():
+        x1, i1 = asarray(np.array([1.5], dtype=np.float32)), asarray(np.array([0], dtype=np.int64))
+        us, issue = time_calls(lambda: prog.gather(x1, i1), n_timed, sync)
+        results["overhead_us"][lib] = {"us_per_call": us, "us_per_call_issue": issue, "over_c_api": us - c_api_us}
+        check(lib + ": a call on 1-element arrays within 20 us of the C API's",
+              us - c_api_us < 20, "%.2f us per call, C API %.2f us (issue %.2f us)" % (us, c_api_us, issue))
+    section(lib + ": overhead", overhead)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lib", required=True)
+    ap.add_argument("--c-api-us", type=float, default=0.0)
+    ap.add_argument("--json")
+    ap.add_argument("--device", default="cuda")
+    ap.add_argument("--calls", type=int, default=10000)
+    ap.add_argument("--timed", type=int, default=20000)
+    args = ap.parse_args()
+    prog = kerb.load(args.lib, args.device)
+    print("kerb.Program on %s: %s" % (prog.device_description, args.lib), flush=True)
+    results["device"] = prog.device_description
+
+    def kerb_arrays():
+        k = kerb.load(args.lib, args.device, output="array")
+        x1, i1 = k.array([1.5], dtype="f32"), k.array([0], dtype="i64")
+        ys = k.gather(x1, i1)
+        check("kerb.Array: gather", ys.numpy().tolist() == [1.5])
+        us, issue = time_calls(lambda: k.gather(x1, i1), args.timed, k.sync)
+        results["overhead_us"]["kerb.Array"] = {"us_per_call": us, "us_per_call_issue": issue,
+                                                "over_c_api": us - args.c_api_us}
+        # Timed, not judged, on the CPU device (the plumbing run of this script).
+        check("kerb.Array: a call on 1-element arrays within 20 us of the C API's",
+              us - args.c_api_us < 20 or args.device == "cpu",
+              "%.2f us per call, C API %.2f us (issue %.2f us)" % (us, args.c_api_us, issue))
+        xs = np.arange(10, dtype=np.float32)
+        got = k.gather(xs, np.array([3, 9]))  # numpy in: copied to the device
+        check("numpy arguments on %s" % args.device, np.array_equal(np.asarray(got), [3, 9]))
+        try:
+            k.gather(xs, np.array([10]))
+            k.sync()
+            check("numpy: CheckError", False, "none")
+        except kerb.CheckError as e:
+            check("numpy: CheckError", "out of bounds" in e.message, e.message)
+        k.close()
+    section("kerb.Array", kerb_arrays)
+
+    if args.device != "cpu":
+        for lib in ("torch", "cupy", "jax"):
+            try:
+                __import__(lib)
+            except Exception as e:
+                check("%s imports" % lib, False, e)
+                continue
+            section(lib, lambda: library_tests(prog, lib, args.calls, args.timed, args.c_api_us))
+    prog.close()
+    results["failures"] = failures
+    print("%d passed, %d failed" % (sum(c["ok"] for c in results["checks"]), len(failures)))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=2)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+"""The Python package's CUDA plumbing on the fake CUDA driver (tests/fakecuda/, CTest:
+"python: cuda streams and DLPack on a fake driver"). Kernels do not run there, so no
+result is looked at; what is checked is where the work goes and what waits for what:
+  - a call runs on the stream chosen for it (Program.stream), which first waits for the
+    context's earlier work (cuStreamWaitEvent), and nothing is queued on the old one;
+  - a result lent with __dlpack__(stream=S) makes S wait for the call;
+  - a DLPack array of another context (a kerb.Array of a second program, as a foreign
+    library's array) is taken without a copy (an entry returning it gives the same
+    device pointer) and given back to its lender when no longer used;
+  - arrays on the wrong device are refused naming the parameter.
+Run with LD_LIBRARY_PATH at the fake libcuda.so.1 (see tests/CMakeLists.txt)."""
+
+import ctypes
+import os
+import shutil
+import tempfile
+import unittest
+
+import numpy as np
+
+import kerb
+from kerb import _native
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROG = os.path.join(HERE, "prog.fut")
+
+fake = ctypes.CDLL("libcuda.so.1")
+fake.fake_cuda_stream_ops.restype = ctypes.c_long
+fake.fake_cuda_stream_ops.argtypes = [ctypes.c_void_p]
+fake.fake_cuda_stream_waits.restype = ctypes.c_long
+fake.fake_cuda_stream_waits.argtypes = [ctypes.c_void_p]
+
+
+def ops(s):
+    return fake.fake_cuda_stream_ops(s)
+
+
+def waits(s):
+    return fake.fake_cuda_stream_waits(s)
+
+
+class Foreign:
+    """Another library's GPU array: it has only the DLPack protocol (taken from a kerb.Array
+    of a second program, so that its lending is seen in that program's counters)."""
+
+    def __init__(self, array):
+        self.array = array
+        self.shape = array.shape
+        self.dtype = array.dtype
+        self.streams = []
+
+    def __dlpack_device__(self):
+        return self.array.__dlpack_device__()
+
+    def __dlpack__(self, stream=None):
+        self.streams.append(stream)
+        return self.array.__dlpack__(stream=stream)
+
+
+def data_pointer(capsule):
+    return _native.DLManagedTensor.from_address(_native.capsule_pointer(capsule, b"dltensor")).dl_tensor.data
+
+
+class FakeCudaTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.cache = tempfile.mkdtemp(prefix="kerb-python-fake-")
+        os.environ["KERB_CACHE_DIR"] = cls.cache
+        cls.path = kerb._compile.compile_library(PROG)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.cache, ignore_errors=True)
+
+    def test_device(self):
+        with kerb.load(self.path, "cuda") as p:
+            self.assertEqual(p.device, "cuda:0")
+            self.assertIn("fake CUDA device", p.device_description)
+            xs = p.array([1, 2, 3], dtype="f32")
+            self.assertEqual(xs.__dlpack_device__(), (2, 0))
+            self.assertIsInstance(p.gather(xs, p.array([0], dtype="i64")), kerb.Array)
+
+    def test_streams(self):
+        with kerb.load(self.path, "cuda") as p:
+            own = p._own_stream
+            xs, idx = p.array([1, 2, 3], dtype="f32"), p.array([0, 2], dtype="i64")
+            p.gather(xs, idx)
+            side = 0x5100
+            own_before, side_before, waits_before = ops(own), ops(side), waits(side)
+            p.stream = side
+            for _ in range(3):
+                p.gather(xs, idx)
+            self.assertEqual(ops(own), own_before, "work queued on the context's own stream")
+            self.assertGreaterEqual(ops(side) - side_before, 3, "the calls' launches on the chosen stream")
+            self.assertEqual(waits(side) - waits_before, 1, "the new stream waits once for the old one's work")
+            # A result lent to a consumer on another stream: that stream waits for the call.
+            ys = p.gather(xs, idx)
+            consumer = 0x5200
+            w = waits(consumer)
+            lent = ys.__dlpack__(stream=consumer)
+            self.assertEqual(waits(consumer) - w, 1)
+            w = waits(side)
+            lent_here = ys.__dlpack__(stream=side)  # the call's own stream: nothing to wait for
+            self.assertEqual(waits(side), w)
+            # Memory the consumer let go of is reused only after the work it queued on its
+            # stream: the program's stream waits for that stream at its next call.
+            del lent, lent_here, ys
+            p.gather(xs, idx)
+            self.assertEqual(waits(side) - w, 1)
+            p.stream = None
+            p.sync()
+
+    def test_foreign_arrays(self):
+        with kerb.load(self.path, "cuda", output="array") as lender, kerb.load(self.path, "cuda") as p:
+            a = lender.array(np.arange(8), dtype="i64")
+            foreign = Foreign(a)
+            before = lender.report()
+            out = p.same(foreign)  # auto: kerb.Array (no library's array among the arguments)
+            self.assertEqual(foreign.streams, [p._current_stream or 1],
+                             "taken with __dlpack__(stream=the call's stream)")
+            self.assertEqual(data_pointer(out.__dlpack__(stream=-1)), data_pointer(a.__dlpack__(stream=-1)),
+                             "the same device memory in and out")
+            self.assertEqual(p.report()["bytes_in_use"], 0, "no copy made")
+            del out
+            p.sync()
+            p.clear_caches()
+            lender.sync()
+            after = lender.report()
+            self.assertEqual(after["live_arrays"], before["live_arrays"])
+            # Refused: a CPU program given a GPU array.
+            with kerb.load(self.path, "cpu") as cpu:
+                with self.assertRaisesRegex(ValueError, r"^xs: the array is on cuda:0, but the program runs on "
+                                                        r"the cpu device"):
+                    cpu.mean(Foreign(lender.array([1.0], dtype="f32")))
+
+    def test_lent_arrays_outlive_the_program(self):
+        p = kerb.load(self.path, "cuda", output="array")
+        ys = p.same(p.array([5, 6], dtype="i64"))
+        capsule = ys.__dlpack__(stream=-1)
+        del ys
+        p.close()
+        # The capsule still holds the memory (its destructor gives it back).
+        self.assertNotEqual(data_pointer(capsule), 0)
+        del capsule
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,29 @@
+-- The program behind the Python package's tests (tests/python/*.py): gathers (checked
+-- indexing), scalars of several types, tuples in and out, sizes named across parameters,
+-- a fixed size, 2-D arrays, bools, a result that is its argument, and failures of an
+-- index, a division and an assert.
+
+-- The elements of xs at the positions in is.
+entry gather [n] [m] (xs: [n]f32) (is: [m]i64) : [m]f32 = map (\i -> xs[i]) is
+
+entry mean (xs: []f32) : f32 = reduce (+) 0 xs / f32.i64 (length xs)
+
+entry scale [n] (a: f32) (xs: [n]f32) (ys: [n]f32) : [n]f32 = map2 (\x y -> a * x + y) xs ys
+
+entry divide (a: i32) (b: i32) : i32 = a / b
+
+entry root (x: f64) : f64 = assert (x >= 0) (f64.sqrt x)
+
+entry swap (p: (i32, f32)) : (f32, i32) = (p.1, p.0)
+
+entry pairs (ps: [](i64, f32)) : []f32 = map (\(i, x) -> f32.i64 i + x) ps
+
+entry three (xs: [3]i32) : i32 = xs[0] + xs[1] + xs[2]
+
+entry row_sums [n] [m] (xss: [n][m]i32) : [n]i32 = map (\xs -> reduce (+) 0 xs) xss
+
+entry flip (bs: []bool) : []bool = map (\b -> !b) bs
+
+entry same (xs: []i64) : []i64 = xs
+
+entry small (a: u8) (b: i16) (h: f16) : (u8, i16, f16) = (a + 1, b - 1, h * 2)

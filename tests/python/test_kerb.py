@@ -1,0 +1,209 @@
+"""The Python package on the CPU device with numpy (CTest: "python: package on the cpu
+device"): results of every kind of entry, numpy arrays in and out without a copy,
+failed checks raising kerb.CheckError with Futhark's message and the location, bad
+arguments raising TypeError or ValueError naming the parameter, kerb.Array, and 10,000
+calls with the same memory (RSS and the context's counters).
+
+Run: KERB=build/kerb PYTHONPATH=python python3 -m unittest tests/python/test_kerb.py -v"""
+
+import gc
+import inspect
+import os
+import shutil
+import tempfile
+import unittest
+
+import numpy as np
+
+import kerb
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROG = os.path.join(HERE, "prog.fut")
+
+
+def rss_bytes():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+class KerbCpuTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.cache = tempfile.mkdtemp(prefix="kerb-python-test-")
+        os.environ["KERB_CACHE_DIR"] = cls.cache
+        cls.prog = kerb.compile(PROG, device="cpu")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.prog.close()
+        shutil.rmtree(cls.cache, ignore_errors=True)
+
+    # ---- results
+
+    def test_results(self):
+        p = self.prog
+        xs = np.array([1.5, 2.5, 3.5], dtype=np.float32)
+        ys = p.gather(xs, np.array([2, 0, 2], dtype=np.int64))
+        self.assertIsInstance(ys, np.ndarray)
+        self.assertEqual(ys.dtype, np.float32)
+        np.testing.assert_array_equal(ys, [3.5, 1.5, 3.5])
+        m = p.mean(xs)
+        self.assertIsInstance(m, np.float32)
+        self.assertAlmostEqual(float(m), 2.5)
+        np.testing.assert_array_equal(p.scale(2, xs, xs), 3 * xs)
+        self.assertEqual(p.divide(7, 2), 3)
+        self.assertEqual(p.root(9.0), 3.0)
+        self.assertEqual(p.swap((3, 1.5)), (np.float32(1.5), np.int32(3)))
+        np.testing.assert_array_equal(p.pairs((np.array([1, 2]), np.array([0.5, 0.25], dtype=np.float32))),
+                                      [1.5, 2.25])
+        self.assertEqual(p.three(np.array([1, 2, 3], dtype=np.int32)), 6)
+        xss = np.arange(12, dtype=np.int32).reshape(3, 4)
+        np.testing.assert_array_equal(p.row_sums(xss), xss.sum(axis=1))
+        np.testing.assert_array_equal(p.flip(np.array([True, False])), [False, True])
+        a, b, h = p.small(255 - 1, -32768 + 1, np.float16(1.5))
+        self.assertEqual((a, b, h), (255, -32768, np.float16(3.0)))
+        self.assertEqual(h.dtype, np.float16)
+        # Keywords, lists, empty arrays.
+        np.testing.assert_array_equal(p.gather(xs=xs, is_=[1]), [2.5])
+        np.testing.assert_array_equal(p.gather(xs=xs, **{"is": [1]}), [2.5])
+        self.assertEqual(p.gather(xs, np.zeros(0, dtype=np.int64)).shape, (0,))
+
+    def test_zero_copy(self):
+        # On the CPU device a numpy argument is used where it is, and a result is a numpy
+        # view of the program's memory: an entry that returns its argument gives the same
+        # memory back.
+        xs = np.arange(5, dtype=np.int64)
+        ys = self.prog.same(xs)
+        self.assertEqual(ys.__array_interface__["data"][0], xs.__array_interface__["data"][0])
+        del ys
+        # A non-contiguous argument is copied first.
+        zs = self.prog.same(np.arange(10, dtype=np.int64)[::2])
+        np.testing.assert_array_equal(zs, [0, 2, 4, 6, 8])
+
+    def test_kerb_arrays(self):
+        p = kerb.compile(PROG, device="cpu", output="array")
+        try:
+            xs = p.array([1, 2, 3], dtype="f32")
+            self.assertEqual(repr(xs), "kerb.Array([3]f32, device='cpu')")
+            ys = p.gather(xs, p.array([2, 1], dtype="i64"))
+            self.assertIsInstance(ys, kerb.Array)
+            self.assertEqual((ys.shape, ys.dtype, ys.ndim, len(ys)), ((2,), np.float32, 1, 2))
+            np.testing.assert_array_equal(ys.numpy(), [3, 2])
+            np.testing.assert_array_equal(np.asarray(ys), [3, 2])
+            # DLPack out: numpy views the array's memory; the view outlives the Array.
+            same = p.same(p.array([4, 5], dtype="i64"))
+            view = np.from_dlpack(same)
+            again = p.same(same)  # a kerb.Array goes back in as it is
+            np.testing.assert_array_equal(np.from_dlpack(again), [4, 5])
+            del same, again
+            gc.collect()
+            np.testing.assert_array_equal(view, [4, 5])
+            with self.assertRaisesRegex(ValueError, "xs: the kerb.Array belongs to another program"):
+                self.prog.gather(xs, [0])
+        finally:
+            p.close()
+        self.assertRaisesRegex(kerb.KerbError, "closed", p.mean, [1.0])
+
+    def test_help(self):
+        f = self.prog.gather
+        self.assertIn("gather(xs: [n]f32, is: [m]i64) -> [m]f32", f.__doc__)
+        self.assertEqual(list(inspect.signature(f).parameters), ["xs", "is_"])
+        self.assertIn("gather", self.prog.entries)
+        self.assertIn("kerb.Program(", repr(self.prog))
+        self.assertEqual(self.prog.device, "cpu")
+
+    # ---- failures
+
+    def test_check_errors(self):
+        p = self.prog
+        xs = np.array([1, 2, 3], dtype=np.float32)
+        with self.assertRaises(kerb.CheckError) as e:
+            p.gather(xs, np.array([0, 7], dtype=np.int64))
+        self.assertIsInstance(e.exception, RuntimeError)
+        self.assertEqual(e.exception.message, "Index [7] out of bounds for array of shape [3].")
+        self.assertRegex(e.exception.location, r"prog\.fut:7:\d+-\d+$")
+        self.assertIn("at ", str(e.exception))
+        # The program stays usable.
+        np.testing.assert_array_equal(p.gather(xs, [1]), [2])
+        with self.assertRaisesRegex(kerb.CheckError, r"(?i)division by zero") as e:
+            p.divide(1, 0)
+        self.assertRegex(e.exception.location, r"prog\.fut:13:")
+        with self.assertRaisesRegex(kerb.CheckError, r"(?i)assert") as e:
+            p.root(-1.0)
+        self.assertRegex(e.exception.location, r"prog\.fut:15:")
+        self.assertEqual(p.divide(9, 3), 3)
+
+    def test_bad_arguments(self):
+        p = self.prog
+        f32 = np.array([1, 2, 3], dtype=np.float32)
+        i64 = np.array([0], dtype=np.int64)
+        cases = [
+            (TypeError, r"^xs: expected an array of f32 \(\[n\]f32\), got one of f64",
+             lambda: p.gather(np.zeros(3), i64)),
+            (ValueError, r"^xs: expected an array of 1 dimension \(\[n\]f32\), got 2 dimensions",
+             lambda: p.gather(np.zeros((2, 2), dtype=np.float32), i64)),
+            (ValueError, r"^ys: dimension 0 is 2, but the size n is 3 \(from xs\)",
+             lambda: p.scale(1.0, f32, f32[:2].copy())),
+            (ValueError, r"^xs: dimension 0 must be 3 \(\[3\]i32\), but is 2",
+             lambda: p.three(np.array([1, 2], dtype=np.int32))),
+            (TypeError, r"^a: expected an integer \(i32\), got float", lambda: p.divide(1.5, 2)),
+            (ValueError, r"^b: 4294967296 is out of range for i32", lambda: p.divide(1, 2**32)),
+            (TypeError, r"^x: expected a number \(f64\), got str", lambda: p.root("9")),
+            (TypeError, r"^p: expected a tuple of 2 components \(\(i32, f32\)\), got int", lambda: p.swap(3)),
+            (TypeError, r"^is: expected an array \(\[m\]i64\), got str", lambda: p.gather(f32, "ab")),
+            (TypeError, r"gather\(\) missing argument: 'is'", lambda: p.gather(f32)),
+            (TypeError, r"gather\(\) got an unexpected keyword argument 'ys'", lambda: p.gather(f32, i64, ys=1)),
+            (TypeError, r"gather\(\) takes 2 arguments but 3 were given", lambda: p.gather(f32, i64, i64)),
+            (AttributeError, r"has no entry point or attribute 'nope'", lambda: p.nope),
+            (kerb.KerbError, r"the cuda device is not available", lambda: kerb.compile(PROG, device="cuda:7")),
+            (ValueError, r"unknown device 'tpu'", lambda: kerb.compile(PROG, device="tpu")),
+        ]
+        for exc, pattern, f in cases:
+            with self.subTest(pattern=pattern):
+                self.assertRaisesRegex(exc, pattern, f)
+        bad = os.path.join(self.cache, "bad.fut")
+        with open(bad, "w") as out:
+            out.write("entry main (x: i32) : i32 = x +\n")
+        self.assertRaises(kerb.CompileError, kerb.compile, bad, device="cpu")
+        # Still usable.
+        self.assertEqual(p.divide(4, 2), 2)
+
+    # ---- memory
+
+    def test_memory_is_stable(self):
+        p = kerb.compile(PROG, device="cpu")
+        try:
+            xs = np.arange(1000, dtype=np.float32)
+            idx = np.arange(0, 1000, 7, dtype=np.int64)
+            bad = np.array([5, 1000], dtype=np.int64)
+
+            held = {}  # the last result stays alive across calls, as in a loop
+
+            def calls(n):
+                for k in range(n):
+                    held["ys"] = ys = p.gather(xs, idx)
+                    assert ys[1] == 7
+                    if k % 100 == 0:
+                        try:
+                            p.gather(xs, bad)
+                            raise AssertionError("no CheckError")
+                        except kerb.CheckError:
+                            pass
+                    p.mean(xs)
+            calls(500)
+            gc.collect()
+            before, rss_before = p.report(), rss_bytes()
+            calls(10000)
+            gc.collect()
+            after, rss_after = p.report(), rss_bytes()
+            self.assertEqual(after["entry_calls"] - before["entry_calls"], 10000 * 2 + 100)
+            for key in ("live_arrays", "bytes_in_use", "fresh_allocations", "cached_bytes"):
+                self.assertEqual(after[key], before[key], key)
+            self.assertEqual(after["live_arrays"], 0)
+            self.assertLess(rss_after - rss_before, 2 << 20, "RSS grew by %d bytes" % (rss_after - rss_before))
+        finally:
+            p.close()
+
+
+if __name__ == "__main__":
+    unittest.main()
