@@ -1518,11 +1518,46 @@ private:
     return app;
   }
 
+  // Whether the field section starting here (at its first '.') indexes somewhere:
+  // `(.a[0])`, `(.a.b[1:])`.
+  bool section_has_index() const {
+    for (size_t k = 0;; k += 2) {
+      if (!is_sym(".", k))
+        return false;
+      if (is_sym("[", k + 2) && peek(k + 2).glued)
+        return true;
+    }
+  }
+
+  // `(.[i].f[j:])`, the opening parenthesis consumed: `\x -> x[i].f[j:]`.
+  ExprPtr index_section(const Token &open) {
+    static const char *const param = "section%x"; // no source name can be this
+    ExprPtr x = make_expr(ExprKind::Var, peek().span);
+    x->name = param;
+    if (is_sym(".") && is_sym("[", 1)) {
+      advance(); // '.'; the postfix loop takes `[...]` glued to it
+    }
+    ExprPtr body = parse_postfix_ops(std::move(x), /*first_glued=*/true);
+    expect_sym(")", "to close the index section");
+    ExprPtr e = make_expr(ExprKind::Lambda, span_from(open.span));
+    Pattern p;
+    p.kind = Pattern::Id;
+    p.name = param;
+    p.span = open.span;
+    e->params.push_back(std::move(p));
+    e->args.push_back(std::move(body));
+    return e;
+  }
+
   // postfix_exp = atom ("[" index_parts "]" | "." int | "." name)*       ("[" and "." glued)
-  ExprPtr parse_postfix() {
-    ExprPtr e = parse_atom();
-    for (;;) {
-      if (is_sym("[") && peek().glued) {
+  ExprPtr parse_postfix() { return parse_postfix_ops(parse_atom(), false); }
+
+  // The postfix operators after `e`; `first_glued`: the first needs no gluing (the
+  // beginning of an index section).
+  ExprPtr parse_postfix_ops(ExprPtr e, bool first_glued) {
+    for (bool first = true;; first = false) {
+      bool glued = peek().glued || (first && first_glued);
+      if (is_sym("[") && glued) {
         advance();
         std::vector<IndexPart> parts = parse_index_parts();
         ExprPtr ix = make_expr(ExprKind::Index, span_from(e->span));
@@ -1531,7 +1566,7 @@ private:
         e = std::move(ix);
         continue;
       }
-      if (is_sym(".") && peek().glued) {
+      if (is_sym(".") && glued) {
         const Token &dot = advance();
         const Token &field = peek();
         if (field.kind == TokenKind::IntLit && field.glued && !field.suffix) {
@@ -1769,14 +1804,20 @@ private:
   //       | "(" op exp ")"                  right section (*2); but (-x) is negation
   //       | "(" exp op ")"                  left section (2-)
   //       | "(" "." field ("." field)* ")"  field section (.x), (.0)
+  //       | "(" "." ("[" index_parts | field) postfix* ")"
+  //                                         index section (.[i]), (.a[1:].b): a lambda
   //       | "(" exp ("," exp)* ","? ")"     parenthesised expression or tuple
   ExprPtr parse_paren() {
     const Token &open = advance();
     if (accept_sym(")"))
       return make_expr(ExprKind::Tuple, span_from(open.span));
 
+    if (is_sym(".") && is_sym("[", 1) && peek(1).glued)
+      return index_section(open);
     if (is_sym(".") && (peek(1).kind == TokenKind::Ident || peek(1).kind == TokenKind::IntLit ||
                         peek(1).kind == TokenKind::QualIdent)) {
+      if (section_has_index())
+        return index_section(open);
       ExprPtr e = make_expr(ExprKind::ProjSection, open.span);
       while (accept_sym(".")) {
         const Token &f = advance();
