@@ -320,7 +320,7 @@ private:
     if (hex && peek() == '.' && is_hex_digit(peek(1))) {
       is_float = true;
       pos_++;
-      while (is_hex_digit(peek()))
+      while (is_hex_digit(peek()) || (peek() == '_' && is_hex_digit(peek(1))))
         pos_++;
     }
     if (hex && (peek() == 'p' || peek() == 'P')) {
@@ -331,7 +331,7 @@ private:
         error_at(span(start, p), "malformed hexadecimal float: missing exponent digits");
       is_float = true;
       pos_ = p;
-      while (is_digit(peek()))
+      while (is_digit(peek()) || (peek() == '_' && is_digit(peek(1))))
         pos_++;
     } else if (is_float) {
       error_at(span(start, pos_), "malformed hexadecimal float: missing 'p' exponent");
