@@ -52,6 +52,9 @@ Options:
   --device DEVICE   interp (the reference interpreter, default), cpu or cuda (compiled
                     code); programs the code generator does not support yet are listed
                     as UNSUPPORTED and counted apart, not as failures
+  --skip-compiled   on the interpreter, skip the cases marked `compiled input` (what
+                    Futhark's `futhark test -i` does: they are too slow to interpret);
+                    by default the interpreter runs them too, as the reference
   -v, --verbose     list every case, and the files that have no test block
   -h, --help        show this help
 
@@ -68,6 +71,7 @@ failed; 2 a usage error or a path that does not exist.
 
 struct Options {
   bool verbose = false;
+  bool skip_compiled = false; // --skip-compiled
   Device device = Device::Interp;
   CheckFlags checks;
 };
@@ -248,6 +252,12 @@ FileReport test_file(const std::string &path, const Options &opts) {
           ++rep.skipped;
           continue;
         }
+        if (c.compiled && opts.skip_compiled && opts.device == Device::Interp) {
+          ++rep.skipped;
+          if (opts.verbose)
+            rep.details += fmt::format("  skip {} (compiled input)\n", case_label(c, entry_name));
+          continue;
+        }
         const Program *reference = opts.device != Device::Interp &&
                                            undefined_kinds_off(opts.checks.checks)
                                        ? &*fr.program
@@ -282,6 +292,10 @@ int run_test(const std::vector<std::string> &args) {
     }
     if (args[i] == "-v" || args[i] == "--verbose") {
       opts.verbose = true;
+      continue;
+    }
+    if (args[i] == "--skip-compiled") {
+      opts.skip_compiled = true;
       continue;
     }
     if (match_check_flag(args, i, opts.checks, /*runs_code=*/true)) continue;

@@ -8,7 +8,8 @@
 //   -- input { [1, 2] 7 } error: Index \[7\] out of bounds
 //   -- input @ data/big.in output @ data/big.out    (paths relative to the .fut file)
 //   -- compiled input { 1 }         (run like any input: Kerb's interpreter is the
-//                                    reference, so it runs the compiled-only cases too)
+//                                    reference, so it runs the compiled-only cases too,
+//                                    unless `kerb test --skip-compiled`)
 //   -- nobench input { 1 }          (run like any input; `kerb bench` will skip it)
 //   -- random input { [10]i32 f32 } (no output: it must run without failing)
 //   -- structure { Assert 0 }       (ignored by `kerb test`)
