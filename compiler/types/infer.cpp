@@ -756,6 +756,7 @@ private:
     Type body = infer(*f.body);
     if (f.ret_annotation) {
       *f.ret_annotation = resolve_type(*f.ret_annotation, f.name_span);
+      size_names_are_i64(*f.ret_annotation, f.name_span);
       if (!unify(*f.ret_annotation, body))
         error_at(f.body->span, fmt::format("Function body does not have expected type: the body "
                                            "of '{}' has type {}, but its declared return type is "
@@ -814,7 +815,8 @@ private:
   // Patterns
 
   // The variables a type's sizes name are sizes: i64 (`(n: i64) (xs: [n * 2]i32)`, or
-  // `def g n (xs: [n]i32)` where this is what gives n its type).
+  // `def g n (xs: [n]i32)`, `def f n = ... :> [n]i32`, `def f n : [n]i32` where this is
+  // what gives n its type).
   void size_names_are_i64(const Type &t, const Span &span) {
     for (const Dim &d : t.dims) {
       if (d.kind != Dim::Var) continue;
@@ -1109,6 +1111,7 @@ private:
     case ExprKind::Coerce: {
       Type t = infer(*e.args[0]);
       *e.annotation = resolve_type(*e.annotation, e.span);
+      size_names_are_i64(*e.annotation, e.span);
       const Type &ann = *e.annotation;
       if (!unify(ann, t)) {
         if (e.kind == ExprKind::Ascribe)
