@@ -1,6 +1,7 @@
 // The elimination pipeline (eliminate.h): read it top to bottom.
 #include "compiler/elim/eliminate.h"
 
+#include "compiler/elim/bind_let_sizes.h"
 #include "compiler/elim/defunctionalise.h"
 #include "compiler/elim/expand_equality.h"
 #include "compiler/elim/finish_first_order.h"
@@ -17,6 +18,7 @@ void eliminate(Program &program) {
   NameSource names(program);
   monomorphise(program, names);      // a copy of each polymorphic function per use type
   replace_holes(program, names);     // ??? -> a failing assertion (or a function of one)
+  bind_let_sizes(program, names);    // let [n] (xs: [n]t) = e -> let n = length ...
   defunctionalise(program, names);   // function values -> closures and lifted functions
   replace_records(program, names);   // records -> tuples
   replace_sum_types(program, names); // sum types -> tagged tuples; match -> if
