@@ -1,10 +1,93 @@
-// Out-of-line helpers of the AST (ast.h): node construction, operator spelling, and
-// looking up a top-level definition by name.
+// Out-of-line helpers of the AST (ast.h): node construction and copying, operator
+// spelling, and looking up a top-level definition by name.
 #include "compiler/ast.h"
+
+#include <map>
 
 namespace kerb {
 
 ExprPtr make_expr(ExprKind k, Span s) { return std::make_unique<Expr>(k, s); }
+
+namespace {
+
+// A copy of `f`, whose body's references to local functions copied on the way point to
+// the copies (`copies`: original -> copy).
+std::unique_ptr<FunDef> clone_fundef_in(const FunDef &f, std::map<const FunDef *, FunDef *> &copies);
+
+ExprPtr clone_in(const Expr &e, std::map<const FunDef *, FunDef *> &copies) {
+  ExprPtr c = make_expr(e.kind, e.span);
+  c->type = e.type;
+  // The local function first: the rest of the LetFun refers to it.
+  if (e.fundef) {
+    c->fundef = clone_fundef_in(*e.fundef, copies);
+    copies[e.fundef.get()] = c->fundef.get();
+  }
+  for (const ExprPtr &a : e.args) c->args.push_back(a ? clone_in(*a, copies) : nullptr);
+  c->int_value = e.int_value;
+  c->float_value = e.float_value;
+  c->bool_value = e.bool_value;
+  c->suffix = e.suffix;
+  c->name = e.name;
+  c->binop = e.binop;
+  c->unop = e.unop;
+  c->section_left = e.section_left;
+  c->pattern = e.pattern;
+  c->pattern2 = e.pattern2;
+  c->params = e.params;
+  c->size_params = e.size_params;
+  c->fields = e.fields;
+  c->loop_form = e.loop_form;
+  c->range_kind = e.range_kind;
+  for (const IndexPart &p : e.indices) {
+    IndexPart q;
+    q.is_slice = p.is_slice;
+    q.span = p.span;
+    if (p.index) q.index = clone_in(*p.index, copies);
+    if (p.start) q.start = clone_in(*p.start, copies);
+    if (p.end) q.end = clone_in(*p.end, copies);
+    if (p.stride) q.stride = clone_in(*p.stride, copies);
+    c->indices.push_back(std::move(q));
+  }
+  c->field = e.field;
+  c->annotation = e.annotation;
+  c->callee = e.callee;
+  auto it = copies.find(e.fun);
+  c->fun = it != copies.end() ? it->second : e.fun;
+  c->type_args = e.type_args;
+  c->array_builtin = e.array_builtin;
+  c->prim_builtin = e.prim_builtin;
+  return c;
+}
+
+std::unique_ptr<FunDef> clone_fundef_in(const FunDef &f, std::map<const FunDef *, FunDef *> &copies) {
+  auto c = std::make_unique<FunDef>();
+  c->is_entry = f.is_entry;
+  c->is_unsafe = f.is_unsafe;
+  c->is_local = f.is_local;
+  c->from_prelude = f.from_prelude;
+  c->name = f.name;
+  c->span = f.span;
+  c->name_span = f.name_span;
+  c->size_params = f.size_params;
+  c->type_params = f.type_params;
+  c->params = f.params;
+  c->ret_annotation = f.ret_annotation;
+  if (f.body) c->body = clone_in(*f.body, copies);
+  c->ret_type = f.ret_type;
+  return c;
+}
+
+} // namespace
+
+ExprPtr clone_expr(const Expr &e) {
+  std::map<const FunDef *, FunDef *> copies;
+  return clone_in(e, copies);
+}
+
+std::unique_ptr<FunDef> clone_fundef(const FunDef &f) {
+  std::map<const FunDef *, FunDef *> copies;
+  return clone_fundef_in(f, copies);
+}
 
 namespace {
 // Moves e's children into `out`, leaving e without any.
@@ -14,6 +97,7 @@ void take_children(Expr &e, std::vector<ExprPtr> &out) {
   for (IndexPart &p : e.indices)
     for (ExprPtr *q : {&p.index, &p.start, &p.end, &p.stride})
       if (*q) out.push_back(std::move(*q));
+  if (e.fundef && e.fundef->body) out.push_back(std::move(e.fundef->body));
 }
 } // namespace
 

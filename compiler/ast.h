@@ -1,6 +1,13 @@
 // The abstract syntax tree, produced by the parser and annotated in place by the type
-// checker (the `type` of every expression and pattern, and the resolution of names and
-// calls). The interpreter evaluates the annotated tree directly.
+// checkers (the `type` of every expression and pattern, and the resolution of names and
+// calls).
+//
+// The parser produces the whole language (LANGUAGE.md): polymorphic and higher-order
+// functions, local functions, records, sum types and `match`, type abbreviations. The
+// source type checker (compiler/types/infer.cpp) checks it; the elimination passes
+// (compiler/elim/) rewrite it into the first-order, monomorphic subset, which the
+// first-order checker (compiler/types/type_check.cpp) annotates for the interpreter and
+// the lowering. The kinds marked [full] below never reach those.
 //
 // Expressions are one struct with a kind tag and generic child slots (chibicc style):
 // the comment on each kind says which fields it uses. Children are owned.
@@ -9,12 +16,14 @@
 //   x |> f a      ==> f a x        f a <| x ==> f a x
 //   let a[i] = v in e  ==> let a = a with [i] = v in e
 //   a.0 where a is a tuple ==> Project
-// Everything else (ranges, sections, lambdas, attributes) is kept as written.
+//   x `f` y, x +^ y (a user-defined operator) ==> f x y, (+^) x y
+// Everything else (ranges, sections, lambdas, #[unsafe]) is kept as written; other
+// attributes are dropped.
 #pragma once
 
 #include "compiler/builtins.h"
 #include "compiler/source.h"
-#include "compiler/types.h"
+#include "compiler/types/types.h"
 
 #include <memory>
 #include <optional>
@@ -38,12 +47,17 @@ const char *binop_text(BinOp op); // "+", "//", ">>>", ...
 
 enum class UnOp : uint8_t { Neg /* -x */, Not /* !x: logical for bool, bitwise for ints */ };
 
-// A binding pattern: `x`, `_`, `(a, b)`, `(x: i32)`, `((a, b): (i32, i32))`.
+// A pattern: `x`, `_`, `(a, b)`, `(x: i32)`, `((a, b): (i32, i32))`, and [full] a
+// record `{x, y = (a, b)}`, a constructor `#some x` or a literal `1`, `-2.0`, `true`
+// (the last two only in `match` cases).
 struct Pattern {
-  enum Kind : uint8_t { Id, Wildcard, Tuple } kind = Id;
+  enum Kind : uint8_t { Id, Wildcard, Tuple, Record, Constr, Literal } kind = Id;
   Span span;
-  std::string name;                // Id
-  std::vector<Pattern> elems;      // Tuple
+  std::string name;                // Id; Constr: the constructor
+  std::vector<Pattern> elems;      // Tuple; Record: aligned with fields; Constr: payload
+  std::vector<std::string> fields; // Record
+  std::shared_ptr<Expr> literal;   // Literal: an IntLit, FloatLit or BoolLit, or a
+                                   // Unary Neg of a number
   std::optional<Type> annotation;  // as written, if any
   Type type;                       // filled by the type checker
 };
@@ -82,14 +96,34 @@ enum class ExprKind : uint8_t {
   Apply,     // name (the callee, possibly qualified), args (one per juxtaposed argument)
   Lambda,    // params, args[0] body, annotation (optional return type)
   OpSection, // binop; args: none for `(+)`, args[0] for `(x+)` (left given) or `(+x)`
-             // (right given) as told by section_left
+             // (right given) as told by section_left. [full] With a name, the operator
+             // is that function: `(+^)`, `(i32.+)`, (`f`)
   Ascribe,   // `args[0] : annotation`  (checked statically, sizes at run time)
   Coerce,    // `args[0] :> annotation` (sizes checked at run time)
   Assert,    // `assert args[0] args[1]`
   Range,     // args[0] start, args[1] second element or null (`a..b...c` has b), args[2]
              // end; range_kind
   Unsafe,    // `#[unsafe] args[0]`
+  // [full] Eliminated before the first-order checker:
+  ApplyExpr,   // args[0] the function (any expression), args[1..] the arguments
+  Constr,      // `#name args...`: a sum type's constructor applied to its payload
+  Match,       // `match args[0] case params[i] -> args[i + 1] ...`
+  Record,      // `{fields[i] = args[i], ...}`
+  Field,       // `args[0].name` on a record
+  RecordUpdate,// `args[0] with fields[0].fields[1]... = args[1]`
+  LetFun,      // `let fundef->name ... = fundef->body in args[0]`: a local function
+  ProjSection, // `(.fields[0].fields[1]...)`: a field (or tuple component) section
+  Hole,        // `???`: a value of any type that fails when it is evaluated
 };
+
+// Case labels for the kinds the elimination passes remove, for the switches of the
+// stages after them (which never see these).
+#define KERB_ELIMINATED_EXPR_KINDS                                             \
+  case ExprKind::ApplyExpr: case ExprKind::Constr: case ExprKind::Match:       \
+  case ExprKind::Record: case ExprKind::Field: case ExprKind::RecordUpdate:    \
+  case ExprKind::LetFun: case ExprKind::ProjSection: case ExprKind::Hole
+#define KERB_ELIMINATED_PATTERN_KINDS                                          \
+  case Pattern::Record: case Pattern::Constr: case Pattern::Literal
 
 // What a Var or an Apply refers to, filled by the type checker.
 enum class Callee : uint8_t {
@@ -122,7 +156,10 @@ struct Expr {
   // Patterns and bindings.
   Pattern pattern;             // Let, Loop
   Pattern pattern2;            // Loop ForIn element pattern
-  std::vector<Pattern> params; // Lambda
+  std::vector<Pattern> params; // Lambda; Match: the cases' patterns
+  std::vector<std::string> size_params; // Let: `let [n] (xs: [n]i32) = ...`
+  std::vector<std::string> fields;      // Record, RecordUpdate, ProjSection
+  std::unique_ptr<FunDef> fundef;       // LetFun
   LoopForm loop_form = LoopForm::For;
   RangeKind range_kind = RangeKind::UpTo;
   std::vector<IndexPart> indices; // Index, Update
@@ -131,7 +168,10 @@ struct Expr {
 
   // Resolution (type checker).
   Callee callee = Callee::Unresolved;
-  FunDef *fun = nullptr;
+  FunDef *fun = nullptr; // Function: the definition, top-level or (LetFun) local
+  // [full] Var or Apply of a polymorphic function: the types its type parameters are
+  // instantiated with, aligned with fun->type_params.
+  std::vector<Type> type_args;
   ArrayBuiltin array_builtin = ArrayBuiltin::Map;
   PrimBuiltin prim_builtin;
 
@@ -144,24 +184,53 @@ struct Expr {
 };
 
 ExprPtr make_expr(ExprKind k, Span s);
+// A deep copy (also of a LetFun's function).
+ExprPtr clone_expr(const Expr &e);
 
-// `def`, `let` (top level) or `entry`.
+// A type parameter: `'t`, `'^t` (may be a function type), `'~t` (may hide sizes).
+struct TypeParam {
+  enum Kind : uint8_t { Plain, Lifted, SizeLifted } kind = Plain;
+  std::string name;
+  Span span;
+};
+
+// `def`, `let` (top level) or `entry`; [full] or a local function (LetFun).
 struct FunDef {
   bool is_entry = false;
   bool is_unsafe = false;          // #[unsafe] def ...
+  bool is_local = false;           // a LetFun's function
+  bool from_prelude = false;       // defined by compiler/prelude.cpp
   std::string name;
   Span span;                       // the whole definition
   Span name_span;
   std::vector<std::string> size_params; // [n] [m]
+  std::vector<TypeParam> type_params;   // [full] 'a '^b, as written or (for
+                                        // unannotated parameters) found by inference
   std::vector<Pattern> params;     // each a pattern with a type annotation
   std::optional<Type> ret_annotation;
   ExprPtr body;
   Type ret_type;                   // filled by the type checker
 };
 
+// [full] `type name params = definition` (also `type^`, `type~`).
+struct TypeDecl {
+  std::string name;
+  Span span, name_span;
+  std::vector<std::string> size_params; // [n]
+  std::vector<TypeParam> type_params;   // 'a
+  std::vector<bool> param_is_size;      // the parameters in order: size or type
+  TypeParam::Kind lifted = TypeParam::Plain;
+  Type definition;
+  size_t before_def = 0;                // the number of `defs` that precede it
+};
+
+// A deep copy of a definition.
+std::unique_ptr<FunDef> clone_fundef(const FunDef &f);
+
 struct Program {
   std::shared_ptr<const SourceFile> file;
   std::vector<std::unique_ptr<FunDef>> defs; // in source order
+  std::vector<std::unique_ptr<TypeDecl>> types; // in source order
 
   FunDef *find(const std::string &name) const;
 };

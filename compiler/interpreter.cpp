@@ -723,7 +723,9 @@ private:
                   "tuple pattern bound to a value of another shape");
       for (size_t i = 0; i < p.elems.size(); i++) bind(p.elems[i], std::move(v.elems[i]));
       return;
+    KERB_ELIMINATED_PATTERN_KINDS: break;
     }
+    KERB_ASSERT(false, "a pattern the front end eliminates reached the interpreter");
   }
 
   // The value of a pattern's variables (for `loop (x, y) for ...` with no initial value).
@@ -732,6 +734,8 @@ private:
     case Pattern::Id: return slot_value(p.name);
     case Pattern::Wildcard: KERB_ASSERT(false, "loop parameter `_` without an initial value");
     case Pattern::Tuple: break;
+    KERB_ELIMINATED_PATTERN_KINDS:
+      KERB_ASSERT(false, "a pattern the front end eliminates reached the interpreter");
     }
     std::vector<Value> elems;
     for (const Pattern &e : p.elems) elems.push_back(value_of_pattern(e));
@@ -1104,8 +1108,9 @@ private:
       UnsafeScope scope(*this);
       return eval(*e.args[0]);
     }
+    KERB_ELIMINATED_EXPR_KINDS: break;
     }
-    KERB_ASSERT(false, "unknown expression kind");
+    KERB_ASSERT(false, "an expression the front end eliminates reached the interpreter");
     return {};
   }
 

@@ -41,9 +41,9 @@ void flatten_type(const Type &t, int outer, std::vector<CType> &out) {
     for (const Type &e : t.elems) flatten_type(e, outer, out);
     return;
   case Type::Array: flatten_type(t.element(), outer + t.rank(), out); return;
-  case Type::TypeVar: break;
+  case Type::TypeVar: KERB_ELIMINATED_TYPE_KINDS: break;
   }
-  KERB_ASSERT(false, "type variable after type checking");
+  KERB_ASSERT(false, "type variable or eliminated type after type checking");
 }
 
 std::vector<CType> components(const Type &t) {
@@ -564,9 +564,13 @@ private:
     }
     case Pattern::Wildcard: off += count(p.type); return;
     case Pattern::Tuple:
+      // `()` binds nothing, but the unit value has one component (see flatten_type).
+      if (p.elems.empty()) off += count(p.type);
       for (const Pattern &e : p.elems) bind(e, v, off);
       return;
+    KERB_ELIMINATED_PATTERN_KINDS: break;
     }
+    KERB_ASSERT(false, "a pattern the front end eliminates reached the lowering");
   }
 
   void bind(const Pattern &p, const Val &v) {
@@ -880,6 +884,7 @@ private:
     case ExprKind::Range: return lower_range(e);
     case ExprKind::Lambda:
     case ExprKind::OpSection: unsupported(e.span, "function values here");
+    KERB_ELIMINATED_EXPR_KINDS: break;
     }
     unsupported(e.span, "this expression");
   }

@@ -1529,23 +1529,25 @@ private:
     }
   }
 
-  // a with [i] = v, on a variable (bound here when needed).
+  // a with [i] = v, on a copy bound to a variable: an update consumes its array, which
+  // must be the program's own (not a parameter, nor aliased by a value used later), and
+  // the value may not alias it, so `v` is made before `u` is in scope.
   std::optional<GNode> update(const GType &t, int d, bool exact) {
     GNode arr = gen_array(t, d - 1, exact);
+    GNode v = gen(t.row(), d - 1, exact);
     Mark mark(*this);
     std::string u = fresh("u");
     bind(u, t, arr.approx);
-    GNode v = gen(t.row(), d - 1, exact);
     int s = t.dims[0];
     switch (index_mode(s)) {
     case IndexMode::InRange:
-      return node(fmt::format("(let {0} = $0 in {0} with [$1] = $2)", u), {arr, index_var(s), v}, t);
+      return node(fmt::format("(let {0} = copy $0 in {0} with [$1] = $2)", u), {arr, index_var(s), v}, t);
     case IndexMode::Guarded:
-      return node(fmt::format("(let {0} = $0 in if length {0} == 0i64 then {0} else {0} with [$1 % length {0}] = $2)", u),
+      return node(fmt::format("(let {0} = copy $0 in if length {0} == 0i64 then {0} else {0} with [$1 % length {0}] = $2)", u),
                   {arr, gen_prim(PrimType::I64, std::min(d - 1, 2), true), v}, t);
     case IndexMode::Raw: break;
     }
-    return node(fmt::format("(let {0} = $0 in {0} with [$1] = $2)", u), {arr, small_i64(d - 1), v}, t);
+    return node(fmt::format("(let {0} = copy $0 in {0} with [$1] = $2)", u), {arr, small_i64(d - 1), v}, t);
   }
 
   // scatter into a copy of an array of the target's size, at distinct indices

@@ -1,4 +1,4 @@
-// `kerb check PROG [--emit=tokens|ast|typed-ast]`: runs the front end on a program
+// `kerb check PROG [--emit=tokens|ast|inferred|first-order|typed-ast]`: runs the front end on a program
 // and optionally prints one of its stages. Silent on success (like `futhark check`).
 #include "codegen/compiled_program.h"
 #include "driver/check_flags.h"
@@ -6,8 +6,8 @@
 #include "driver/commands.h"
 #include "driver/frontend.h"
 
-#include "compiler/ast_printer.h"
-#include "compiler/lexer.h"
+#include "compiler/syntax/ast_printer.h"
+#include "compiler/syntax/lexer.h"
 #include "compiler/source.h"
 
 #include <fmt/format.h>
@@ -27,6 +27,9 @@ caret) on stderr and exits with status 1.
 Options:
   --emit=tokens      print the tokens, one per line, and stop after lexing
   --emit=ast         print the parsed AST and stop before type checking
+  --emit=inferred    print the AST with the types the source checker inferred
+  --emit=first-order print the program the elimination passes make (first-order,
+                     monomorphic: no polymorphism, function values, records or sums)
   --emit=typed-ast   type-check, then print the AST with every expression's type
   -h, --help         show this help
 
@@ -78,17 +81,23 @@ int run_check(const std::vector<std::string> &args) {
   }
   if (prog.empty()) throw UsageError("'kerb check' needs a program (kerb check PROG)");
   bool codegen_stage = emit == "ir" || emit == "llvm" || emit == "ptx";
+  bool front_stage = emit == "inferred" || emit == "first-order";
   if (!emit.empty() && emit != "tokens" && emit != "ast" && emit != "typed-ast" &&
-      !codegen_stage)
-    throw UsageError(fmt::format(
-        "unknown stage '{}' for --emit (expected tokens, ast, typed-ast, ir, llvm or ptx)", emit));
+      !codegen_stage && !front_stage)
+    throw UsageError(fmt::format("unknown stage '{}' for --emit (expected tokens, ast, inferred, "
+                                 "first-order, typed-ast, ir, llvm or ptx)",
+                                 emit));
 
-  if ((emit == "tokens" || emit == "ast") && (checks.report || !checks.dump_after.empty()))
+  if ((emit == "tokens" || emit == "ast" || front_stage) &&
+      (checks.report || !checks.dump_after.empty()))
     throw UsageError(fmt::format("--report-checks and --dump-after need a type-checked program: "
                                  "not with --emit={}",
                                  emit));
   if (emit == "tokens") return emit_tokens(prog);
-  FrontendResult r = run_frontend(prog, /*check=*/emit != "ast");
+  FrontendStage stop = emit == "inferred"      ? FrontendStage::Inferred
+                       : emit == "first-order" ? FrontendStage::FirstOrder
+                                               : FrontendStage::Checked;
+  FrontendResult r = run_frontend(prog, /*check=*/emit != "ast", stop);
   if (!r.program) return report_frontend_failure(r);
   if (codegen_stage || !checks.dump_after.empty()) {
     codegen::CompileOptions co = checks.compile_options();
@@ -106,7 +115,7 @@ int run_check(const std::vector<std::string> &args) {
   }
   if (checks.report) print_check_report(*r.program, checks, stdout);
   if (!emit.empty()) {
-    std::string dump = print_ast(*r.program, /*with_types=*/emit == "typed-ast");
+    std::string dump = print_ast(*r.program, /*with_types=*/emit == "typed-ast" || emit == "inferred");
     std::fputs(dump.c_str(), stdout);
     if (!dump.empty() && dump.back() != '\n') std::fputc('\n', stdout);
   }

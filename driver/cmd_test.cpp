@@ -52,6 +52,9 @@ Options:
   --device DEVICE   interp (the reference interpreter, default), cpu or cuda (compiled
                     code); programs the code generator does not support yet are listed
                     as UNSUPPORTED and counted apart, not as failures
+  --skip-compiled   on the interpreter, skip the cases marked `compiled input` (what
+                    Futhark's `futhark test -i` does: they are too slow to interpret);
+                    by default the interpreter runs them too, as the reference
   -v, --verbose     list every case, and the files that have no test block
   -h, --help        show this help
 
@@ -68,6 +71,7 @@ failed; 2 a usage error or a path that does not exist.
 
 struct Options {
   bool verbose = false;
+  bool skip_compiled = false; // --skip-compiled
   Device device = Device::Interp;
   CheckFlags checks;
 };
@@ -85,11 +89,13 @@ std::string first_line(const std::string &s) { return s.substr(0, s.find('\n'));
 const char kSkipped[] = "\x01skipped: ";
 
 // Runs one case; returns an explanation when it fails, "" when it passes, kSkipped and
-// the reason when it must not run. `reference`: with checks off, the program for the
-// interpreter, which says whether an error case fails a check that is off.
+// the reason when it must not run. `compiled`: the executor runs compiled code (an
+// `auto output` case then compares with the interpreter running `program`).
+// `reference`: with checks off, the program for the interpreter, which says whether an
+// error case fails a check that is off.
 std::string run_case(Executor &exec, const FunDef &entry, const TestCase &c,
-                     const fs::path &dir, const std::string &fut_path, const Program *reference,
-                     const CheckOptions &checks) {
+                     const fs::path &dir, const std::string &fut_path, const Program &program,
+                     bool compiled, const Program *reference, const CheckOptions &checks) {
   std::vector<Value> args;
   try {
     args = case_arguments(c, entry, dir, fut_path);
@@ -109,6 +115,17 @@ std::string run_case(Executor &exec, const FunDef &entry, const TestCase &c,
     return fmt::format("the interpreter rejected the program:\n{}", e.render());
   } catch (const std::exception &e) {
     return fmt::format("internal error: {}", e.what());
+  }
+  if (c.expect == TestCase::Auto && compiled) {
+    // `auto output`: the reference interpreter's results (or its failure).
+    RunResult ref = interpret(program, entry.name, args, checks);
+    if (!ref.ok) {
+      if (r.ok)
+        return fmt::format("the reference interpreter failed, but the program succeeded:\n{}",
+                           indent(ref.failure.str(), "  "));
+      return "";
+    }
+    return check_case_results(entry, r, ref.results);
   }
   return check_case_outcome(c, entry, r, dir, fut_path);
 }
@@ -235,12 +252,19 @@ FileReport test_file(const std::string &path, const Options &opts) {
           ++rep.skipped;
           continue;
         }
+        if (c.compiled && opts.skip_compiled && opts.device == Device::Interp) {
+          ++rep.skipped;
+          if (opts.verbose)
+            rep.details += fmt::format("  skip {} (compiled input)\n", case_label(c, entry_name));
+          continue;
+        }
         const Program *reference = opts.device != Device::Interp &&
                                            undefined_kinds_off(opts.checks.checks)
                                        ? &*fr.program
                                        : nullptr;
         std::string failure =
-            entry ? run_case(*exec, *entry, c, dir, path, reference, opts.checks.checks)
+            entry ? run_case(*exec, *entry, c, dir, path, *fr.program,
+                             opts.device != Device::Interp, reference, opts.checks.checks)
                   : fmt::format("the program has no entry point '{}'", entry_name);
         if (failure.rfind(kSkipped, 0) == 0) {
           ++rep.skipped;
@@ -268,6 +292,10 @@ int run_test(const std::vector<std::string> &args) {
     }
     if (args[i] == "-v" || args[i] == "--verbose") {
       opts.verbose = true;
+      continue;
+    }
+    if (args[i] == "--skip-compiled") {
+      opts.skip_compiled = true;
       continue;
     }
     if (match_check_flag(args, i, opts.checks, /*runs_code=*/true)) continue;

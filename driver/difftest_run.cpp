@@ -2,8 +2,8 @@
 #include "driver/difftest_run.h"
 
 #include "compiler/interpreter.h"
-#include "compiler/parser.h"
-#include "compiler/type_check.h"
+#include "compiler/syntax/parser.h"
+#include "compiler/types/type_check.h"
 #include "driver/entry_io.h"
 #include "driver/executor.h"
 #include "driver/frontend.h"

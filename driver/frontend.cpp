@@ -1,9 +1,13 @@
 // Runs lexer, parser and type checker on one file for the driver (see frontend.h).
 #include "driver/frontend.h"
 
-#include "compiler/parser.h"
+#include "compiler/elim/eliminate.h"
+#include "compiler/prelude.h"
 #include "compiler/source.h"
-#include "compiler/type_check.h"
+#include "compiler/syntax/parser.h"
+#include "compiler/types/check_consumption.h"
+#include "compiler/types/check_first_order.h"
+#include "compiler/types/infer.h"
 #include "driver/cli.h"
 
 #include <fmt/format.h>
@@ -13,7 +17,7 @@
 
 namespace kerb::driver {
 
-FrontendResult run_frontend(const std::string &path, bool check) {
+FrontendResult run_frontend(const std::string &path, bool check, FrontendStage stop) {
   FrontendResult r;
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
@@ -27,7 +31,14 @@ FrontendResult run_frontend(const std::string &path, bool check) {
   try {
     file = load_source_file(path);
     Program program = parse_program(file);
-    if (check) type_check(program);
+    // The stages of type_check() (compiler/types/type_check.cpp), one at a time.
+    if (check) add_prelude(program);
+    if (check && stop >= FrontendStage::Inferred) {
+      infer_types(program);
+      check_consumption(program);
+    }
+    if (check && stop >= FrontendStage::FirstOrder) eliminate(program);
+    if (check && stop >= FrontendStage::Checked) check_first_order(program);
     r.program = std::move(program);
   } catch (const CompileError &e) {
     r.unreadable = !e.span().valid();

@@ -18,8 +18,14 @@ struct FrontendResult {
   bool unreadable = false; // the file could not be read (no diagnostic to render)
 };
 
-// Loads and parses `path`; type-checks it too when `check` is set.
-FrontendResult run_frontend(const std::string &path, bool check = true);
+// How far run_frontend goes: the parsed program, the source checker's annotated
+// program (--emit=inferred), the eliminated first-order program before its checker
+// (--emit=first-order), or the checked program the interpreter and lowering take.
+enum class FrontendStage : uint8_t { Parsed, Inferred, FirstOrder, Checked };
+
+// Loads and parses `path`; type-checks it too when `check` is set (up to `stop`).
+FrontendResult run_frontend(const std::string &path, bool check = true,
+                            FrontendStage stop = FrontendStage::Checked);
 
 // Prints a failed FrontendResult to stderr and returns the exit status for it:
 // kExitUsage for an unreadable file ("kerb: error: ..."), kExitFailure for a compile

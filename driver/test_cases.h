@@ -28,6 +28,11 @@ std::vector<Value> case_arguments(const TestCase &c, const FunDef &entry,
 std::string check_case_outcome(const TestCase &c, const FunDef &entry, const RunResult &r,
                                const std::filesystem::path &dir, const std::string &fut_path);
 
+// Whether results `r` (a successful run) match `expected` (one value per flattened
+// result) within Futhark's tolerance: "" when they do, otherwise why not.
+std::string check_case_results(const FunDef &entry, const RunResult &r,
+                               const std::vector<Value> &expected);
+
 // Whether some kind of check whose failure leaves no defined result is off (then an
 // error case may have no defined behaviour on the compiled devices).
 bool undefined_kinds_off(const CheckOptions &c);

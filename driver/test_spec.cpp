@@ -361,8 +361,10 @@ private:
       return c;
     }
     if (next == "auto") {
-      fail(exp_line, "'auto output' (comparing with another compiler) is not supported "
-                     "by Kerb");
+      skip_space();
+      if (read_word() != "output") fail(exp_line, "expected 'output' after 'auto'");
+      c.expect = TestCase::Auto;
+      return c;
     }
     if (next == "error:") {
       c.expect = TestCase::Error;

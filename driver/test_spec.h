@@ -8,7 +8,8 @@
 //   -- input { [1, 2] 7 } error: Index \[7\] out of bounds
 //   -- input @ data/big.in output @ data/big.out    (paths relative to the .fut file)
 //   -- compiled input { 1 }         (run like any input: Kerb's interpreter is the
-//                                    reference, so it runs the compiled-only cases too)
+//                                    reference, so it runs the compiled-only cases too,
+//                                    unless `kerb test --skip-compiled`)
 //   -- nobench input { 1 }          (run like any input; `kerb bench` will skip it)
 //   -- random input { [10]i32 f32 } (no output: it must run without failing)
 //   -- structure { Assert 0 }       (ignored by `kerb test`)
@@ -69,7 +70,9 @@ struct SpecValues {
 struct TestCase {
   int line = 0; // the line of its `input`
   SpecValues input;
-  enum Expect : uint8_t { Output, Error, Succeed } expect = Succeed;
+  // Auto: `auto output`, the results of the reference interpreter (Futhark compares
+  // with its reference backend).
+  enum Expect : uint8_t { Output, Error, Succeed, Auto } expect = Succeed;
   SpecValues output;             // Output
   std::string error_regex;       // Error
   bool compiled = false;         // `compiled input`

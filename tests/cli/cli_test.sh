@@ -190,6 +190,8 @@ is out "$(printf 'PASS %s (11 cases)\nPASS %s (1 case)\n12 passed, 0 failed, 2 s
   "$dir/suite/forms.fut" "$dir/suite/rejected.fut")"
 run 0 '' test "$dir/suite" -v;             has out "SKIP $dir/suite/untested.fut (no test block)"
 has out 'ok   line 3'
+run 0 '' test "$dir/suite/forms.fut" --skip-compiled -v; has out '10 passed, 0 failed, 2 skipped'
+has out "skip line 14, entry 'main' (compiled input)"
 run 1 '' test "$tmp/failing"
 has out "FAIL $tmp/failing/wrong.fut (3 of 4 cases failed)"
 has out 'expected: 3i32'

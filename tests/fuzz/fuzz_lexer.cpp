@@ -1,5 +1,5 @@
 // libFuzzer target: the lexer on arbitrary bytes, and the token dump of --emit=tokens.
-#include "compiler/lexer.h"
+#include "compiler/syntax/lexer.h"
 #include "tests/fuzz/fuzz_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -1,7 +1,7 @@
 // libFuzzer target: lexer and parser on arbitrary bytes, and the AST printer of
 // --emit=ast on what parses.
-#include "compiler/ast_printer.h"
-#include "compiler/parser.h"
+#include "compiler/syntax/ast_printer.h"
+#include "compiler/syntax/parser.h"
 #include "tests/fuzz/fuzz_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

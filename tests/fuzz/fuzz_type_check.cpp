@@ -1,8 +1,8 @@
 // libFuzzer target: the whole front end (lexer, parser, type checker) on arbitrary
 // bytes, and the typed AST printer of --emit=typed-ast on what type-checks.
-#include "compiler/ast_printer.h"
-#include "compiler/parser.h"
-#include "compiler/type_check.h"
+#include "compiler/syntax/ast_printer.h"
+#include "compiler/syntax/parser.h"
+#include "compiler/types/type_check.h"
 #include "tests/fuzz/fuzz_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -2,7 +2,7 @@
 # Regression tests for what fuzzing found in the front end (registered with CTest):
 # every input in tests/fuzz/regressions/ must get a diagnostic or compile (exit status
 # 0 or 1 from `kerb check`, never a crash, a hang or an internal error), and the
-# nesting limits (parser.cpp, Note [Nesting limits]) hold: programs at the limits
+# nesting limits (compiler/syntax/parser.cpp, Note [Nesting limits]) hold: programs at the limits
 # compile and run on the interpreter and the CPU device, programs past them are
 # rejected with a diagnostic. Usage: regressions.sh PATH/TO/kerb tests/fuzz
 set -uo pipefail

@@ -16,7 +16,7 @@ cd "$(dirname "$0")/../.."
 src=build-carry-src
 out=build-carry/library
 # Warnings are not errors here: GCC 12 at -O3 gives false -Wrestrict warnings in
-# std::string code (compiler/ast_printer.cpp, compiler/check_options.cpp).
+# std::string code (compiler/syntax/ast_printer.cpp, compiler/check_options.cpp).
 cmake -S . -B "$src" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKERB_PORTABLE=ON \
   -DKERB_BUILD_TESTS=OFF -DKERB_WERROR=OFF >/dev/null
 cmake --build "$src" --target kerb kerb_runtime_dist -j "${JOBS:-2}"

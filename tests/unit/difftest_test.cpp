@@ -5,8 +5,8 @@
 // together) and the judging of runs (a failure only the reference makes is accepted
 // only in code the compiled program reports dead).
 #include "compiler/interpreter.h"
-#include "compiler/parser.h"
-#include "compiler/type_check.h"
+#include "compiler/syntax/parser.h"
+#include "compiler/types/type_check.h"
 #include "difftest/program_gen.h"
 #include "difftest/shrink.h"
 #include "driver/difftest_run.h"

@@ -5,8 +5,8 @@
 // test timeout (the update must not copy the array on each iteration).
 #include "compiler/interpreter.h"
 
-#include "compiler/parser.h"
-#include "compiler/type_check.h"
+#include "compiler/syntax/parser.h"
+#include "compiler/types/type_check.h"
 
 #include <catch2/catch.hpp>
 
@@ -200,7 +200,7 @@ TEST_CASE("interpreter: in-place updates are checked", "[interpreter]") {
 
 TEST_CASE("interpreter: an update does not change other references", "[interpreter]") {
   std::string src = "entry main (xs: []i32) : ([]i32, []i32) =\n"
-                    "  let ys = xs with [0] = 9 in (xs, ys)\n";
+                    "  let ys = copy xs with [0] = 9 in (xs, ys)\n";
   Ran r = run(src, {i32s({1, 2})});
   REQUIRE(r.result.ok);
   CHECK(ints(r.result.results[0]) == std::vector<int64_t>{1, 2});

@@ -1,6 +1,6 @@
 // Unit tests for compiler/lexer: token kinds, literals and suffixes, qualified names,
 // tuple projections, the `glued` flag, comments, and every lexing error with its span.
-#include "compiler/lexer.h"
+#include "compiler/syntax/lexer.h"
 
 #include <catch2/catch.hpp>
 
@@ -125,9 +125,20 @@ TEST_CASE("lexing errors carry their location", "[lexer]") {
   CHECK(lex_error("x = 0x").first == "malformed hexadecimal literal: no digits");
   CHECK(lex_error("x = 0b102").first == "invalid digit '2' in binary literal");
   CHECK(lex_error("x = 99999999999999999999999").first == "integer literal is too large");
-  CHECK(lex_error("x +^ y") == std::pair<std::string, int>{"user-defined operators are not supported: '+^'", 3});
   CHECK(lex_error("1boolx").first == "invalid suffix 'boolx' on numeric literal");
   CHECK(lex_error("# x").first == "unexpected character '#'");
+}
+
+TEST_CASE("user-defined operators and constructors", "[lexer]") {
+  CHECK(kinds_and_texts("x +^ y >-> z <-< w") ==
+        std::vector<std::string>{"id:x", "sym:+^", "id:y", "sym:>->", "id:z", "sym:<-<", "id:w"});
+  SourceFile f("t.fut", "#some 'a '^b '~c");
+  std::vector<Token> ts = lex(f);
+  CHECK(ts[0].kind == TokenKind::Constructor);
+  CHECK(ts[0].text == "some");
+  CHECK(ts[0].span.text() == "#some");
+  CHECK(ts[4].text == "^");
+  CHECK(ts[7].text == "~");
 }
 
 TEST_CASE("dump_tokens prints one token per line", "[lexer]") {

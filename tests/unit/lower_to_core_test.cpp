@@ -8,9 +8,9 @@
 #include "compiler/pipeline.h"
 
 #include "compiler/interpreter.h"
-#include "compiler/parser.h"
+#include "compiler/syntax/parser.h"
 #include "compiler/prim_ops.h"
-#include "compiler/type_check.h"
+#include "compiler/types/type_check.h"
 #include "driver/test_spec.h"
 #include "runtime/value_text.h"
 

@@ -126,6 +126,8 @@ TEST_CASE("file inputs and random inputs", "[test_spec]") {
   CHECK(r.input.random[0].str() == "[10][2]f32");
   CHECK(r.input.random[1].str() == "i64");
   CHECK(r.expect == TestCase::Succeed);
+  TestSpec a = parse_test_spec("-- ==\n-- random input { [3]i32 } auto output\n", "t.fut");
+  CHECK(a.blocks[0].cases[0].expect == TestCase::Auto);
 }
 
 TEST_CASE("a lone error: expects a compile error", "[test_spec]") {
@@ -146,7 +148,7 @@ TEST_CASE("malformed blocks are errors with line numbers", "[test_spec]") {
   CHECK(error_line("-- ==\n-- output:\n") == 2);
   CHECK(error_line("-- ==\n--\n-- script input { f 1 }\n", &msg) == 3);
   CHECK(msg.find("not supported") != std::string::npos);
-  CHECK(error_line("-- ==\n-- input { 1 } auto output\n") == 2);
+  CHECK(error_line("-- ==\n-- input { 1 } auto frobnicate\n") == 2);
   CHECK(error_line("-- ==\n-- random input { [n]i32 }\n") == 2);
   CHECK(error_line("-- ==\n-- random input { [3]i33 }\n") == 2);
   CHECK(error_line("-- ==\n-- input @\n") == 2);

@@ -1,9 +1,9 @@
 // Unit tests for the type checker (compiler/type_check): inferred types of literals and
 // expressions, name and call resolution, the types given to functional arguments, the
 // sizes carried in types, and the first diagnostic of ill-typed programs.
-#include "compiler/type_check.h"
+#include "compiler/types/type_check.h"
 
-#include "compiler/parser.h"
+#include "compiler/syntax/parser.h"
 
 #include <catch2/catch.hpp>
 
@@ -125,9 +125,10 @@ TEST_CASE("ill-typed programs get a located diagnostic", "[type_check]") {
   CHECK(type_error("def main (x: i32) (y: f32) = x + y") ==
         "1:30: the operands of '+' must have the same type, but have types i32 and f32");
   CHECK(type_error("def main (xs: []i32) = map (\\x -> x > 0) 3") ==
-        "1:42: the second argument of 'map' must be an array, but has type i32");
+        "1:42: Cannot apply \"map\" to \"3\" (invalid type): the second argument must be an array, "
+        "but has type i32");
   CHECK(type_error("def main (xs: []i32) = reduce (+) 0 xs xs") ==
-        "1:24: 'reduce' takes 3 argument(s), but is given 4");
+        "1:24: Cannot apply \"reduce\" to 4 arguments: the function accepts only 3 arguments");
   CHECK(type_error("def main (b: bool) = -b") == "1:22: unary '-' needs a number, found bool");
   CHECK(type_error("def main (x: i32) = f32.pi x") == "1:21: 'f32.pi' is a constant, not a function");
   CHECK(type_error("def main (x: i32) = let y: [3]i32 = x in y") ==
@@ -135,7 +136,9 @@ TEST_CASE("ill-typed programs get a located diagnostic", "[type_check]") {
   CHECK(type_error("def main (xs: []i32) = xs[1.0]") ==
         "1:27: an index must be an integer, but has type f64");
   CHECK(type_error("def g (x: i32) = x\ndef main (xs: []i32) = map g 1") ==
-        "2:30: the second argument of 'map' must be an array, but has type i32");
+        "2:30: Cannot apply \"map\" to \"1\" (invalid type): the second argument must be an array, "
+        "but has type i32");
   CHECK(type_error("def main (xs: []i32) = map xs xs") ==
-        "1:28: 'xs' is a variable, not a function");
+        "1:28: Cannot apply \"map\" to \"xs\" (invalid type): the first argument must be a function, "
+        "but has type []i32");
 }

@@ -60,7 +60,7 @@ entry zp (xs: []i32) (ys: []bool) : [](i32, bool) = zip xs ys
 entry call (xs: []i32) (ys: []i32) : i32 = dot xs ys
 entry cat (xss: [][]i32) (yss: [][]i32) : [][]i32 = xss ++ yss
 entry lit (xs: []i32) (ys: []i32) : [][]i32 = [xs, ys]
-entry upd (xs: []i32) (ys: []i32) : []i32 = xs with [0:2] = ys
+entry upd (xs: *[]i32) (ys: []i32) : []i32 = xs with [0:2] = ys
 entry unfl (xs: []i32) (n: i64) (m: i64) : [][]i32 = unflatten n m xs
 entry inner (xss: [][]i32) (ys: []i32) : [][]i32 =
   map (\xs -> map2 (+) xs ys) xss

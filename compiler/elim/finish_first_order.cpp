@@ -1,0 +1,34 @@
+// Parameter annotations and empty arrays for the first-order checker
+// (finish_first_order.h).
+#include "compiler/elim/finish_first_order.h"
+
+#include "compiler/elim/build.h"
+
+namespace kerb {
+
+namespace {
+
+void expr(ExprPtr &ep) {
+  Expr &e = *ep;
+  for (ExprPtr &a : e.args)
+    if (a) expr(a);
+  for (IndexPart &p : e.indices)
+    for (ExprPtr *x : {&p.index, &p.start, &p.end, &p.stride})
+      if (*x) expr(*x);
+  if (e.kind == ExprKind::ArrayLit && e.args.empty()) {
+    ExprPtr z = zero_value(e.type, e.span);
+    ep = std::move(z);
+  }
+}
+
+} // namespace
+
+void finish_first_order(Program &program) {
+  for (auto &d : program.defs) {
+    for (Pattern &p : d->params)
+      if (!p.annotation) p.annotation = erase_dims(p.type);
+    expr(d->body);
+  }
+}
+
+} // namespace kerb

@@ -1,0 +1,13 @@
+// The last elimination step: gives the first-order checker what it asks of source
+// programs and inference made optional: an annotation on every parameter of a
+// top-level function (its inferred type, sizes unknown), and empty array literals as
+// `replicate 0 x` (which the first-order checker can type).
+#pragma once
+
+#include "compiler/ast.h"
+
+namespace kerb {
+
+void finish_first_order(Program &program);
+
+} // namespace kerb

@@ -1,0 +1,20 @@
+// The front end after parsing, one line a stage (see type_check.h).
+#include "compiler/types/type_check.h"
+
+#include "compiler/elim/eliminate.h"
+#include "compiler/prelude.h"
+#include "compiler/types/check_consumption.h"
+#include "compiler/types/check_first_order.h"
+#include "compiler/types/infer.h"
+
+namespace kerb {
+
+void type_check(Program &program) {
+  add_prelude(program);       // id, flip, tabulate_2d, ... (compiler/prelude.cpp)
+  infer_types(program);       // the whole language; Futhark's type errors
+  check_consumption(program); // in-place updates and unique types
+  eliminate(program);         // first-order and monomorphic from here on
+  check_first_order(program); // what the interpreter and the lowering read
+}
+
+} // namespace kerb

@@ -1,0 +1,10 @@
+-- A size expression of a size parameter in a function's parameter type, checked at the
+-- call. The code generator does not take such a size yet.
+-- ==
+-- tags { no_cpu no_cuda }
+-- input { [1, 2, 3] }  output { [1, 2, 3] }
+-- input { [1] }  error: Index \[0:3\] out of bounds for array of shape \[1\]
+
+def halves [k] (xs: [k * 2]i32) (_: [k]bool) : [k]i32 = xs[0:k]
+
+entry main (xs: []i32) = halves (xs ++ xs) (replicate (length xs) true) |> take 3

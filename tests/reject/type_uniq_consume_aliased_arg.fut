@@ -1,0 +1,7 @@
+-- A consumed argument may not alias another argument of the same call.
+-- ==
+-- error: type_uniq_consume_aliased_arg\.fut:7:10: error: Argument is consumed, but aliases another argument of the same call\.
+def upd (xs: *[]i32) (ys: []i32) : []i32 = xs with [0] = ys[0]
+def main (n: i64) : []i32 =
+  let xs = map i32.i64 (iota n)
+  in upd xs xs
