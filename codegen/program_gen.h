@@ -196,10 +196,15 @@ private:
   struct Tiles {
     size_t rows_slot = 0, cols_slot = 0, tw_slot = 0, th_slot = 0, tiles_x_slot = 0;
     size_t tw_div_slot = 0, tiles_x_div_slot = 0; // magic numbers: multiplier, shift
+    size_t rpt_slot = 0; // rows per thread (1 or kTileRows; 0: always 1)
     Value *threads = nullptr;
   };
   static constexpr int64_t kTileThreads = kGpuThreadsBlock;
-  Tiles add_tiles(SlotList &sl, Value *rows, Value *cols);
+  // Rows a thread of a 2-D tile takes when its element is straight-line code and there
+  // are at least kTileRowsMin rows (Note [Rows per thread]).
+  static constexpr int64_t kTileRows = 4;
+  static constexpr int64_t kTileRowsMin = 64;
+  Tiles add_tiles(SlotList &sl, Value *rows, Value *cols, bool several_rows = false);
   // Kernel code: the element (i, j) of thread gid, and whether it has one.
   struct TileIndex {
     Value *i = nullptr, *j = nullptr, *valid = nullptr;
