@@ -13,41 +13,47 @@
 -- input { empty([0]i8) empty([0]u16) empty([0]i64) }
 -- output { 127i8 0u16 0i64 0f64 false }
 -- input { [3i8, -7i8, 5i8, 0i8] [10u16, 200u16, 7u16, 65535u16] [4i64, 3i64, 1i64, 2i64] }
--- error: Index \[4\] out of bounds for array of shape \[4\][\s\S]*loop_reads_arrays\.fut:85:20-24
+-- error: Index \[4\] out of bounds for array of shape \[4\][\s\S]*loop_reads_arrays\.fut:91:20-24
 -- input { [3i8, -7i8, 5i8, 0i8] [10u16, 200u16, 7u16, 65535u16] [0i64, 3i64, -1i64, 2i64] }
--- error: Index \[-1\] out of bounds for array of shape \[4\][\s\S]*loop_reads_arrays\.fut:85:20-24
+-- error: Index \[-1\] out of bounds for array of shape \[4\][\s\S]*loop_reads_arrays\.fut:91:20-24
 -- input { [3i8, -7i8, 5i8, 0i8] [10u16, 200u16, 7u16, 65535u16] [0i64, 3i64, 1i64, 9i64] }
--- error: Index \[9\] out of bounds for array of shape \[4\][\s\S]*loop_reads_arrays\.fut:85:20-24
+-- error: Index \[9\] out of bounds for array of shape \[4\][\s\S]*loop_reads_arrays\.fut:91:20-24
 -- input { [3i8, -7i8, 5i8] [10u16, 200u16, 7u16, 65535u16] [0i64, 1i64, 2i64, 0i64] }
--- error: Index \[3\] out of bounds for array of shape \[3\][\s\S]*loop_reads_arrays\.fut:85:59-63
+-- error: Index \[3\] out of bounds for array of shape \[3\][\s\S]*loop_reads_arrays\.fut:91:59-63
 
 -- ==
 -- entry: window
 -- input { [1, 2, 3, 4, 5, 6] 1i64 3i64 } output { 2i64 9 }
 -- input { [1, 2, 3, 4, 5, 6] 0i64 6i64 } output { 3i64 21 }
 -- input { [1, 2, 3, 4, 5, 6] -1i64 3i64 }
--- error: Index \[-1\] out of bounds for array of shape \[6\][\s\S]*loop_reads_arrays\.fut:93:13-22
+-- error: Index \[-1\] out of bounds for array of shape \[6\][\s\S]*loop_reads_arrays\.fut:99:13-22
 -- input { [1, 2, 3, 4, 5, 6] 3i64 5i64 }
--- error: Index \[6\] out of bounds for array of shape \[6\][\s\S]*loop_reads_arrays\.fut:93:13-22
+-- error: Index \[6\] out of bounds for array of shape \[6\][\s\S]*loop_reads_arrays\.fut:99:13-22
 -- input { [1, 2, 3, 4, 5, 6] 4i64 3i64 }
--- error: Index \[6\] out of bounds for array of shape \[6\][\s\S]*loop_reads_arrays\.fut:93:13-22
+-- error: Index \[6\] out of bounds for array of shape \[6\][\s\S]*loop_reads_arrays\.fut:99:13-22
 
 -- ==
 -- entry: divide
 -- input { [12, 7, -9] [3, 2, 4] } output { 4 }
 -- input { [12, 7, -9] [0, 2, 4] }
--- error: division by zero[\s\S]*loop_reads_arrays\.fut:99:35-47
+-- error: division by zero[\s\S]*loop_reads_arrays\.fut:105:35-47
 -- input { [12, 7, -9] [3, 0, 4] }
--- error: division by zero[\s\S]*loop_reads_arrays\.fut:99:35-47
+-- error: division by zero[\s\S]*loop_reads_arrays\.fut:105:35-47
 -- input { [12, 7, -9] [3, 2, 0] }
--- error: division by zero[\s\S]*loop_reads_arrays\.fut:99:35-47
+-- error: division by zero[\s\S]*loop_reads_arrays\.fut:105:35-47
+
+-- ==
+-- entry: divide_then_assert
+-- input { [12, 7, -9] [3, 2, 4] } output { 4 }
+-- input { [12, 7] [3, 2] } error: Assertion is false: n > 2[\s\S]*loop_reads_arrays\.fut:111:6-21
+-- input { [12, 7] [3, 0] } error: division by zero[\s\S]*loop_reads_arrays\.fut:110:43-55
 
 -- ==
 -- entry: ascending
 -- input { 0 [1, 2, 2, 5] } output { 10 }
--- input { 2 [1, 2, 2, 5] } error: Assertion is false: prev <= xs\[i\][\s\S]*loop_reads_arrays\.fut:104:14-40
--- input { 0 [1, 2, 1, 5] } error: Assertion is false: prev <= xs\[i\][\s\S]*loop_reads_arrays\.fut:104:14-40
--- input { 0 [1, 2, 3, 0] } error: Assertion is false: prev <= xs\[i\][\s\S]*loop_reads_arrays\.fut:104:14-40
+-- input { 2 [1, 2, 2, 5] } error: Assertion is false: prev <= xs\[i\][\s\S]*loop_reads_arrays\.fut:116:14-40
+-- input { 0 [1, 2, 1, 5] } error: Assertion is false: prev <= xs\[i\][\s\S]*loop_reads_arrays\.fut:116:14-40
+-- input { 0 [1, 2, 3, 0] } error: Assertion is false: prev <= xs\[i\][\s\S]*loop_reads_arrays\.fut:116:14-40
 
 -- ==
 -- entry: search
@@ -55,20 +61,20 @@
 -- input { [4, 8, 15, 16, 23, 42] 4 } output { 0i64 }
 -- input { [4, 8, 15, 16, 23, 42] 42 } output { 5i64 }
 -- input { [4, 8, 15, 16, 23, 42] 7 }
--- error: Index \[6\] out of bounds for array of shape \[6\][\s\S]*loop_reads_arrays\.fut:110:23-27
+-- error: Index \[6\] out of bounds for array of shape \[6\][\s\S]*loop_reads_arrays\.fut:122:23-27
 
 -- ==
 -- entry: rows
 -- input { [[1, 2, 3], [4, 5, 6]] [2i64, 0i64] } output { 10 }
 -- input { [[1, 2, 3], [4, 5, 6]] [3i64, 0i64] }
--- error: Index \[3\] out of bounds for array of shape \[3\][\s\S]*loop_reads_arrays\.fut:117:35-48
+-- error: Index \[3\] out of bounds for array of shape \[3\][\s\S]*loop_reads_arrays\.fut:129:35-48
 -- input { [[1, 2, 3], [4, 5, 6]] [2i64, 7i64] }
--- error: Index \[7\] out of bounds for array of shape \[3\][\s\S]*loop_reads_arrays\.fut:117:35-48
+-- error: Index \[7\] out of bounds for array of shape \[3\][\s\S]*loop_reads_arrays\.fut:129:35-48
 
 -- ==
 -- entry: rounds
 -- input { [1, 2, 3] } output { 36 }
--- input { [1, -2, 3] } error: Assertion is false: ys\[i\] > 0[\s\S]*loop_reads_arrays\.fut:124:36-59
+-- input { [1, -2, 3] } error: Assertion is false: ys\[i\] > 0[\s\S]*loop_reads_arrays\.fut:136:36-59
 
 -- ==
 -- entry: branch
@@ -97,6 +103,12 @@ entry window (xs: []i32) (lo: i64) (k: i64) : (i64, i32) =
 -- Sums of xs[i] / ds[i] (division by a value read from memory).
 entry divide [n] (xs: [n]i32) (ds: [n]i32) : i32 =
   loop acc = 0 for i < n do acc + xs[i] / ds[i]
+
+-- The same, then an assert on the host that does not wait for the loop's result: when
+-- both fail, the loop's failure (the first) is reported.
+entry divide_then_assert [n] (xs: [n]i32) (ds: [n]i32) : i32 =
+  let s = loop acc = 0 for i < n do acc + xs[i] / ds[i]
+  in assert (n > 2) s
 
 -- Asserts that xs ascends from lo, and sums it.
 entry ascending [n] (lo: i32) (xs: [n]i32) : i32 =
