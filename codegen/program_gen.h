@@ -166,8 +166,14 @@ private:
 
   bool launch(const core::Stm &s);
 
-  // Outputs of a map-like kernel: allocated in host code, [n] ++ row dims.
+  // Outputs of a map-like kernel: allocated in host code, [n] ++ row dims; in read-back
+  // memory when read_back_once(s).
   void alloc_outputs(const core::Stm &s, Value *n, SlotList &sl);
+  // Whether s is a map of one element (width the constant 1) each of whose results the
+  // host reads once, at [0], and nothing else reads (a host loop moved into a kernel:
+  // Note [Sequential loops in one thread] in compiler/offload_sequential_loops.cpp), so
+  // that its results go to read-back memory (Note [Read-back memory]).
+  bool read_back_once(const core::Stm &s) const;
   // A map kernel's operands in `sl`: its lambda's free variables, then its arrays, then
   // its outputs (n elements each) and the arena of `threads` threads.
   struct MapSlots {

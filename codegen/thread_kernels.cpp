@@ -73,8 +73,32 @@ void ProgramGen::copy_view(const Val &src, const Val &dst, PrimType t) {
   emit_launch(int(out_.kernel_descs.size()) - 1, total, sl);
 }
 
+bool ProgramGen::read_back_once(const core::Stm &s) const {
+  const core::Exp &e = s.exp;
+  const core::Body *body = host_->cur_body_;
+  if (!body || e.kind != core::ExpKind::Map || e.args[0].is_var() || e.args[0].constant.as_i64() != 1)
+    return false;
+  for (int v : s.pat) {
+    if (p_.var(v).type.rank != 1) return false;
+    for (const core::SubExp &r : body->result)
+      if (r.is_var() && r.var == v) return false;
+    // One reader: an Index of [0] in the same body (not in a branch, loop or lambda).
+    int readers = 0;
+    for (const core::Stm &st : body->stms) {
+      if (&st == &s || !FnGen::mentions(st.exp, {v})) continue;
+      const core::Exp &x = st.exp;
+      bool at_0 = x.kind == core::ExpKind::Index && x.arrays[0] == v && x.args.size() == 1 &&
+                  !x.args[0].is_var() && x.args[0].constant.as_i64() == 0;
+      if (!at_0 || ++readers > 1) return false;
+    }
+    if (readers != 1) return false;
+  }
+  return true;
+}
+
 void ProgramGen::alloc_outputs(const core::Stm &s, Value *n, SlotList &sl) {
   FnGen &g = *host_;
+  bool readback = read_back_once(s);
   for (int v : s.pat) {
     const core::CType &t = p_.var(v).type;
     // Allocated already when the map chooses its kernels at run time (map_kernel).
@@ -88,7 +112,7 @@ void ProgramGen::alloc_outputs(const core::Stm &s, Value *n, SlotList &sl) {
     if (int(shape.size()) != t.rank) unsupported(s.exp, "maps whose results' sizes are not known");
     for (size_t d = 1; d < shape.size(); d++)
       dims.push_back(g.ops().to_i64(g.prim_of(shape[d]), g.scalar(shape[d])));
-    Value *addr = alloc(byte_size(t.prim, dims));
+    Value *addr = alloc(byte_size(t.prim, dims), readback);
     g.bind(v, Val{nullptr, addr, dims, {}});
     add_var(sl, v);
   }

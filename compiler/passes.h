@@ -47,6 +47,11 @@ void flatten_nested_maps(core::Program &p, const CheckOptions &opts);
 // lambda binds to before the map, outwards through nested maps (Note [Hoisting out of
 // map lambdas]): loop-step constants are computed once on the host, not per element.
 void hoist_invariant_scalars(core::Program &p, const CheckOptions &opts);
+// Rewrites a sequential loop of host code whose body is scalar work that reads arrays
+// (no SOAC, no array made) into a map over `iota 1` whose lambda is the loop, and reads
+// of element 0 of its results (Note [Sequential loops in one thread]): one kernel of one
+// thread, not a device-to-host copy per element read per iteration.
+void offload_sequential_loops(core::Program &p, const CheckOptions &opts);
 
 // Last, for the report: marks the kept sites of maps that compiled code computes only
 // where their results are read (compiler/fusion.h) when that may not happen, since the

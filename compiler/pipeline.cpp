@@ -5,8 +5,11 @@
 // the disabled checks left, and maps whose results are not used; flatten_nested_maps
 // reshapes nested maps for the code generator's fusion, and hoist_invariant_scalars
 // moves what a map's lambda computes the same for every element out of it;
-// mark_lazy_checks notes the sites that compiled code runs only where their map is read. Kernel extraction and LLVM code generation follow in
-// codegen/ (docs/CODEGEN.md); docs/CHECKS.md explains the checks end to end.
+// offload_sequential_loops makes a host loop that reads arrays a map of one thread (one
+// kernel, not a device read per element); mark_lazy_checks notes the sites that
+// compiled code runs only where their map is read. Kernel extraction and LLVM code
+// generation follow in codegen/ (docs/CODEGEN.md); docs/CHECKS.md explains the checks
+// end to end.
 #include "compiler/pipeline.h"
 
 #include "compiler/lower_to_core.h"
@@ -36,6 +39,7 @@ const Pass kPasses[] = {
     {"remove_dead_code", remove_dead_code},             // their unused conditions
     {"flatten_nested_maps", flatten_nested_maps},       // flatten of map of map over iotas
     {"hoist_invariant_scalars", hoist_invariant_scalars}, // invariants out of map lambdas
+    {"offload_sequential_loops", offload_sequential_loops}, // host loops that read arrays
     {"mark_lazy_checks", mark_lazy_checks},             // sites of maps computed where read
 };
 

@@ -69,7 +69,8 @@ void print_check_report(const Program &program, const CheckFlags &flags, std::FI
   "                      insert_range_checks, insert_size_checks, insert_nan_checks,\n"  \
   "                      remove_proved_checks, remove_disabled_checks,\n"             \
   "                      remove_dead_code, flatten_nested_maps,\n"                    \
-  "                      hoist_invariant_scalars, mark_lazy_checks\n"
+  "                      hoist_invariant_scalars, offload_sequential_loops,\n"      \
+  "                      mark_lazy_checks\n"
 #define KERB_SYNC_CHECKS_HELP                                                              \
   "  --sync-checks       read the failure slot after every launch of a checked\n"        \
   "                      kernel (for comparison; by default the host looks only where\n" \

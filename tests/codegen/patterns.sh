@@ -353,12 +353,12 @@ count "$tmp/comm.ptx" 'bar\.warp\.sync' 0
 emit ordered ptx < <(sed 's/reduce_comm/reduce/' "$tmp/comm.fut")
 count "$tmp/ordered.ptx" '\.v4\.' 0
 at_least "$tmp/ordered.ptx" '_tile[0-9]' 1
-# (the reduction survives every pass: lower_to_core and the 12 passes of compiler/pipeline.cpp)
+# (the reduction survives every pass: lower_to_core and the 13 passes of compiler/pipeline.cpp)
 "$kerb" check --dump-after=all "$tmp/comm.fut" >/dev/null 2>"$tmp/comm.dump"
 "$kerb" check --dump-after=all "$tmp/ordered.fut" >/dev/null 2>"$tmp/ordered.dump"
-count "$tmp/comm.dump" '^-- core IR after ' 13
-count "$tmp/comm.dump" ' = reduce_comm [a-z_0-9]+, \(' 13
-count "$tmp/ordered.dump" ' = reduce [a-z_0-9]+, \(' 13
+count "$tmp/comm.dump" '^-- core IR after ' 14
+count "$tmp/comm.dump" ' = reduce_comm [a-z_0-9]+, \(' 14
+count "$tmp/ordered.dump" ' = reduce [a-z_0-9]+, \(' 14
 count "$tmp/ordered.dump" 'reduce_comm' 0
 # An array read whole (reduce.fut) is one vector load too; a row of a matrix, which may
 # start off alignment, is tested at run time, the same loop reading it one at a time.
@@ -573,6 +573,44 @@ entry main [n][k][m] (a: [n][k]f32) (b: [k][m]f32) : [n][m]f32 =
   map (\i -> map (\j -> reduce (+) 0 (map (\l -> a[i, l] * b[l, j]) (iota k))) (iota m)) (iota n)
 P
 count "$tmp/narrow_loop.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_map\(' 1
+
+# A host loop whose body reads arrays runs in a kernel of one thread (Note [Sequential
+# loops in one thread] in compiler/offload_sequential_loops.cpp): the host function has
+# no loop (it had loop.head and loop.body, a kerb_rt_read per element), launches once and reads each of the two results once, from read-back
+# memory; the kernel has the loop and its loads. Host scalars computed before the loop
+# (k) are its arguments.
+emit seqloop llvm <<'P'
+entry main [n] (bs: [n]i8) (ws: [n]i32) : (i8, i32) =
+  let k = i32.i64 n * 3
+  in loop (a, d) = (i8.highest, 0) for i < n do (i8.min a bs[i], d + ws[i] * k)
+P
+awk '/^define i32 @kerb_entry_main\(/,/^}/' "$tmp/seqloop.llvm" >"$tmp/seqloop.host"
+count "$tmp/seqloop.host" '^loop\.' 0
+count "$tmp/seqloop.host" 'call i32 @kerb_rt_launch\(' 1
+count "$tmp/seqloop.host" 'call i64 @kerb_rt_alloc_readback\(' 2
+count "$tmp/seqloop.host" 'call i64 @kerb_rt_alloc\(' 0
+count "$tmp/seqloop.host" 'call i32 @kerb_rt_read\(' 2
+emit seqloop ptx <<'P'
+entry main [n] (bs: [n]i8) (ws: [n]i32) : (i8, i32) =
+  let k = i32.i64 n * 3
+  in loop (a, d) = (i8.highest, 0) for i < n do (i8.min a bs[i], d + ws[i] * k)
+P
+count "$tmp/seqloop.ptx" '^\.visible \.entry kerb_kernel_0_map\(' 1
+at_least "$tmp/seqloop.ptx" 'ld\.global\.nc\.u8' 1
+at_least "$tmp/seqloop.ptx" 'ld\.global\.nc\.u32' 1
+at_least "$tmp/seqloop.ptx" 'min\.s16' 1
+# Only where it pays: a loop that reads no array stays on the host (no kernel), and a
+# loop in a map's lambda is the map's (one map, no map of one thread).
+emit seqloop_scalars ir <<'P'
+entry main (n: i64) (x: i32) : i32 = loop acc = x for i < n do acc * 3 + i32.i64 i
+P
+count "$tmp/seqloop_scalars.ir" 'seq_iota' 0
+count "$tmp/seqloop_scalars.ir" '= loop ' 1
+emit seqloop_kernel ir <<'P'
+entry main [n] (xs: [n]i32) (m: i64) : []i32 = map (\j -> loop acc = 0 for i < n do acc + xs[(i + j) % n]) (iota m)
+P
+count "$tmp/seqloop_kernel.ir" 'seq_iota' 0
+count "$tmp/seqloop_kernel.ir" '= map ' 1
 
 echo "$checks checks, $failures failed"
 [ "$failures" -eq 0 ]
