@@ -223,6 +223,7 @@ class Program:
             self._dlpack_device = (_native.DL_CPU, 0)
         self._own_stream = stream_out.value or 0
         self._current_stream = self._own_stream
+        self._last_stream = None  # the stream of the last call (for tests)
         self._stream = None
         if stream is not None:
             self.stream = stream
@@ -485,9 +486,11 @@ class Program:
                     s = cupy.cuda.get_current_stream().ptr
                     break
             if s is None:
+                self._last_stream = self._current_stream
                 return self._current_stream
         if s == 1:
             s = 0
+        self._last_stream = s
         if s != self._current_stream:
             self._check(self._lib.set_cuda_stream(self._ctx, s))
             self._current_stream = s
