@@ -4,11 +4,15 @@ DLPack arrays of PyTorch, CuPy and JAX, Python scalars) and results come back.
 
 Streams (CUDA): a call runs on a stream chosen for it (Note [Streams] in docs/PYTHON.md):
 the program's `stream` if one was set; else PyTorch's current stream when an argument is
-a PyTorch tensor, CuPy's when one is a CuPy array; else the stream the program used last
-(its own at first). Arguments are taken with __dlpack__(stream=that stream), so their
-producers order their work before the call; results lent out with __dlpack__(stream=s)
-make `s` wait for the call. Memory stays valid until the work queued on it is done on
-both sides (runtime/c_api.cpp, Note [Arrays lent through DLPack])."""
+a PyTorch tensor, CuPy's when one is a CuPy array; else the context's stream of the moment
+(its own, or a default stream a library used last). A library's stream other than the
+default ones is borrowed for the call only: at its end the context goes back to its
+stream, which waits for the call's work, so that Kerb never names that stream again
+(the library may destroy it at any time after the call returns). Arguments are taken
+with __dlpack__(stream=that stream), so their producers order their work before the
+call; results lent out with __dlpack__(stream=s) make `s` wait for the call. Memory
+stays valid until the work queued on it is done on both sides (runtime/c_api.cpp, Note
+[Arrays lent through DLPack])."""
 
 import inspect
 import json
@@ -43,6 +47,9 @@ def _library_of(value):
 
 
 _KINDS = {Array: ""}
+
+# CUDA's legacy default stream (0) and per-thread default stream (2): never destroyed.
+_LASTING_STREAMS = (0, 2)
 
 
 def stream_handle(stream):
@@ -295,16 +302,29 @@ class Program:
     @property
     def stream(self):
         """The CUDA stream calls run on: None (default) chooses per call: PyTorch's current
-        stream when an argument is a PyTorch tensor, CuPy's for a CuPy array, else the
-        stream used last. Set an int handle or a stream object (PyTorch, CuPy) to use that
-        one for every call; it must stay alive while it is set."""
+        stream when an argument is a PyTorch tensor, CuPy's for a CuPy array (borrowed for
+        the call only), else the program's. Set an int handle or a stream object (PyTorch,
+        CuPy) to use that one for every call: its lifetime is then yours: it must stay
+        alive while it is set, until `prog.stream = None` (or another stream, or close())
+        has returned, since switching away names it (its work is ordered first)."""
         return self._stream
 
     @stream.setter
     def stream(self, s):
         if not self._cuda:
             raise ValueError("stream: the program runs on the cpu device")
-        self._stream = None if s is None else stream_handle(s)
+        s = None if s is None else stream_handle(s)
+        if s == 1:
+            s = 0
+        with self._lock:
+            ctx = self._context()
+            # At once: the old stream is named (its work ordered before the new one's) while
+            # it is certainly alive.
+            new = self._own_stream if s is None else s
+            if new != self._current_stream:
+                self._check(self._lib.set_cuda_stream(ctx, new))
+                self._current_stream = new
+            self._stream = s
 
     # ---- the context
 
@@ -433,9 +453,10 @@ class Program:
             out_values = entry.out_values
             c_args = [ctx] + entry.out_addresses
             stream = None
+            back = None    # the stream to go back to after a call on a borrowed one
             try:
                 if self._cuda:
-                    stream = self._choose_stream(args)
+                    stream, back = self._choose_stream(args)
                 for p, value in zip(entry.params, args):
                     if p.tuple:
                         if not isinstance(value, (tuple, list)) or len(value) != len(p.slots):
@@ -451,50 +472,68 @@ class Program:
                         else:
                             c_args.append(self._array_arg(ctx, what, p, slot, v, sizes, temps, kinds, stream))
                 rc = entry.cfun(*c_args)
+                for h, prim_id, rank in temps:
+                    lib.array_free(ctx, prim_id, rank, h)
+                temps = ()
+                self._check(rc)
+                mode = self._output
+                if mode == "auto":
+                    mode = kinds[0] if kinds else ("numpy" if not self._cuda else "array")
+                try:
+                    if not self._cuda:
+                        # The CPU device's work is done: looking at the failure slot costs nothing,
+                        # and each call reports its own failure before its results are seen.
+                        self._check(lib.context_sync(ctx))
+                except BaseException:
+                    for r, v in zip(entry.results, out_values):
+                        if r.rank and v.value:
+                            lib.array_free(ctx, r.prim_id, r.rank, v.value)
+                            v.value = None
+                    raise
+                # Results lent to the library on the call's stream: nothing to wait for.
+                return self._results(ctx, entry, out_values, mode)
             finally:
                 for h, prim_id, rank in temps:
                     lib.array_free(ctx, prim_id, rank, h)
-            self._check(rc)
-            mode = self._output
-            if mode == "auto":
-                mode = kinds[0] if kinds else ("numpy" if not self._cuda else "array")
-            try:
-                if not self._cuda:
-                    # The CPU device's work is done: looking at the failure slot costs nothing,
-                    # and each call reports its own failure before its results are seen.
-                    self._check(lib.context_sync(ctx))
-            except BaseException:
-                for r, v in zip(entry.results, out_values):
-                    if r.rank and v.value:
-                        lib.array_free(ctx, r.prim_id, r.rank, v.value)
-                        v.value = None
-                raise
-            return self._results(ctx, entry, out_values, mode)
+                if back is not None:
+                    self._go_back(back)
 
     def _choose_stream(self, args):
-        """The stream of a call on the GPU (set as the context's); see Program.stream."""
+        """(the stream of a call on the GPU, set as the context's; the stream to go back to
+        after the call, or None): see Program.stream and Note [Borrowed streams]."""
         s = self._stream
+        if s is not None:
+            self._last_stream = s
+            return s, None
+        for v in args:
+            kind = _library_of(v)
+            if kind == "torch" and v.is_cuda:
+                import torch
+                s = torch.cuda.current_stream(v.device).cuda_stream
+                break
+            if kind == "cupy":
+                import cupy
+                s = cupy.cuda.get_current_stream().ptr
+                break
         if s is None:
-            for v in args:
-                kind = _library_of(v)
-                if kind == "torch" and v.is_cuda:
-                    import torch
-                    s = torch.cuda.current_stream(v.device).cuda_stream
-                    break
-                if kind == "cupy":
-                    import cupy
-                    s = cupy.cuda.get_current_stream().ptr
-                    break
-            if s is None:
-                self._last_stream = self._current_stream
-                return self._current_stream
+            self._last_stream = self._current_stream
+            return self._current_stream, None
         if s == 1:
             s = 0
         self._last_stream = s
-        if s != self._current_stream:
-            self._check(self._lib.set_cuda_stream(self._ctx, s))
-            self._current_stream = s
-        return s
+        if s == self._current_stream:
+            return s, None
+        back = self._current_stream
+        self._check(self._lib.set_cuda_stream(self._ctx, s))
+        self._current_stream = s
+        # The default streams are never destroyed: the context may stay on them.
+        return s, (None if s in _LASTING_STREAMS else back)
+
+    def _go_back(self, back):
+        """Back to the stream `back` (the context's own, or a default stream) after a call on a
+        library's stream, which waits for the call's work while that stream is alive."""
+        self._current_stream = back
+        self._check(self._lib.set_cuda_stream(self._ctx, back))
 
     def _array_arg(self, ctx, what, param, slot, v, sizes, temps, kinds, stream):
         if isinstance(v, Array):

@@ -4,7 +4,8 @@ and JAX arrays (each library that imports), on tests/python/prog.fut:
   - zero-copy: `same` returns its argument, and the result's device pointer is the
     argument's (into Kerb and back out without a copy);
   - streams: an argument made on a side stream of the library is read after the work
-    that made it (PyTorch, CuPy: the call runs on the current stream);
+    that made it (PyTorch, CuPy: the call runs on the current stream); calls after a
+    CuPy stream they used was destroyed (the program went back to its own stream);
   - a failed check raises kerb.CheckError at the next sync point, with the message and
     location, and the program stays usable;
   - bad arguments (a CPU tensor of the wrong type, a non-contiguous tensor) raise
@@ -16,6 +17,7 @@ Usage: python_gpu_test.py --lib DIR/libprog.so --c-api-us X [--json OUT.json] [-
 (--device cpu runs the numpy part only, to check the script's plumbing without a GPU)."""
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -170,6 +172,21 @@ def library_tests(prog, lib, n_calls, n_timed, c_api_us):
             check("cupy: stream order (producer, Kerb, consumer on a stream)",
                   np.allclose(cupy.asnumpy(out), 2 * ref[0], rtol=1e-4), cupy.asnumpy(out))
             prog.sync()
+            # CuPy destroys a stream with its object: a call on one, a result that outlives
+            # it, then calls on the default stream (Kerb once used the dead stream: a crash).
+            s2 = cupy.cuda.Stream(non_blocking=True)
+            with s2:
+                kept = prog.gather(xs, is_)
+            s2.synchronize()
+            del s, s2
+            gc.collect()
+            first = prog.gather(xs, is_)
+            del kept
+            gc.collect()
+            second = prog.gather(xs, is_)
+            prog.sync()
+            check("cupy: calls after a stream they used was destroyed",
+                  np.array_equal(tonumpy(first), xs_np[is_np]) and np.array_equal(tonumpy(second), xs_np[is_np]))
         else:
             import jax.numpy as jnp
             big = jnp.ones(n, dtype=jnp.float32)
