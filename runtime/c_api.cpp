@@ -303,13 +303,25 @@ CUstream legacy_as_null(void *stream) {
   return reinterpret_cast<uintptr_t>(stream) == 1 ? nullptr : static_cast<CUstream>(stream);
 }
 
-// Frees a buffer that the borrower of an array lent out dropped, after the work it
-// queued on its stream `consumer` (Note [Arrays lent through DLPack]).
+// Frees buffers that the borrowers of arrays lent out dropped, each with the stream
+// `consumer` its borrower used it on, after the work queued on those streams (Note
+// [Arrays lent through DLPack]): the legacy default stream is waited for; the context's
+// stream needs no wait; any other stream may have been destroyed since the export, so
+// it is never named: one wait for the whole device covers them all.
 void release_buffer(Context &c, Buffer *b);
-void drop_lent(Context &c, Buffer *b, int64_t consumer) {
-  if (c.cuda && consumer != -1)
-    c.cuda->wait_for_stream(legacy_as_null(reinterpret_cast<void *>(uintptr_t(consumer))));
-  release_buffer(c, b);
+void drop_lent(Context &c, const std::vector<std::pair<Buffer *, int64_t>> &dropped) {
+  if (c.cuda) {
+    bool legacy = false, other = false;
+    for (auto [b, consumer] : dropped) {
+      if (consumer == -1) continue;
+      CUstream s = legacy_as_null(reinterpret_cast<void *>(uintptr_t(consumer)));
+      if (s == nullptr) legacy = true;
+      else if (s != c.cuda->stream()) other = true;
+    }
+    if (other) c.cuda->synchronize_all();
+    else if (legacy) c.cuda->wait_for_stream(nullptr);
+  }
+  for (auto [b, consumer] : dropped) release_buffer(c, b);
 }
 
 void Context::give_back_later(void (*release)(void *), void *arg) {
@@ -328,7 +340,7 @@ void Context::tidy(bool all) {
       has_dropped.store(false, std::memory_order_release);
       d.swap(dropped);
     }
-    for (auto [b, consumer] : d) drop_lent(*this, b, consumer);
+    drop_lent(*this, d);
   }
   if (give_back.empty()) return;
   if (all) device->synchronize();
@@ -749,7 +761,7 @@ void kerb_context_free(kerb_context *ctx) {
       c->tidy(true);
       std::lock_guard<std::mutex> lock(c->drop_mutex);
       c->closed = true;
-      for (auto [b, consumer] : c->dropped) drop_lent(*c, b, consumer);
+      drop_lent(*c, c->dropped);
       c->dropped.clear();
       // Waits for the device, and gives the context's cache and the memory pool's back.
       c->exec->trim();
@@ -1047,7 +1059,14 @@ int kerb_context_order_cuda_stream(kerb_context *ctx, void *stream) {
 // work is queued at once). The borrower's deleter may run on any thread at any time
 // (PyTorch frees tensors on its autograd threads), so it only queues the Buffer on the
 // context's `dropped` list; tidy() frees it on the context's own thread, after making the
-// context's stream wait for the work the borrower had queued on its stream by then.
+// context's stream wait for the work the borrower had queued on its stream by then. That
+// stream is named again only when it cannot have been destroyed since the export: the
+// legacy default stream, or the context's stream of the moment (a binding sets the
+// borrower's current stream as the context's for a call, and the borrower's earlier
+// results are typically dropped by its next call on the same stream, which pays nothing).
+// Any other stream (a CuPy stream object, say, gone by the time its arrays are) is never
+// touched after the export returned: the context waits for the whole device instead
+// (cuCtxSynchronize, once for all the buffers dropped since the last tidy).
 // After kerb_context_free the context lives on while views do, and the deleter frees the
 // Buffer itself; the last one frees the context.
 
@@ -1087,7 +1106,7 @@ void export_deleter(dlpack::ManagedTensor *t) {
       c->has_dropped.store(true, std::memory_order_release);
     } else {
       try {
-        drop_lent(*c, v->buffer, v->consumer);
+        drop_lent(*c, {{v->buffer, v->consumer}});
       } catch (...) {
         // The device failed; the memory goes with the context.
       }

@@ -435,6 +435,16 @@ void CudaDevice::synchronize() {
   wait();
 }
 
+void CudaDevice::synchronize_all() {
+  make_current();
+  queued_.store(false, std::memory_order_relaxed); // the stream's work is covered too
+  CUresult r = driver_->cuCtxSynchronize();
+  if (r != CUDA_SUCCESS) {
+    queued();
+    cuda_fail(r, "cuCtxSynchronize()", __FILE__, __LINE__);
+  }
+}
+
 float CudaDevice::time_ms(const std::function<void()> &work) {
   make_current();
   // A pair of events per level of nesting (a timed entry call whose launches are timed
@@ -511,6 +521,7 @@ void CudaDevice::memset32(CUdeviceptr, std::uint32_t, std::size_t) { no_cuda(); 
 void CudaDevice::fill(CUdeviceptr, std::uint32_t, int, std::size_t) { no_cuda(); }
 void CudaDevice::launch(CUfunction, Dim3, Dim3, unsigned, void **) { no_cuda(); }
 void CudaDevice::synchronize() { no_cuda(); }
+void CudaDevice::synchronize_all() { no_cuda(); }
 void CudaDevice::set_stream(CUstream) { no_cuda(); }
 void CudaDevice::order_stream(CUstream) { no_cuda(); }
 void CudaDevice::wait_for_stream(CUstream) { no_cuda(); }

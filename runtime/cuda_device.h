@@ -82,7 +82,8 @@ public:
   CUstream own_stream() const { return own_stream_; }
   // Queues later work on `s` (a stream of this device's primary context, NULL for the
   // legacy default stream): `s` first waits for the work queued so far, with an event.
-  // The caller keeps `s` alive while it is the device's stream.
+  // The caller keeps `s` alive while it is the device's stream, and the old stream alive
+  // until the switch (the event is recorded on it).
   void set_stream(CUstream s);
   // Makes `consumer` wait, without blocking the host, for the work queued so far (an
   // event on the stream); nothing when `consumer` is the stream or nothing was queued
@@ -145,6 +146,9 @@ public:
   // Waits for all work on the stream (returns at once when nothing was queued on it
   // since the last wait).
   void synchronize();
+  // Waits for all work of the device's primary context, on every stream (cuCtxSynchronize):
+  // for work on a stream that may no longer exist, which must not be named.
+  void synchronize_all();
   // Runs `work` (which should enqueue work on stream()) between two events on the stream
   // and returns the GPU time between them in milliseconds (waits for completion). Each
   // level of nesting has its own events (made once), so calls may nest.

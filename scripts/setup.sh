@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 packages=(build-essential cmake ninja-build llvm-19-dev libzstd-dev libedit-dev
-          libfmt-dev catch2 python3 python3-numpy)
+          libfmt-dev catch2 python3 python3-numpy python3-venv python3-setuptools python3-wheel)
 build=1
 for arg in "$@"; do
   case $arg in

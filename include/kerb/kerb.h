@@ -95,8 +95,9 @@ int kerb_context_get_cuda_stream(struct kerb_context *ctx, void **stream);
  * (NULL: the legacy default stream), e.g. the current stream of PyTorch or CuPy, so that
  * calls order with their work; `stream` first waits (an event, without blocking the
  * host) for the work the context queued so far. The stream must stay alive while it is
- * the context's: set the context's own stream back (kerb_context_get_cuda_stream before)
- * before destroying it. */
+ * the context's and until the next kerb_context_set_cuda_stream (or kerb_context_free)
+ * has returned, which records an event on it: set the context's own stream back
+ * (kerb_context_get_cuda_stream before) before destroying it. */
 int kerb_context_set_cuda_stream(struct kerb_context *ctx, void *stream);
 /* Makes `stream` wait, without blocking the host, for the work the context queued so
  * far (nothing when it is the context's stream). */

@@ -23,14 +23,22 @@ class Array:
     `__dlpack__` lends it to other libraries without a copy; the memory stays valid while
     either side holds it."""
 
-    __slots__ = ("_program", "_handle", "_prim", "_rank", "shape", "__weakref__")
+    __slots__ = ("_program", "_handle", "_prim", "_rank", "_shape", "__weakref__")
 
-    def __init__(self, program, handle, prim, shape):
+    def __init__(self, program, handle, prim, shape, rank=None):
         self._program = program
         self._handle = handle
         self._prim = prim
-        self._rank = len(shape)
-        self.shape = tuple(shape)
+        # A result's shape is asked of the runtime when first wanted (None until then).
+        self._rank = len(shape) if shape is not None else rank
+        self._shape = tuple(shape) if shape is not None else None
+
+    @property
+    def shape(self):
+        s = self._shape
+        if s is None:
+            s = self._shape = self._program._shape(self)
+        return s
 
     @property
     def dtype(self):

@@ -4,11 +4,15 @@ DLPack arrays of PyTorch, CuPy and JAX, Python scalars) and results come back.
 
 Streams (CUDA): a call runs on a stream chosen for it (Note [Streams] in docs/PYTHON.md):
 the program's `stream` if one was set; else PyTorch's current stream when an argument is
-a PyTorch tensor, CuPy's when one is a CuPy array; else the stream the program used last
-(its own at first). Arguments are taken with __dlpack__(stream=that stream), so their
-producers order their work before the call; results lent out with __dlpack__(stream=s)
-make `s` wait for the call. Memory stays valid until the work queued on it is done on
-both sides (runtime/c_api.cpp, Note [Arrays lent through DLPack])."""
+a PyTorch tensor, CuPy's when one is a CuPy array; else the context's stream of the moment
+(its own, or a default stream a library used last). A library's stream other than the
+default ones is borrowed for the call only: at its end the context goes back to its
+stream, which waits for the call's work, so that Kerb never names that stream again
+(the library may destroy it at any time after the call returns). Arguments are taken
+with __dlpack__(stream=that stream), so their producers order their work before the
+call; results lent out with __dlpack__(stream=s) make `s` wait for the call. Memory
+stays valid until the work queued on it is done on both sides (runtime/c_api.cpp, Note
+[Arrays lent through DLPack])."""
 
 import inspect
 import json
@@ -38,11 +42,16 @@ def _library_of(value):
     if kind is None:
         root = t.__module__.split(".")[0]
         kind = {"torch": "torch", "cupy": "cupy", "jax": "jax", "jaxlib": "jax", "numpy": "numpy"}.get(root, "")
+        if kind == "torch" and _torch_tensor is None:
+            _load_torch()
         _KINDS[t] = kind
     return kind or None
 
 
 _KINDS = {Array: ""}
+
+# CUDA's legacy default stream (0) and per-thread default stream (2): never destroyed.
+_LASTING_STREAMS = (0, 2)
 
 
 def stream_handle(stream):
@@ -61,13 +70,15 @@ def stream_handle(stream):
 class _Slot:
     """One flattened parameter or result of an entry (the manifest's slot)."""
 
-    __slots__ = ("prim", "prim_id", "rank", "dims", "dtype", "ctype")
+    __slots__ = ("prim", "prim_id", "rank", "dims", "named_dims", "dtype", "ctype")
 
     def __init__(self, s):
         self.prim = s["prim"]
         self.prim_id = _native.PRIM_ID[self.prim]
         self.rank = s["rank"]
         self.dims = s["dims"]
+        # (k, size name or constant) of the dimensions that something is known about.
+        self.named_dims = tuple((k, d) for k, d in enumerate(self.dims) if d is not None)
         self.dtype = NUMPY_DTYPE[self.prim]
         self.ctype = _native.CTYPE[self.prim]
 
@@ -100,6 +111,8 @@ class _Entry:
         self.index = {}
         for k, p in enumerate(self.params):
             self.index[p.name] = self.index[_python_name(p.name, k)] = k
+        # (name, parameter, slot) of each parameter, when none is a tuple (the quick path).
+        self.flat = None if any(p.tuple for p in self.params) else [(p.name, p, p.slots[0]) for p in self.params]
 
     def signature_text(self):
         return "%s(%s) -> %s" % (self.name, ", ".join("%s: %s" % (p.name, p.type) for p in self.params),
@@ -223,6 +236,8 @@ class Program:
             self._dlpack_device = (_native.DL_CPU, 0)
         self._own_stream = stream_out.value or 0
         self._current_stream = self._own_stream
+        self._last_stream = None  # the stream of the last call (for tests)
+        self._torch_stream_of_call = None  # the call's stream when it is PyTorch's current one
         self._stream = None
         if stream is not None:
             self.stream = stream
@@ -294,16 +309,29 @@ class Program:
     @property
     def stream(self):
         """The CUDA stream calls run on: None (default) chooses per call: PyTorch's current
-        stream when an argument is a PyTorch tensor, CuPy's for a CuPy array, else the
-        stream used last. Set an int handle or a stream object (PyTorch, CuPy) to use that
-        one for every call; it must stay alive while it is set."""
+        stream when an argument is a PyTorch tensor, CuPy's for a CuPy array (borrowed for
+        the call only), else the program's. Set an int handle or a stream object (PyTorch,
+        CuPy) to use that one for every call: its lifetime is then yours: it must stay
+        alive while it is set, until `prog.stream = None` (or another stream, or close())
+        has returned, since switching away names it (its work is ordered first)."""
         return self._stream
 
     @stream.setter
     def stream(self, s):
         if not self._cuda:
             raise ValueError("stream: the program runs on the cpu device")
-        self._stream = None if s is None else stream_handle(s)
+        s = None if s is None else stream_handle(s)
+        if s == 1:
+            s = 0
+        with self._lock:
+            ctx = self._context()
+            # At once: the old stream is named (its work ordered before the new one's) while
+            # it is certainly alive.
+            new = self._own_stream if s is None else s
+            if new != self._current_stream:
+                self._check(self._lib.set_cuda_stream(ctx, new))
+                self._current_stream = new
+            self._stream = s
 
     # ---- the context
 
@@ -376,6 +404,15 @@ class Program:
             handle, prim, rank = dead.pop()
             self._lib.array_free(ctx, _native.PRIM_ID[prim], rank, handle)
 
+    def _shape(self, array):
+        """The shape of an Array made without one (a result), asked of the runtime."""
+        with self._lock:
+            ctx = self._context()
+            shape_p = self._lib.array_shape(ctx, _native.PRIM_ID[array._prim], array._rank, array._handle)
+            if not shape_p:
+                self._check(_native.USAGE_ERROR)
+            return tuple(shape_p[k] for k in range(array._rank))
+
     def _values(self, array):
         with self._lock:
             ctx = self._context()
@@ -432,10 +469,17 @@ class Program:
             out_values = entry.out_values
             c_args = [ctx] + entry.out_addresses
             stream = None
+            back = None    # the stream to go back to after a call on a borrowed one
             try:
                 if self._cuda:
-                    stream = self._choose_stream(args)
-                for p, value in zip(entry.params, args):
+                    stream, back = self._choose_stream(args)
+                flat = entry.flat
+                for (what, p, slot), v in zip(flat or (), args):
+                    if slot.rank == 0:
+                        c_args.append(_scalar(what, slot, v))
+                    else:
+                        c_args.append(self._array_arg(ctx, what, p, slot, v, sizes, temps, kinds, stream))
+                for p, value in zip(entry.params if flat is None else (), args):
                     if p.tuple:
                         if not isinstance(value, (tuple, list)) or len(value) != len(p.slots):
                             raise TypeError("%s: expected a tuple of %d components (%s), got %s" %
@@ -450,50 +494,101 @@ class Program:
                         else:
                             c_args.append(self._array_arg(ctx, what, p, slot, v, sizes, temps, kinds, stream))
                 rc = entry.cfun(*c_args)
+                for h, prim_id, rank in temps:
+                    lib.array_free(ctx, prim_id, rank, h)
+                temps = ()
+                if rc:
+                    self._check(rc)
+                mode = self._output
+                if mode == "auto":
+                    mode = kinds[0] if kinds else ("numpy" if not self._cuda else "array")
+                try:
+                    if not self._cuda:
+                        # The CPU device's work is done: looking at the failure slot costs nothing,
+                        # and each call reports its own failure before its results are seen.
+                        rc = lib.context_sync(ctx)
+                        if rc:
+                            self._check(rc)
+                except BaseException:
+                    for r, v in zip(entry.results, out_values):
+                        if r.rank and v.value:
+                            lib.array_free(ctx, r.prim_id, r.rank, v.value)
+                            v.value = None
+                    raise
+                # Results lent to the library on the call's stream: nothing to wait for.
+                return self._results(ctx, entry, out_values, mode)
             finally:
                 for h, prim_id, rank in temps:
                     lib.array_free(ctx, prim_id, rank, h)
-            self._check(rc)
-            mode = self._output
-            if mode == "auto":
-                mode = kinds[0] if kinds else ("numpy" if not self._cuda else "array")
-            try:
-                if not self._cuda:
-                    # The CPU device's work is done: looking at the failure slot costs nothing,
-                    # and each call reports its own failure before its results are seen.
-                    self._check(lib.context_sync(ctx))
-            except BaseException:
-                for r, v in zip(entry.results, out_values):
-                    if r.rank and v.value:
-                        lib.array_free(ctx, r.prim_id, r.rank, v.value)
-                        v.value = None
-                raise
-            return self._results(ctx, entry, out_values, mode)
+                if back is not None:
+                    self._go_back(back)
 
     def _choose_stream(self, args):
-        """The stream of a call on the GPU (set as the context's); see Program.stream."""
+        """(the stream of a call on the GPU, set as the context's; the stream to go back to
+        after the call, or None): see Program.stream and Note [Borrowed streams]."""
         s = self._stream
+        self._torch_stream_of_call = None
+        if s is not None:
+            self._last_stream = s
+            return s, None
+        for v in args:
+            kind = _library_of(v)
+            if kind == "torch" and v.is_cuda:
+                s = self._torch_stream_of_call = _torch_current_stream(v.get_device())
+                if s == 1:
+                    self._torch_stream_of_call = 0
+                break
+            if kind == "cupy":
+                import cupy
+                s = cupy.cuda.get_current_stream().ptr
+                break
         if s is None:
-            for v in args:
-                kind = _library_of(v)
-                if kind == "torch" and v.is_cuda:
-                    import torch
-                    s = torch.cuda.current_stream(v.device).cuda_stream
-                    break
-                if kind == "cupy":
-                    import cupy
-                    s = cupy.cuda.get_current_stream().ptr
-                    break
-            if s is None:
-                return self._current_stream
+            self._last_stream = self._current_stream
+            return self._current_stream, None
         if s == 1:
             s = 0
-        if s != self._current_stream:
-            self._check(self._lib.set_cuda_stream(self._ctx, s))
-            self._current_stream = s
-        return s
+        self._last_stream = s
+        if s == self._current_stream:
+            return s, None
+        back = self._current_stream
+        self._check(self._lib.set_cuda_stream(self._ctx, s))
+        self._current_stream = s
+        # The default streams are never destroyed: the context may stay on them.
+        return s, (None if s in _LASTING_STREAMS else back)
+
+    def _go_back(self, back):
+        """Back to the stream `back` (the context's own, or a default stream) after a call on a
+        library's stream, which waits for the call's work while that stream is alive."""
+        self._current_stream = back
+        self._check(self._lib.set_cuda_stream(self._ctx, back))
 
     def _array_arg(self, ctx, what, param, slot, v, sizes, temps, kinds, stream):
+        t = type(v)
+        if t is np.ndarray and not self._cuda:
+            # numpy on the CPU device: its DLPack view (numpy's own, cheap), no copy.
+            kinds.append("numpy")
+            if v.dtype is not slot.dtype and v.dtype != slot.dtype or v.ndim != slot.rank:
+                _check_type(what, param, slot, v.shape, _PRIM_OF_DTYPE.get(v.dtype, str(v.dtype)))
+            _check_sizes(what, param, slot, v.shape, sizes)
+            if not v.flags.c_contiguous:
+                v = np.ascontiguousarray(v)
+            if not v.flags.writeable or slot.prim == "bool":
+                # numpy gives no DLPack view of these: a copy.
+                h = self._new_array(ctx, slot.prim, v)
+                temps.append((h, slot.prim_id, slot.rank))
+                return h
+            return self._from_capsule(ctx, what, param, slot, v.__dlpack__(), temps)
+        if t is _torch_tensor and not v.requires_grad and v.is_cuda == self._cuda and \
+                (stream is None or stream == self._torch_stream_of_call):
+            # A PyTorch tensor on the program's device, on PyTorch's current stream (or the
+            # CPU): torch's own to_dlpack, which is what its __dlpack__ does after checks
+            # that hold here (no stream to order: the call runs on the current one).
+            kinds.append("torch")
+            shape = v.shape
+            if len(shape) != slot.rank:
+                _check_type(what, param, slot, shape, None)
+            _check_sizes(what, param, slot, shape, sizes)
+            return self._from_capsule(ctx, what, param, slot, _torch_to_dlpack(v), temps)
         if isinstance(v, Array):
             if v._program is not self:
                 raise ValueError("%s: the kerb.Array belongs to another program (%s)" % (what, v._program.source))
@@ -515,7 +610,7 @@ class Program:
             kind = "numpy"
         shape = tuple(v.shape)
         if kind == "numpy":
-            _check_type(what, param, slot, shape, {d: k for k, d in NUMPY_DTYPE.items()}.get(v.dtype, str(v.dtype)))
+            _check_type(what, param, slot, shape, _PRIM_OF_DTYPE.get(v.dtype, str(v.dtype)))
         elif len(shape) != slot.rank:
             _check_type(what, param, slot, shape, None)
         _check_sizes(what, param, slot, shape, sizes)
@@ -531,7 +626,7 @@ class Program:
                 return h
         elif host and self._cuda:
             a = np.ascontiguousarray(np.asarray(v))
-            _check_type(what, param, slot, shape, {d: k for k, d in NUMPY_DTYPE.items()}.get(a.dtype, str(a.dtype)))
+            _check_type(what, param, slot, shape, _PRIM_OF_DTYPE.get(a.dtype, str(a.dtype)))
             h = self._new_array(ctx, slot.prim, a)
             temps.append((h, slot.prim_id, slot.rank))
             return h
@@ -542,6 +637,11 @@ class Program:
             capsule = v.__dlpack__()
         else:
             capsule = v.__dlpack__(stream=stream if stream else 1)
+        return self._from_capsule(ctx, what, param, slot, capsule, temps)
+
+    def _from_capsule(self, ctx, what, param, slot, capsule, temps):
+        """The handle of a DLPack capsule's array (freed after the call), or the error that
+        names the parameter."""
         managed = _native.capsule_pointer(capsule, b"dltensor")
         h = self._lib.array_from_dlpack(ctx, slot.prim_id, slot.rank, managed, byref(self._problem))
         if not h:
@@ -575,12 +675,33 @@ class Program:
                 continue
             h = v.value
             v.value = None
-            shape_p = self._lib.array_shape(ctx, r.prim_id, r.rank, h)
-            a = Array(self, h, r.prim, [shape_p[k] for k in range(r.rank)])
-            out.append(self._convert(a, mode))
+            if mode == "torch" or (mode == "numpy" and not self._cuda and r.prim != "bool"):
+                out.append(self._lend(ctx, r, h, mode))
+                continue
+            a = Array(self, h, r.prim, None, r.rank)
+            out.append(a if mode == "array" else self._convert(a, mode))
         if entry.result_tuple:
             return tuple(out)
         return out[0]
+
+    def _lend(self, ctx, r, h, mode):
+        """Result handle `h` given to numpy (the CPU device) or PyTorch as a DLPack capsule,
+        without a kerb.Array: the capsule holds the memory, the handle goes at once."""
+        lib = self._lib
+        if mode == "torch":
+            stream = self._torch_consumer_stream() if self._cuda else -1
+        else:
+            stream = -1
+        try:
+            managed = lib.array_to_dlpack(ctx, r.prim_id, r.rank, h, stream)
+        finally:
+            lib.array_free(ctx, r.prim_id, r.rank, h)
+        if not managed:
+            self._check(_native.USAGE_ERROR)
+        capsule = lib.capsule(managed)
+        if mode == "torch":
+            return _torch_from_dlpack(capsule)
+        return np.from_dlpack(_Lent(capsule))
 
     def _convert(self, a, mode):
         if mode == "array":
@@ -603,9 +724,62 @@ class Program:
         raise AssertionError(mode)
 
     def _torch_stream(self):
-        import torch
-        s = torch.cuda.current_stream(self._ordinal).cuda_stream
+        s = _torch_current_stream(self._ordinal)
         return s if s else 1
+
+    def _torch_consumer_stream(self):
+        """PyTorch's current stream, for a result lent to it: the call's own when the call
+        ran on it (known without asking)."""
+        s = self._torch_stream_of_call
+        if s is None:
+            s = _torch_current_stream(self._ordinal)
+        return s if s else 1
+
+
+class _Lent:
+    """A DLPack capsule made already, for numpy.from_dlpack (which wants an object)."""
+
+    __slots__ = ("capsule",)
+
+    def __init__(self, capsule):
+        self.capsule = capsule
+
+    def __dlpack__(self, *, stream=None, **_):
+        return self.capsule
+
+    def __dlpack_device__(self):
+        return (_native.DL_CPU, 0)
+
+
+_PRIM_OF_DTYPE = {d: k for k, d in NUMPY_DTYPE.items()}
+_torch_tensor = None       # torch.Tensor once torch is imported (type tests)
+_torch_to_dlpack = None
+_torch_from_dlpack = None
+_torch_raw_stream = None
+
+
+def _torch_current_stream(device_index):
+    """PyTorch's current CUDA stream on a device, as an int handle: its raw query (no
+    Stream object) where there is one."""
+    f = _torch_raw_stream
+    if f is None:
+        _load_torch()
+        f = _torch_raw_stream
+    return f(device_index)
+
+
+def _load_torch():
+    global _torch_tensor, _torch_to_dlpack, _torch_from_dlpack, _torch_raw_stream
+    import torch
+    import torch.utils.dlpack
+    _torch_tensor = torch.Tensor
+    _torch_to_dlpack = torch.utils.dlpack.to_dlpack
+    _torch_from_dlpack = getattr(torch._C, "_from_dlpack", torch.utils.dlpack.from_dlpack)
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is None:
+        def raw(index):
+            return torch.cuda.current_stream(index).cuda_stream
+    _torch_raw_stream = raw
 
 
 def _describe(v):
@@ -628,10 +802,9 @@ def _check_type(what, param, slot, shape, prim):
 
 
 def _check_sizes(what, param, slot, shape, sizes):
-    for k, (d, n) in enumerate(zip(slot.dims, shape)):
-        if d is None:
-            continue
-        if isinstance(d, int):
+    for k, d in slot.named_dims:
+        n = shape[k]
+        if d.__class__ is int:
             if n != d:
                 raise ValueError("%s: dimension %d must be %d (%s), but is %d" % (what, k, d, param.type, n))
             continue

@@ -7,16 +7,24 @@
 // Results of programs are garbage, since no kernel runs. Each stream counts the work
 // queued on it and the events it waited for, which fake_cuda_stream_ops() and
 // fake_cuda_stream_waits() report (for the Python package's test of its streams,
-// tests/python/fake_cuda_test.py), the legacy default stream (NULL) included. Compiled with cuda.h, so that
-// each function gets the versioned name the header gives it (cuMemAlloc -> cuMemAlloc_v2).
+// tests/python/fake_cuda_test.py), the legacy default stream (NULL) included, and
+// fake_cuda_ctx_syncs() counts cuCtxSynchronize. A stream
+// used after cuStreamDestroy (work, an event recorded or waited for, a synchronisation)
+// is an error, as on a real driver where it may crash the process: the call fails with
+// CUDA_ERROR_INVALID_HANDLE, says so on stderr, and fake_cuda_dead_stream_uses() counts
+// it (destroyed streams' addresses are never reused, so that each stays recognisable).
+// Compiled with cuda.h, so that each function gets the versioned name the header gives
+// it (cuMemAlloc -> cuMemAlloc_v2).
 #include <cuda.h>
 
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <cstdio>
 #include <map>
 #include <mutex>
+#include <set>
 
 namespace {
 
@@ -32,11 +40,29 @@ struct StreamCounts {
 };
 std::mutex g_mutex;
 std::map<CUstream, StreamCounts> g_streams;
+std::set<CUstream> g_destroyed;
+long g_dead_uses = 0;
+long g_ctx_syncs = 0;
 
-// Counts one operation queued on `s`.
-void queued_on(CUstream s) {
+// CUDA_ERROR_INVALID_HANDLE, counted and reported, if `s` was destroyed (under g_mutex).
+CUresult alive(CUstream s, const char *fn) {
+  if (!g_destroyed.count(s)) return CUDA_SUCCESS;
+  g_dead_uses++;
+  std::fprintf(stderr, "fake CUDA: %s on stream %p after cuStreamDestroy\n", fn, static_cast<void *>(s));
+  return CUDA_ERROR_INVALID_HANDLE;
+}
+
+// Counts one operation queued on `s` (an error if `s` is destroyed).
+CUresult queued_on(CUstream s, const char *fn) {
   std::lock_guard<std::mutex> lock(g_mutex);
+  if (CUresult r = alive(s, fn)) return r;
   g_streams[s].ops++;
+  return CUDA_SUCCESS;
+}
+
+CUresult used(CUstream s, const char *fn) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return alive(s, fn);
 }
 
 CUresult copy(void *dst, const void *src, size_t n) {
@@ -97,7 +123,16 @@ CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice) {
 }
 CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice) { return CUDA_SUCCESS; }
 CUresult CUDAAPI cuCtxSetCurrent(CUcontext) { return CUDA_SUCCESS; }
-CUresult CUDAAPI cuCtxSynchronize(void) { return CUDA_SUCCESS; }
+CUresult CUDAAPI cuCtxSynchronize(void) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_ctx_syncs++;
+  return CUDA_SUCCESS;
+}
+// Not CUDA's: how many cuCtxSynchronize calls so far.
+long fake_cuda_ctx_syncs() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_ctx_syncs;
+}
 CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int, CUjit_option *,
                                     void **) {
   if (!image) return CUDA_ERROR_INVALID_VALUE;
@@ -127,11 +162,11 @@ CUresult CUDAAPI cuMemFree(CUdeviceptr p) {
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *p, size_t n, CUstream s) {
-  queued_on(s);
+  if (CUresult r = queued_on(s, "cuMemAllocAsync")) return r;
   return cuMemAlloc(p, n);
 }
 CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr p, CUstream s) {
-  queued_on(s);
+  if (CUresult r = queued_on(s, "cuMemFreeAsync")) return r;
   return cuMemFree(p);
 }
 CUresult CUDAAPI cuDeviceGetDefaultMemPool(CUmemoryPool *p, CUdevice) {
@@ -156,25 +191,28 @@ CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr d, CUdeviceptr s, size_t n) {
   return copy(reinterpret_cast<void *>(uintptr_t(d)), reinterpret_cast<const void *>(uintptr_t(s)), n);
 }
 CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr d, const void *s, size_t n, CUstream st) {
-  queued_on(st);
+  if (CUresult r = queued_on(st, "cuMemcpyHtoDAsync")) return r;
   return cuMemcpyHtoD(d, s, n);
 }
 CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) {
-  queued_on(st);
+  if (CUresult r = queued_on(st, "cuMemcpyDtoDAsync")) return r;
   return cuMemcpyDtoD(d, s, n);
 }
 CUresult CUDAAPI cuMemcpyDtoHAsync(void *d, CUdeviceptr s, size_t n, CUstream st) {
-  queued_on(st);
+  if (CUresult r = queued_on(st, "cuMemcpyDtoHAsync")) return r;
   return cuMemcpyDtoH(d, s, n);
 }
 CUresult CUDAAPI cuMemsetD8(CUdeviceptr d, unsigned char v, size_t n) { return set(d, v, n); }
-CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream) {
+CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream s) {
+  if (CUresult r = used(s, "cuMemsetD16Async")) return r;
   return set(d, v, n);
 }
-CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream) {
+CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s) {
+  if (CUresult r = used(s, "cuMemsetD32Async")) return r;
   return set(d, v, n);
 }
-CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream) {
+CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) {
+  if (CUresult r = used(s, "cuMemsetD8Async")) return r;
   return set(d, v, n);
 }
 CUresult CUDAAPI cuMemHostAlloc(void **p, size_t n, unsigned int) {
@@ -193,7 +231,7 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, 
                                 unsigned int bx, unsigned int by, unsigned int bz, unsigned int,
                                 CUstream s, void **, void **) {
   if (!f || !gx || !gy || !gz || !bx || !by || !bz) return CUDA_ERROR_INVALID_VALUE;
-  queued_on(s);
+  if (CUresult r = queued_on(s, "cuLaunchKernel")) return r;
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuStreamCreate(CUstream *s, unsigned int) {
@@ -201,14 +239,24 @@ CUresult CUDAAPI cuStreamCreate(CUstream *s, unsigned int) {
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuStreamDestroy(CUstream s) {
-  delete reinterpret_cast<int *>(s);
+  // Not freed: the address stays the destroyed stream's.
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (!s) return CUDA_ERROR_INVALID_HANDLE;
+  if (CUresult r = alive(s, "cuStreamDestroy")) return r;
+  g_destroyed.insert(s);
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuStreamWaitEvent(CUstream s, CUevent e, unsigned int) {
   if (!reinterpret_cast<FakeEvent *>(e)->recorded) return CUDA_ERROR_INVALID_HANDLE;
   std::lock_guard<std::mutex> lock(g_mutex);
+  if (CUresult r = alive(s, "cuStreamWaitEvent")) return r;
   g_streams[s].waits++;
   return CUDA_SUCCESS;
+}
+// Not CUDA's: how many calls named a stream after cuStreamDestroy.
+long fake_cuda_dead_stream_uses() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_dead_uses;
 }
 // Not CUDA's: the operations queued on `s` and the events it waited for, so far.
 long fake_cuda_stream_ops(CUstream s) {
@@ -219,7 +267,7 @@ long fake_cuda_stream_waits(CUstream s) {
   std::lock_guard<std::mutex> lock(g_mutex);
   return g_streams[s].waits;
 }
-CUresult CUDAAPI cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
+CUresult CUDAAPI cuStreamSynchronize(CUstream s) { return used(s, "cuStreamSynchronize"); }
 CUresult CUDAAPI cuEventCreate(CUevent *e, unsigned int) {
   *e = reinterpret_cast<CUevent>(new FakeEvent());
   return CUDA_SUCCESS;
@@ -228,7 +276,8 @@ CUresult CUDAAPI cuEventDestroy(CUevent e) {
   delete reinterpret_cast<FakeEvent *>(e);
   return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuEventRecord(CUevent e, CUstream) {
+CUresult CUDAAPI cuEventRecord(CUevent e, CUstream s) {
+  if (CUresult r = used(s, "cuEventRecord")) return r;
   auto *f = reinterpret_cast<FakeEvent *>(e);
   f->t = std::chrono::steady_clock::now();
   f->recorded = true;

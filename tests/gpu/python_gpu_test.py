@@ -4,7 +4,8 @@ and JAX arrays (each library that imports), on tests/python/prog.fut:
   - zero-copy: `same` returns its argument, and the result's device pointer is the
     argument's (into Kerb and back out without a copy);
   - streams: an argument made on a side stream of the library is read after the work
-    that made it (PyTorch, CuPy: the call runs on the current stream);
+    that made it (PyTorch, CuPy: the call runs on the current stream); calls after a
+    CuPy stream they used was destroyed (the program went back to its own stream);
   - a failed check raises kerb.CheckError at the next sync point, with the message and
     location, and the program stays usable;
   - bad arguments (a CPU tensor of the wrong type, a non-contiguous tensor) raise
@@ -16,6 +17,7 @@ Usage: python_gpu_test.py --lib DIR/libprog.so --c-api-us X [--json OUT.json] [-
 (--device cpu runs the numpy part only, to check the script's plumbing without a GPU)."""
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -31,7 +33,12 @@ failures = []
 
 
 def check(name, ok, detail=""):
-    results["checks"].append({"name": name, "ok": bool(ok), "detail": str(detail)})
+    """Records and prints one check. `ok` must be a plain truth value (a numpy or library
+    array of one element is taken as bool(...)); `detail` is anything str() takes: a
+    string, a number, an array, a tuple or a dict."""
+    ok = bool(ok)
+    detail = "" if detail is None else str(detail)
+    results["checks"].append({"name": name, "ok": ok, "detail": detail})
     print("%s: %s%s" % ("PASS" if ok else "FAIL", name, " (%s)" % detail if detail else ""), flush=True)
     if not ok:
         failures.append(name)
@@ -146,7 +153,7 @@ def library_tests(prog, lib, n_calls, n_timed, c_api_us):
                 for _ in range(20):
                     big = big * 1.0001 + 0.5  # a long producer on the side stream
                 ys = prog.gather(big, asarray(np.array([0, n - 1], dtype=np.int64)))
-                check("torch: the call ran on the current (side) stream", prog._current_stream == s.cuda_stream)
+                check("torch: the call ran on the current (side) stream", prog._last_stream == s.cuda_stream)
                 out = ys * 2
             s.synchronize()
             check("torch: stream order (producer, Kerb, consumer on a side stream)",
@@ -159,13 +166,27 @@ def library_tests(prog, lib, n_calls, n_timed, c_api_us):
                 for _ in range(20):
                     big = big * 1.0001 + 0.5
                 ys = prog.gather(big, cupy.asarray(np.array([0, n - 1], dtype=np.int64)))
-                check("cupy: the call ran on the current stream", prog._current_stream == s.ptr)
+                check("cupy: the call ran on the current stream", prog._last_stream == s.ptr)
                 out = ys * 2
             s.synchronize()
             check("cupy: stream order (producer, Kerb, consumer on a stream)",
                   np.allclose(cupy.asnumpy(out), 2 * ref[0], rtol=1e-4), cupy.asnumpy(out))
             prog.sync()
-            prog.stream = None
+            # CuPy destroys a stream with its object: a call on one, a result that outlives
+            # it, then calls on the default stream (Kerb once used the dead stream: a crash).
+            s2 = cupy.cuda.Stream(non_blocking=True)
+            with s2:
+                kept = prog.gather(xs, is_)
+            s2.synchronize()
+            del s, s2
+            gc.collect()
+            first = prog.gather(xs, is_)
+            del kept
+            gc.collect()
+            second = prog.gather(xs, is_)
+            prog.sync()
+            check("cupy: calls after a stream they used was destroyed",
+                  np.array_equal(tonumpy(first), xs_np[is_np]) and np.array_equal(tonumpy(second), xs_np[is_np]))
         else:
             import jax.numpy as jnp
             big = jnp.ones(n, dtype=jnp.float32)
@@ -202,14 +223,20 @@ def library_tests(prog, lib, n_calls, n_timed, c_api_us):
 
     def memory_():
         small_is = asarray(np.arange(0, 100, 3, dtype=np.int64))
-        for _ in range(200):
-            prog.gather(xs, small_is)
+
+        def calls(n):
+            # Each result lives until the next call has returned (two at once), in the
+            # warm-up as in the measured calls, so that the warm-up reaches the measured
+            # calls' steady state and any growth after it is a leak.
+            ys = None
+            for _ in range(n):
+                ys = prog.gather(xs, small_is)
+            del ys
+        calls(200)
         sync()
         prog.sync()
         before, lib_before = prog.report(), memory()
-        for _ in range(n_calls):
-            ys = prog.gather(xs, small_is)
-        del ys
+        calls(n_calls)
         sync()
         prog.sync()
         after, lib_after = prog.report(), memory()

@@ -7,13 +7,20 @@ result is looked at; what is checked is where the work goes and what waits for w
   - a DLPack array of another context (a kerb.Array of a second program, as a foreign
     library's array) is taken without a copy (an entry returning it gives the same
     device pointer) and given back to its lender when no longer used;
-  - arrays on the wrong device are refused naming the parameter.
+  - arrays on the wrong device are refused naming the parameter;
+  - a library's stream is borrowed for a call only: the program goes back to its own
+    stream at the end of the call, so that a stream destroyed after the call (CuPy's, when
+    its object goes), or after `prog.stream = None`, is never used again (the fake driver
+    fails and counts any use of a destroyed stream), also when a result lent on it is
+    dropped later. A stand-in module plays CuPy (its current stream, from_dlpack).
 Run with LD_LIBRARY_PATH at the fake libcuda.so.1 (see tests/CMakeLists.txt)."""
 
 import ctypes
 import os
 import shutil
+import sys
 import tempfile
+import types
 import unittest
 
 import numpy as np
@@ -29,6 +36,23 @@ fake.fake_cuda_stream_ops.restype = ctypes.c_long
 fake.fake_cuda_stream_ops.argtypes = [ctypes.c_void_p]
 fake.fake_cuda_stream_waits.restype = ctypes.c_long
 fake.fake_cuda_stream_waits.argtypes = [ctypes.c_void_p]
+
+
+fake.fake_cuda_dead_stream_uses.restype = ctypes.c_long
+fake.fake_cuda_ctx_syncs.restype = ctypes.c_long
+fake.cuStreamCreate.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_uint]
+_destroy = getattr(fake, "cuStreamDestroy_v2", None) or fake.cuStreamDestroy
+_destroy.argtypes = [ctypes.c_void_p]
+
+
+def new_stream():
+    s = ctypes.c_void_p()
+    assert fake.cuStreamCreate(ctypes.byref(s), 1) == 0
+    return s.value
+
+
+def destroy_stream(s):
+    assert _destroy(s) == 0
 
 
 def ops(s):
@@ -55,6 +79,37 @@ class Foreign:
     def __dlpack__(self, stream=None):
         self.streams.append(stream)
         return self.array.__dlpack__(stream=stream)
+
+
+class CupyArray(Foreign):
+    """A CuPy array, as the package tells one (by its type's module)."""
+
+
+CupyArray.__module__ = "cupy"
+
+
+class CupyResult:
+    """What the stand-in CuPy's from_dlpack gives: the capsule it took (the array is
+    dropped, its DLPack deleter called, when this object goes)."""
+
+    def __init__(self, capsule):
+        self.capsule = capsule
+
+
+CupyResult.__module__ = "cupy"
+
+
+class FakeCupy(types.ModuleType):
+    """Stands in for the cupy module: a current stream, and from_dlpack asking for the
+    array on it (as CuPy does)."""
+
+    def __init__(self):
+        super().__init__("cupy")
+        self.current = 0
+        self.cuda = types.SimpleNamespace(get_current_stream=lambda: types.SimpleNamespace(ptr=self.current))
+
+    def from_dlpack(self, x):
+        return CupyResult(x.__dlpack__(stream=self.current or 1))
 
 
 def data_pointer(capsule):
@@ -102,12 +157,23 @@ class FakeCudaTest(unittest.TestCase):
             w = waits(side)
             lent_here = ys.__dlpack__(stream=side)  # the call's own stream: nothing to wait for
             self.assertEqual(waits(side), w)
+            lent_legacy = ys.__dlpack__(stream=1)
             # Memory the consumer let go of is reused only after the work it queued on its
-            # stream: the program's stream waits for that stream at its next call.
-            del lent, lent_here, ys
+            # stream: at the program's next call, its stream waits for the legacy default
+            # stream; for `side`, its own, nothing; `consumer` may be gone by now, so it is
+            # not named: one wait for the whole device instead.
+            ctx_syncs, consumer_ops, consumer_waits = fake.fake_cuda_ctx_syncs(), ops(consumer), waits(consumer)
+            w = waits(side)
+            del lent_here, lent_legacy
             p.gather(xs, idx)
-            self.assertEqual(waits(side) - w, 1)
+            self.assertEqual(waits(side) - w, 1, "the program's stream waits for the legacy stream")
+            self.assertEqual(fake.fake_cuda_ctx_syncs(), ctx_syncs)
+            del lent, ys
+            p.gather(xs, idx)
+            self.assertEqual(fake.fake_cuda_ctx_syncs() - ctx_syncs, 1, "one wait for the whole device")
+            self.assertEqual((ops(consumer), waits(consumer)), (consumer_ops, consumer_waits))
             p.stream = None
+            self.assertEqual(p._current_stream, own, "back on its own stream at once")
             p.sync()
 
     def test_foreign_arrays(self):
@@ -132,6 +198,49 @@ class FakeCudaTest(unittest.TestCase):
                 with self.assertRaisesRegex(ValueError, r"^xs: the array is on cuda:0, but the program runs on "
                                                         r"the cpu device"):
                     cpu.mean(Foreign(lender.array([1.0], dtype="f32")))
+
+    def test_borrowed_streams(self):
+        cupy = FakeCupy()
+        sys.modules["cupy"] = cupy
+        self.addCleanup(sys.modules.pop, "cupy", None)
+        dead = fake.fake_cuda_dead_stream_uses()
+        with kerb.load(self.path, "cuda", output="array") as lender, kerb.load(self.path, "cuda") as p:
+            own = p._own_stream
+            xs = CupyArray(lender.array([1, 2, 3], dtype="f32"))
+            idx = CupyArray(lender.array([0, 2], dtype="i64"))
+            p.gather(xs, idx)  # on the legacy default stream (CuPy's default), where it stays
+            self.assertEqual(p._current_stream, 0)
+            s = new_stream()
+            cupy.current = s
+            s_ops, legacy_waits = ops(s), waits(0)
+            ys = p.gather(xs, idx)
+            self.assertIsInstance(ys, CupyResult)
+            self.assertEqual(p._last_stream, s, "the call ran on CuPy's current stream")
+            self.assertGreater(ops(s), s_ops, "the call's work went on it")
+            self.assertEqual(p._current_stream, 0, "back on the stream of before after the call")
+            self.assertEqual(waits(0) - legacy_waits, 1, "which waits for the call's work")
+            # CuPy destroys its stream (its object went) while a result lent on it lives.
+            cupy.current = 0
+            destroy_stream(s)
+            ctx_syncs = fake.fake_cuda_ctx_syncs()
+            del ys
+            p.gather(xs, idx)  # frees the dropped result: a device-wide wait, not one on `s`
+            self.assertGreaterEqual(fake.fake_cuda_ctx_syncs() - ctx_syncs, 1)
+            p.gather(xs, idx)
+            p.sync()
+            self.assertEqual(fake.fake_cuda_dead_stream_uses(), dead, "a destroyed stream was used")
+            # A stream set by the user is used until `prog.stream = None` returns, and not after.
+            mine = new_stream()
+            p.stream = mine
+            zs = p.gather(np.arange(3, dtype=np.float32), np.array([1]))
+            p.stream = None
+            self.assertEqual(p._current_stream, own)
+            destroy_stream(mine)
+            del zs
+            p.gather(xs, idx)
+            p.sync()
+            self.assertEqual(fake.fake_cuda_dead_stream_uses(), dead, "a destroyed stream was used")
+        self.assertEqual(fake.fake_cuda_dead_stream_uses(), dead, "a destroyed stream was used")
 
     def test_lent_arrays_outlive_the_program(self):
         p = kerb.load(self.path, "cuda", output="array")

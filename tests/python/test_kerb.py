@@ -21,6 +21,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PROG = os.path.join(HERE, "prog.fut")
 
 
+def _has(module):
+    try:
+        __import__(module)
+        return True
+    except ImportError:
+        return False
+
+
 def rss_bytes():
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
@@ -79,6 +87,29 @@ class KerbCpuTest(unittest.TestCase):
         # A non-contiguous argument is copied first.
         zs = self.prog.same(np.arange(10, dtype=np.int64)[::2])
         np.testing.assert_array_equal(zs, [0, 2, 4, 6, 8])
+
+    @unittest.skipUnless(_has("torch"), "no PyTorch here")
+    def test_torch_cpu_tensors(self):
+        # PyTorch tensors on the CPU device take the quick path (torch's to_dlpack, results
+        # through torch's from_dlpack): results are tensors, without a copy either way.
+        import torch
+        xs = torch.arange(5, dtype=torch.int64)
+        ys = self.prog.same(xs)
+        self.assertIs(type(ys), torch.Tensor)
+        self.assertEqual(ys.data_ptr(), xs.data_ptr())
+        got = self.prog.gather(torch.tensor([1.5, 2.5, 3.5]), torch.tensor([2, 0]))
+        self.assertEqual(got.tolist(), [3.5, 1.5])
+        with self.assertRaisesRegex(TypeError, r"^xs: expected an array of f32 \(\[n\]f32\), got one of float64"):
+            self.prog.gather(torch.zeros(3, dtype=torch.float64), torch.tensor([0]))
+        with self.assertRaisesRegex(ValueError, r"^ys: dimension 0 is 2, but the size n is 3 \(from xs\)"):
+            self.prog.scale(1.0, torch.zeros(3), torch.zeros(2))
+        with self.assertRaisesRegex(ValueError, r"^xs: the array is not contiguous"):
+            self.prog.same(torch.arange(10)[::2])
+        with self.assertRaises(kerb.CheckError):
+            self.prog.gather(torch.zeros(3), torch.tensor([3]))
+        # A tensor that requires grad goes through torch's __dlpack__, which refuses it.
+        with self.assertRaises(Exception):
+            self.prog.mean(torch.zeros(3, requires_grad=True))
 
     def test_kerb_arrays(self):
         p = kerb.compile(PROG, device="cpu", output="array")
