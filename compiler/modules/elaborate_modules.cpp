@@ -114,6 +114,13 @@ bool prim_has_value(PrimType p, const std::string &name) {
   return prim_builtin_from_name(m + "." + name) || prelude.count(m + "'" + name);
 }
 
+// The built-in binary operator written `text` (`+`, `<=`, ...), if any.
+std::optional<BinOp> builtin_binop(const std::string &text) {
+  for (int k = 0; k <= int(BinOp::Concat); k++)
+    if (text == binop_text(BinOp(k)) && BinOp(k) != BinOp::Concat) return BinOp(k);
+  return std::nullopt;
+}
+
 std::vector<std::string> split_path(const std::string &qualified) {
   std::vector<std::string> parts;
   size_t at = 0;
@@ -763,6 +770,24 @@ private:
           if (parts.size() == 2 && is_module_name(parts[0], l)) {
             EnvPtr m = find_module(parts[0], *scope_, e->span, true);
             e->name = member_value(*m, parts[1], e->name, e->span);
+            // x f32.< y: the built-in operator at the module's type.
+            size_t dot = e->name.find('.');
+            PrimType p;
+            std::optional<BinOp> op = builtin_binop(parts[1]);
+            if (op && e->args.size() == 2 && dot != std::string::npos &&
+                prim_from_name(e->name.substr(0, dot), p) && e->name.substr(dot + 1) == parts[1]) {
+              ExprPtr b = make_expr(ExprKind::Binary, e->span);
+              b->binop = *op;
+              for (ExprPtr &a : e->args) {
+                ExprPtr asc = make_expr(ExprKind::Ascribe, a->span);
+                asc->annotation = Type::prim_type(p);
+                asc->args.push_back(std::move(a));
+                b->args.push_back(std::move(asc));
+              }
+              e = std::move(b);
+              for (ExprPtr &a : e->args) resolve(a, l);
+              return;
+            }
           }
         } else if (std::optional<std::string> q = find_value(e->name)) {
           e->name = *q;

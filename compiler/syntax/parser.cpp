@@ -735,6 +735,8 @@ private:
         advance();
         sp.name = advance().text;
         advance();
+      } else if (binop_info(peek()) || is_sym("-")) {
+        sp.name = advance().text; // `val +: t -> t -> t`
       } else {
         sp.name = parse_binder("value");
       }
@@ -1440,6 +1442,23 @@ private:
         lhs = std::move(app);
         continue;
       }
+      if (at_qualified_op()) {
+        // x M.+ y: a module's operator, with the precedence of its own.
+        std::optional<BinOpInfo> qinfo = binop_info(peek(2));
+        if (qinfo->prec < min_prec)
+          return lhs;
+        std::string name = peek().text + "." + peek(2).text;
+        advance();
+        advance();
+        advance();
+        ExprPtr rhs = parse_binary(qinfo->right_assoc ? qinfo->prec : qinfo->prec + 1);
+        ExprPtr app = make_expr(ExprKind::Apply, lhs->span.to(rhs->span));
+        app->name = name;
+        app->args.push_back(std::move(lhs));
+        app->args.push_back(std::move(rhs));
+        lhs = std::move(app);
+        continue;
+      }
       std::optional<BinOpInfo> info = binop_info(peek());
       if (!info || info->prec < min_prec)
         return lhs;
@@ -1739,10 +1758,17 @@ private:
     return e;
   }
 
+  // `M.+` (glued) followed by an operand: a module's operator used infix.
+  bool at_qualified_op() const {
+    std::optional<BinOpInfo> info;
+    return peek().kind == TokenKind::Ident && is_sym(".", 1) && peek(1).glued && peek(2).glued &&
+           (info = binop_info(peek(2))) && !info->is_pipe && !is_sym(")", 3);
+  }
+
   bool starts_atom() const {
     const Token &t = peek();
     switch (t.kind) {
-    case TokenKind::Ident:
+    case TokenKind::Ident: return !at_qualified_op();
     case TokenKind::QualIdent:
     case TokenKind::IntLit:
     case TokenKind::FloatLit:
