@@ -52,6 +52,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -167,6 +168,7 @@ public:
     Env exports;
     main_ = true;
     for (const auto &d : top->decls) elab_decl(*d, *scope, &exports, "");
+    rename_sizes();
   }
 
 private:
@@ -183,6 +185,63 @@ private:
   int anon_ = 0;
 
   // ---- names
+
+  // Note [Names used as sizes]
+  // A size is kept as the text of its expression (`[n]`, `[n * m]`), which the later
+  // stages read as identifiers and operators: a definition used in a size, such as a
+  // parametric module's `r` in `[r]T.t`, cannot be called `M.r`. Those definitions get a
+  // name of identifier characters instead, `M'r`, everywhere they are used.
+  std::set<std::string> size_names_;
+
+  void rename_sizes() {
+    if (size_names_.empty()) return;
+    std::map<std::string, std::string> to;
+    for (const std::string &n : size_names_) {
+      std::string safe = n;
+      for (char &c : safe)
+        if (c == '.' || c == '@') c = '\'';
+      while (used_.count(safe)) safe += "'";
+      used_.insert(safe);
+      to[n] = safe;
+    }
+    auto rename = [&](std::string &n) {
+      if (auto it = to.find(n); it != to.end()) n = it->second;
+    };
+    std::function<void(Type &)> in_type = [&](Type &t) {
+      for (Dim &d : t.dims)
+        if (d.kind == Dim::Var) rename(d.name);
+      for (Type &e : t.elems) in_type(e);
+      for (auto &p : t.payloads)
+        for (Type &e : p) in_type(e);
+    };
+    std::function<void(Pattern &)> in_pattern = [&](Pattern &p) {
+      if (p.annotation) in_type(*p.annotation);
+      for (Pattern &e : p.elems) in_pattern(e);
+    };
+    std::function<void(FunDef &)> in_fun;
+    std::function<void(Expr &)> in_expr = [&](Expr &e) {
+      if (e.kind == ExprKind::Var || e.kind == ExprKind::Apply || e.kind == ExprKind::OpSection)
+        rename(e.name);
+      if (e.annotation) in_type(*e.annotation);
+      in_pattern(e.pattern);
+      in_pattern(e.pattern2);
+      for (Pattern &p : e.params) in_pattern(p);
+      if (e.fundef) in_fun(*e.fundef);
+      for (ExprPtr &a : e.args)
+        if (a) in_expr(*a);
+      for (IndexPart &p : e.indices)
+        for (ExprPtr *x : {&p.index, &p.start, &p.end, &p.stride})
+          if (*x) in_expr(**x);
+    };
+    in_fun = [&](FunDef &f) {
+      rename(f.name);
+      for (Pattern &p : f.params) in_pattern(p);
+      if (f.ret_annotation) in_type(*f.ret_annotation);
+      if (f.body) in_expr(*f.body);
+    };
+    for (auto &f : prog_.defs) in_fun(*f);
+    for (auto &t : prog_.types) in_type(t->definition);
+  }
 
   std::string fresh(const std::string &name, bool keep) {
     if (keep) {
@@ -635,7 +694,12 @@ private:
     for (Dim &d : t.dims)
       if (d.kind == Dim::Var && !is_local(d.name, l) &&
           d.name.find_first_of(" +-*/()") == std::string::npos)
-        if (std::optional<std::string> q = find_value(d.name)) d.name = *q;
+        if (std::optional<std::string> q = d.name.find('.') == std::string::npos
+                                               ? find_value(d.name)
+                                               : qualified_value(d.name, span)) {
+          d.name = *q;
+          if (q->find_first_of(".@") != std::string::npos) size_names_.insert(*q);
+        }
     if (t.kind != Type::Named || l.has_type(t.name)) return;
     std::optional<Type> found = find_type(t.name, span);
     if (!found) return;
@@ -648,6 +712,17 @@ private:
       return;
     }
     t.name = found->name;
+  }
+
+  // `M.N.x` in a size: the definition it names.
+  std::optional<std::string> qualified_value(const std::string &name, const Span &span) {
+    std::vector<std::string> parts = split_path(name);
+    std::string last = parts.back();
+    parts.pop_back();
+    std::string path;
+    for (const std::string &p : parts) path += (path.empty() ? "" : ".") + p;
+    EnvPtr m = find_module(path, *scope_, span, true);
+    return member_value(*m, last, name, span);
   }
 
   std::optional<Type> find_type(const std::string &name, const Span &span) {

@@ -1759,16 +1759,17 @@ private:
   }
 
   // `M.+` (glued) followed by an operand: a module's operator used infix.
-  bool at_qualified_op() const {
+  // (`(x M.+)`, a left section, is the caller's when `in_section` is false.)
+  bool at_qualified_op(bool in_section = false) const {
     std::optional<BinOpInfo> info;
     return peek().kind == TokenKind::Ident && is_sym(".", 1) && peek(1).glued && peek(2).glued &&
-           (info = binop_info(peek(2))) && !info->is_pipe && !is_sym(")", 3);
+           (info = binop_info(peek(2))) && !info->is_pipe && (in_section || !is_sym(")", 3));
   }
 
   bool starts_atom() const {
     const Token &t = peek();
     switch (t.kind) {
-    case TokenKind::Ident: return !at_qualified_op();
+    case TokenKind::Ident: return !at_qualified_op(/*in_section=*/true);
     case TokenKind::QualIdent:
     case TokenKind::IntLit:
     case TokenKind::FloatLit:
@@ -2190,7 +2191,9 @@ private:
 
     ExprPtr first = parse_exp();
     bool left_op = (binop_info(peek()) && is_sym(")", 1)) ||
-                   (is_sym("`") && is_sym("`", 2) && is_sym(")", 3));
+                   (is_sym("`") && is_sym("`", 2) && is_sym(")", 3)) ||
+                   (peek().kind == TokenKind::Ident && is_sym(".", 1) && peek(1).glued &&
+                    binop_info(peek(2)) && peek(2).glued && is_sym(")", 3)); // (s M.*)
     if (left_op) {
       ExprPtr e = make_expr(ExprKind::OpSection, open.span);
       parse_section_operator(*e);
