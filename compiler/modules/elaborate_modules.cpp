@@ -155,11 +155,12 @@ public:
 
   void run() {
     std::shared_ptr<DeclList> top = std::move(prog_.modules);
-    // The main file's definitions keep their names (Note [Qualified names]).
+    // The main file's definitions and types keep their names (Note [Qualified names]).
     for (const auto &d : top->decls) {
       const Decl *x = d.get();
       while (x->kind == Decl::Local) x = x->inner.get();
       if (x->kind == Decl::Def) reserved_.insert(x->def->name);
+      if (x->kind == Decl::Type) reserved_.insert(x->tdecl->name);
     }
     std::error_code ec;
     std::string key = std::filesystem::weakly_canonical(prog_.file->path, ec).string();
