@@ -114,6 +114,8 @@ enum class ExprKind : uint8_t {
   LetFun,      // `let fundef->name ... = fundef->body in args[0]`: a local function
   ProjSection, // `(.fields[0].fields[1]...)`: a field (or tuple component) section
   Hole,        // `???`: a value of any type that fails when it is evaluated
+  // [modules] Eliminated before the type checker (compiler/modules/):
+  OpenIn,      // `M.(args[0])`: name = the module's (qualified) name
 };
 
 // Case labels for the kinds the elimination passes remove, for the switches of the
@@ -121,7 +123,8 @@ enum class ExprKind : uint8_t {
 #define KERB_ELIMINATED_EXPR_KINDS                                             \
   case ExprKind::ApplyExpr: case ExprKind::Constr: case ExprKind::Match:       \
   case ExprKind::Record: case ExprKind::Field: case ExprKind::RecordUpdate:    \
-  case ExprKind::LetFun: case ExprKind::ProjSection: case ExprKind::Hole
+  case ExprKind::LetFun: case ExprKind::ProjSection: case ExprKind::Hole:      \
+  case ExprKind::OpenIn
 #define KERB_ELIMINATED_PATTERN_KINDS                                          \
   case Pattern::Record: case Pattern::Constr: case Pattern::Literal
 
@@ -227,8 +230,15 @@ struct TypeDecl {
 // A deep copy of a definition.
 std::unique_ptr<FunDef> clone_fundef(const FunDef &f);
 
+struct DeclList; // compiler/modules/module_ast.h
+
 struct Program {
   std::shared_ptr<const SourceFile> file;
+  // [modules] A file that uses modules or imports is parsed into `modules` (defs and
+  // types stay empty) until elaborate_modules flattens it; `imports` keeps the imported
+  // files alive (spans point into them).
+  std::shared_ptr<DeclList> modules;
+  std::vector<std::shared_ptr<const SourceFile>> imports;
   std::vector<std::unique_ptr<FunDef>> defs; // in source order
   std::vector<std::unique_ptr<TypeDecl>> types; // in source order
 

@@ -26,6 +26,11 @@ def iterate 'a (n: i32) (f: a -> a) (x: a) : a = loop x for _i < n do f x
 def iterate_until 'a (p: a -> bool) (f: a -> a) (x: a) : a = loop x while !(p x) do f x
 def iterate_while 'a (p: a -> bool) (f: a -> a) (x: a) : a = loop x while p x do f x
 
+def r32 (x: i32) : f32 = f32.i32 x
+def t32 (x: f32) : i32 = i32.f32 x
+def r64 (x: i32) : f64 = f64.i32 x
+def t64 (x: f64) : i32 = i32.f64 x
+
 def and (xs: []bool) : bool = all (\b -> b) xs
 def or (xs: []bool) : bool = any (\b -> b) xs
 def null 'a (xs: []a) : bool = length xs == 0
@@ -200,6 +205,18 @@ std::string numeric_members() {
           "  in h - (if a < 0 then b else 0) - (if b < 0 then a else 0)");
     }
     def("def T'mad_hi (a: T) (b: T) (c: T) : T = T'mul_hi a b + c");
+  }
+  // Floats: conversions, and bits through the integer of their bits.
+  for (auto [t, u] : {std::pair<std::string, std::string>{"f32", "u32"}, {"f64", "u64"}}) {
+    auto def = [&](std::string d) {
+      for (size_t at; (at = d.find("T")) != std::string::npos;) d.replace(at, 1, t);
+      for (size_t at; (at = d.find("U")) != std::string::npos;) d.replace(at, 1, u);
+      out += d + "\n";
+    };
+    def("def T'to_f64 (x: T) : f64 = f64.T x");
+    def("def T'to_i64 (x: T) : i64 = i64.T x");
+    def("def T'get_bit (bit: i32) (x: T) : i32 = U'get_bit bit (T'to_bits x)");
+    def("def T'set_bit (bit: i32) (x: T) (b: i32) : T = T'from_bits (U'set_bit bit (T'to_bits x) b)");
   }
   return out;
 }

@@ -2,6 +2,7 @@
 #include "driver/frontend.h"
 
 #include "compiler/elim/eliminate.h"
+#include "compiler/modules/elaborate_modules.h"
 #include "compiler/prelude.h"
 #include "compiler/source.h"
 #include "compiler/syntax/parser.h"
@@ -25,12 +26,15 @@ FrontendResult run_frontend(const std::string &path, bool check, FrontendStage s
     r.diagnostic = fmt::format("'{}' is a directory, not a .fut file", path);
     return r;
   }
-  // Declared outside the try: a CompileError's span points into the file's text, so the
-  // file must outlive the handler that renders it.
+  // Declared outside the try: a CompileError's span points into the file's text (or an
+  // imported file's, which the program keeps), so both must outlive the handler that
+  // renders it.
   std::shared_ptr<const SourceFile> file;
+  Program program;
   try {
     file = load_source_file(path);
-    Program program = parse_program(file);
+    program = parse_program(file);
+    if (check) elaborate_modules(program); // imports and modules (compiler/modules)
     // The stages of type_check() (compiler/types/type_check.cpp), one at a time.
     if (check) add_prelude(program);
     if (check && stop >= FrontendStage::Inferred) {

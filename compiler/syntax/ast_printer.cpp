@@ -220,6 +220,7 @@ private:
     case ExprKind::LetFun: return "letfun " + e.fundef->name;
     case ExprKind::ProjSection: return "section ." + join(e.fields, ".");
     case ExprKind::Hole: return "hole";
+    case ExprKind::OpenIn: return "open " + e.name;
     }
     return "?";
   }

@@ -30,14 +30,15 @@
 // Sugar removed here (see ast.h): pipes become applications (a pipe into a
 // one-parameter lambda becomes a let, into a one-sided operator section a binary
 // operation), `let a[i] = v` becomes an update, `t.0` becomes Project, `x `f` y` and
-// `x +^ y` become applications, attributes other than #[unsafe] are dropped. Modules
-// (`module`, `import`, `open`, ...) are recognised and rejected with "... is not
-// supported" at their location.
+// `x +^ y` become applications, attributes other than #[unsafe] are dropped. The module
+// language (`module`, `import`, `open`, ...) is parsed into compiler/modules/module_ast.h,
+// see "Modules" below.
 //
 // Nesting is bounded (see Note [Nesting limits]) so that no input can overflow the
 // stack of the parser or of the recursive passes after it.
 #include "compiler/syntax/parser.h"
 
+#include "compiler/modules/module_ast.h"
 #include "compiler/syntax/lexer.h"
 
 #include <fmt/format.h>
@@ -176,11 +177,30 @@ public:
     return t;
   }
 
+  // A file without module declarations goes straight to defs and types; one with them
+  // to prog.modules (see module_ast.h).
   Program run() {
     Program prog;
     prog.file = file_;
+    std::vector<std::shared_ptr<Decl>> decls;
     while (peek().kind != TokenKind::Eof)
-      parse_decl(prog);
+      decls.push_back(parse_decl());
+    bool plain = std::all_of(decls.begin(), decls.end(), [](const std::shared_ptr<Decl> &d) {
+      return d->kind == Decl::Def || d->kind == Decl::Type;
+    });
+    if (!plain) {
+      prog.modules = std::make_shared<DeclList>();
+      prog.modules->decls = std::move(decls);
+      return prog;
+    }
+    for (std::shared_ptr<Decl> &d : decls) {
+      if (d->kind == Decl::Def) {
+        prog.defs.push_back(std::move(d->def));
+      } else {
+        prog.types.push_back(std::make_unique<TypeDecl>(*d->tdecl));
+        prog.types.back()->before_def = prog.defs.size();
+      }
+    }
     return prog;
   }
 
@@ -190,6 +210,7 @@ private:
   size_t pos_ = 0;
   uint32_t prev_end_ = 0;
   int nesting_ = 0; // see Note [Nesting limits]
+  int struct_depth_ = 0; // inside `{ ... }` of a module or signature
 
   // One level of the parser's recursion; fails past kMaxNesting levels.
   struct Nest {
@@ -251,13 +272,10 @@ private:
   Span span_from(uint32_t begin) const { return Span{file_.get(), begin, prev_end_}; }
   Span span_from(const Span &s) const { return span_from(s.begin); }
 
-  // Modules are left out: their keywords are rejected where they are recognised.
   [[noreturn]] void unsupported_keyword(const Token &t) {
     const std::string &k = t.text;
-    if (k == "module" || k == "open" || k == "import" || k == "include" || k == "local")
-      error_at(t.span, fmt::format("modules are not supported ('{}')", k));
     if (k == "val")
-      error_at(t.span, "module signatures are not supported ('val')");
+      error_at(t.span, "'val' can only be used in a module type");
     error_at(t.span, fmt::format("unexpected keyword '{}'", k));
   }
 
@@ -311,18 +329,24 @@ private:
   // decl = attribute* ("def" | "let" | "entry") binding type_params param* (":" type)? "=" exp
   //      | attribute* "def" param binop param (":" type)? "=" exp      (an infix definition)
   //      | "type" ("^" | "~")? name type_params "=" type
-  void parse_decl(Program &prog) {
+  //      | module_decl                                  (see "Modules" below)
+  std::shared_ptr<Decl> parse_decl() {
     uint32_t begin = peek().span.begin;
     bool unsafe = false;
     while (is_sym("#["))
       unsafe = parse_attribute() || unsafe;
     const Token &kw = peek();
+    auto decl = std::make_shared<Decl>();
     if (kw.kind == TokenKind::Keyword && kw.text == "type") {
-      prog.types.push_back(parse_type_decl(prog.defs.size()));
-      return;
+      decl->kind = Decl::Type;
+      decl->tdecl = parse_type_decl(0);
+      decl->span = decl->tdecl->span;
+      return decl;
     }
     if (kw.kind == TokenKind::Keyword && (kw.text == "def" || kw.text == "let" || kw.text == "entry")) {
       advance();
+    } else if (kw.kind == TokenKind::Keyword && is_module_keyword(kw) && kw.text != "val") {
+      return parse_module_decl();
     } else if (kw.kind == TokenKind::Keyword) {
       unsupported_keyword(kw);
     } else {
@@ -345,7 +369,10 @@ private:
       error_at(peek().span, fmt::format("unexpected {} after the body of '{}'", describe(peek()),
                                         def->name));
     }
-    prog.defs.push_back(std::move(def));
+    decl->kind = Decl::Def;
+    decl->span = def->span;
+    decl->def = std::move(def);
+    return decl;
   }
 
   // The part of a function definition after its keyword, up to and including the
@@ -475,10 +502,280 @@ private:
     return d;
   }
 
+  // ---- Modules (compiler/modules/module_ast.h)
+
+  // A name qualified by modules: `M`, `M.N`, `M.N.x` (a glued chain).
+  std::string parse_qualname(const char *what) {
+    const Token &t = peek();
+    if (t.kind != TokenKind::Ident && t.kind != TokenKind::QualIdent)
+      error_at(t.span, fmt::format("expected {}, found {}", what, describe(t)));
+    std::string name = advance().text;
+    while (is_sym(".") && peek().glued && peek(1).glued &&
+           (peek(1).kind == TokenKind::Ident || peek(1).kind == TokenKind::QualIdent)) {
+      advance();
+      name += "." + advance().text;
+    }
+    return name;
+  }
+
+  // A string literal's contents (an import's path).
+  std::string parse_path() {
+    const Token &t = peek();
+    if (t.kind != TokenKind::Symbol || !t.text.starts_with("\""))
+      error_at(t.span, fmt::format("expected a file name in double quotes, found {}", describe(t)));
+    advance();
+    return t.text.substr(1, t.text.size() - 2);
+  }
+
+  // module_decl = "module" name mparam* (":" sig)? "=" mod | "module" "type" name "=" sig
+  //             | "open" mod | "import" path | "local" decl | "include" mod
+  std::shared_ptr<Decl> parse_module_decl() {
+    Nest nest(*this);
+    const Token &kw = advance();
+    auto d = std::make_shared<Decl>();
+    if (kw.text == "import") {
+      d->kind = Decl::Import;
+      d->name = parse_path();
+    } else if (kw.text == "open" || kw.text == "include") {
+      d->kind = kw.text == "open" ? Decl::Open : Decl::Include;
+      d->mod = parse_mod_exp();
+    } else if (kw.text == "local") {
+      d->kind = Decl::Local;
+      d->inner = parse_decl();
+    } else if (kw.text == "module" && accept_kw("type")) {
+      d->kind = Decl::ModType;
+      d->name_span = peek().span;
+      d->name = parse_binder("module type");
+      expect_sym("=", "after the name of the module type");
+      d->sig = parse_sig();
+    } else {
+      d->kind = Decl::Module;
+      d->name_span = peek().span;
+      d->name = parse_binder("module");
+      while (is_sym("("))
+        d->params.push_back(parse_mod_param());
+      if (accept_sym(":"))
+        d->sig = parse_sig();
+      expect_sym("=", fmt::format("after the name of module '{}'", d->name).c_str());
+      d->mod = parse_mod_exp();
+    }
+    d->span = span_from(kw.span);
+    return d;
+  }
+
+  std::string parse_binder(const char *what) {
+    const Token &t = peek();
+    if (t.kind != TokenKind::Ident || t.text == "_")
+      error_at(t.span, fmt::format("expected the name of the {}, found {}", what, describe(t)));
+    return advance().text;
+  }
+
+  // mparam = "(" name ":" sig ")"
+  ModParam parse_mod_param() {
+    ModParam p;
+    const Token &open = expect_sym("(", "to start a module parameter");
+    p.name = parse_binder("module parameter");
+    expect_sym(":", "after the name of the module parameter");
+    p.sig = parse_sig();
+    expect_sym(")", "to close the module parameter");
+    p.span = span_from(open.span);
+    return p;
+  }
+
+  // mod = mod_app (":" sig)*      mod_app = mod_atom mod_atom*
+  std::shared_ptr<ModExp> parse_mod_exp() {
+    Nest nest(*this);
+    uint32_t begin = peek().span.begin;
+    if (is_sym("\\")) {
+      advance();
+      auto m = std::make_shared<ModExp>();
+      m->kind = ModExp::Lambda;
+      while (is_sym("("))
+        m->params.push_back(parse_mod_param());
+      if (accept_sym(":"))
+        m->sig = parse_sig();
+      expect_sym("->", "after the parameters of the module lambda");
+      m->fun = parse_mod_exp();
+      m->span = span_from(begin);
+      return m;
+    }
+    std::shared_ptr<ModExp> m = parse_mod_atom();
+    while (is_sym("(") || is_sym("{") || peek().kind == TokenKind::Ident) {
+      auto app = std::make_shared<ModExp>();
+      app->kind = ModExp::Apply;
+      app->fun = m;
+      app->arg = parse_mod_atom();
+      app->span = span_from(begin);
+      m = app;
+    }
+    while (accept_sym(":")) {
+      auto a = std::make_shared<ModExp>();
+      a->kind = ModExp::Ascribe;
+      a->fun = m;
+      a->sig = parse_sig();
+      a->span = span_from(begin);
+      m = a;
+    }
+    return m;
+  }
+
+  // mod_atom = "{" decl* "}" | "(" mod ")" | qualname | "import" path
+  std::shared_ptr<ModExp> parse_mod_atom() {
+    Nest nest(*this);
+    const Token &t = peek();
+    auto m = std::make_shared<ModExp>();
+    if (accept_sym("(")) {
+      m = parse_mod_exp();
+      expect_sym(")", "to close the module expression");
+      return m;
+    }
+    if (accept_sym("{")) {
+      m->kind = ModExp::Struct;
+      struct_depth_++;
+      while (!is_sym("}")) {
+        if (peek().kind == TokenKind::Eof)
+          error_at(t.span, "this module has no closing '}'");
+        m->body.push_back(parse_decl());
+      }
+      struct_depth_--;
+      advance();
+    } else if (accept_kw("import")) {
+      m->kind = ModExp::Import;
+      m->name = parse_path();
+    } else {
+      m->kind = ModExp::Name;
+      m->name = parse_qualname("a module");
+    }
+    m->span = span_from(t.span);
+    return m;
+  }
+
+  // sig = sig_atom ("with" qualname type_params "=" type)*  |  "(" name ":" sig ")" "->" sig
+  //     | sig_atom "->" sig
+  std::shared_ptr<SigExp> parse_sig() {
+    Nest nest(*this);
+    uint32_t begin = peek().span.begin;
+    std::shared_ptr<SigExp> s;
+    if (is_sym("(") && peek(1).kind == TokenKind::Ident && is_sym(":", 2)) {
+      advance();
+      s = std::make_shared<SigExp>();
+      s->kind = SigExp::Functor;
+      s->name = advance().text;
+      advance();
+      s->base = parse_sig();
+      expect_sym(")", "to close the module parameter");
+      expect_sym("->", "after the parameter of the module type");
+      s->result = parse_sig();
+      s->span = span_from(begin);
+      return s;
+    }
+    s = parse_sig_atom();
+    while (is_kw("with")) {
+      const Token &w = advance();
+      auto r = std::make_shared<SigExp>();
+      r->kind = SigExp::With;
+      r->base = s;
+      r->with_type = parse_qualname("a type name after 'with'");
+      r->with_def = std::make_shared<TypeDecl>();
+      r->with_def->name = r->with_type;
+      r->with_def->name_span = span_from(w.span);
+      parse_type_params(r->with_def->size_params, r->with_def->type_params,
+                        &r->with_def->param_is_size);
+      expect_sym("=", fmt::format("after 'with {}'", r->with_type).c_str());
+      r->with_def->definition = parse_type();
+      r->span = r->with_def->span = span_from(begin);
+      s = r;
+    }
+    if (accept_sym("->")) {
+      auto f = std::make_shared<SigExp>();
+      f->kind = SigExp::Functor;
+      f->base = s;
+      f->result = parse_sig();
+      f->span = span_from(begin);
+      return f;
+    }
+    return s;
+  }
+
+  // sig_atom = "{" spec* "}" | qualname | "(" sig ")"
+  std::shared_ptr<SigExp> parse_sig_atom() {
+    const Token &t = peek();
+    if (accept_sym("(")) {
+      std::shared_ptr<SigExp> s = parse_sig();
+      expect_sym(")", "to close the module type");
+      return s;
+    }
+    auto s = std::make_shared<SigExp>();
+    if (accept_sym("{")) {
+      s->kind = SigExp::Specs;
+      while (!accept_sym("}")) {
+        if (peek().kind == TokenKind::Eof)
+          error_at(t.span, "this module type has no closing '}'");
+        s->specs.push_back(parse_spec());
+      }
+    } else {
+      s->kind = SigExp::Name;
+      s->name = parse_qualname("a module type");
+    }
+    s->span = span_from(t.span);
+    return s;
+  }
+
+  // spec = "val" (name | "(" binop ")") type_params ":" type
+  //      | "type" ("^" | "~")? name type_params ("=" type)?
+  //      | "module" name ":" sig | "include" sig
+  Spec parse_spec() {
+    Spec sp;
+    while (is_sym("#["))
+      parse_attribute();
+    const Token &kw = peek();
+    if (accept_kw("val")) {
+      sp.kind = Spec::Val;
+      if (is_sym("(") && (binop_info(peek(1)) || is_sym("-", 1)) && is_sym(")", 2)) {
+        advance();
+        sp.name = advance().text;
+        advance();
+      } else if (binop_info(peek()) || is_sym("-")) {
+        sp.name = advance().text; // `val +: t -> t -> t`
+      } else {
+        sp.name = parse_binder("value");
+      }
+      parse_type_params(sp.size_params, sp.type_params);
+      expect_sym(":", fmt::format("after 'val {}'", sp.name).c_str());
+      sp.type = parse_type();
+    } else if (accept_kw("type")) {
+      sp.kind = Spec::Type;
+      auto d = std::make_shared<TypeDecl>();
+      if (accept_sym("^")) d->lifted = TypeParam::Lifted;
+      else if (accept_sym("~")) d->lifted = TypeParam::SizeLifted;
+      d->name_span = peek().span;
+      d->name = sp.name = parse_binder("type");
+      parse_type_params(d->size_params, d->type_params, &d->param_is_size);
+      sp.abstract = !accept_sym("=");
+      if (!sp.abstract) d->definition = parse_type();
+      d->span = span_from(kw.span);
+      sp.tdecl = d;
+    } else if (accept_kw("module")) {
+      sp.kind = Spec::Module;
+      sp.name = parse_binder("module");
+      expect_sym(":", "after the name of the module");
+      sp.sig = parse_sig();
+    } else if (accept_kw("include")) {
+      sp.kind = Spec::Include;
+      sp.sig = parse_sig();
+    } else {
+      error_at(kw.span, fmt::format("expected a specification ('val', 'type', 'module' or "
+                                    "'include'), found {}",
+                                    describe(kw)));
+    }
+    sp.span = span_from(kw.span);
+    return sp;
+  }
+
   bool is_decl_start() const {
     const Token &t = peek();
     if (t.kind == TokenKind::Symbol)
-      return t.text == "#[";
+      return t.text == "#[" || (struct_depth_ > 0 && t.text == "}");
     return t.kind == TokenKind::Keyword &&
            (t.text == "def" || t.text == "let" || t.text == "entry" || t.text == "type" ||
             is_module_keyword(t));
@@ -610,7 +907,7 @@ private:
 
   bool starts_type_atom() const {
     const Token &t = peek();
-    if (t.kind == TokenKind::Ident)
+    if (t.kind == TokenKind::Ident || t.kind == TokenKind::QualIdent)
       return true;
     return t.kind == TokenKind::Symbol && (t.text == "(" || t.text == "{" || t.text == "[");
   }
@@ -618,13 +915,14 @@ private:
   // type_apply = type_atom type_arg*       type_arg = "[" dim "]" | type_atom
   Type parse_type_apply() {
     const Token &t = peek();
-    if (t.kind == TokenKind::Ident) {
+    if (t.kind == TokenKind::Ident || t.kind == TokenKind::QualIdent) {
       PrimType p;
       if (prim_from_name(t.text, p)) {
         advance();
         return Type::prim_type(p);
       }
-      advance();
+      // A name qualified by modules (`M.t`, `f32.t`) is resolved by compiler/modules.
+      std::string name = parse_qualname("a type");
       std::vector<Type> args;
       for (;;) {
         if (is_sym("[")) {
@@ -633,13 +931,14 @@ private:
           args.push_back(Type::size_arg(parse_dim()));
           continue;
         }
-        if (peek().kind == TokenKind::Ident || is_sym("(") || is_sym("{")) {
+        if (peek().kind == TokenKind::Ident || peek().kind == TokenKind::QualIdent || is_sym("(") ||
+            is_sym("{")) {
           args.push_back(parse_type_atom());
           continue;
         }
         break;
       }
-      return Type::named(t.text, std::move(args));
+      return Type::named(name, std::move(args));
     }
     return parse_type_atom();
   }
@@ -696,15 +995,14 @@ private:
       expect_sym("}", "to close the record type");
       return Type::record(std::move(fields));
     }
-    if (t.kind == TokenKind::Ident) {
+    if (t.kind == TokenKind::Ident || t.kind == TokenKind::QualIdent) {
       PrimType p;
-      advance();
-      if (prim_from_name(t.text, p))
+      if (prim_from_name(t.text, p)) {
+        advance();
         return Type::prim_type(p);
-      return Type::named(t.text);
+      }
+      return Type::named(parse_qualname("a type"));
     }
-    if (t.kind == TokenKind::QualIdent)
-      error_at(t.span, fmt::format("unknown type '{}' (modules are not supported)", t.text));
     if (t.kind == TokenKind::Symbol && t.text.starts_with("\""))
       unexpected_symbol(t);
     error_at(t.span, fmt::format("expected a type, found {}", describe(t)));
@@ -720,7 +1018,7 @@ private:
     }
     if (peek().kind == TokenKind::Constructor)
       return parse_type_term(begin);
-    if (peek().kind == TokenKind::Ident)
+    if (peek().kind == TokenKind::Ident || peek().kind == TokenKind::QualIdent)
       return parse_type_apply();
     return parse_type_atom();
   }
@@ -1144,6 +1442,23 @@ private:
         lhs = std::move(app);
         continue;
       }
+      if (at_qualified_op()) {
+        // x M.+ y: a module's operator, with the precedence of its own.
+        std::optional<BinOpInfo> qinfo = binop_info(peek(2));
+        if (qinfo->prec < min_prec)
+          return lhs;
+        std::string name = peek().text + "." + peek(2).text;
+        advance();
+        advance();
+        advance();
+        ExprPtr rhs = parse_binary(qinfo->right_assoc ? qinfo->prec : qinfo->prec + 1);
+        ExprPtr app = make_expr(ExprKind::Apply, lhs->span.to(rhs->span));
+        app->name = name;
+        app->args.push_back(std::move(lhs));
+        app->args.push_back(std::move(rhs));
+        lhs = std::move(app);
+        continue;
+      }
       std::optional<BinOpInfo> info = binop_info(peek());
       if (!info || info->prec < min_prec)
         return lhs;
@@ -1443,10 +1758,18 @@ private:
     return e;
   }
 
+  // `M.+` (glued) followed by an operand: a module's operator used infix.
+  // (`(x M.+)`, a left section, is the caller's when `in_section` is false.)
+  bool at_qualified_op(bool in_section = false) const {
+    std::optional<BinOpInfo> info;
+    return peek().kind == TokenKind::Ident && is_sym(".", 1) && peek(1).glued && peek(2).glued &&
+           (info = binop_info(peek(2))) && !info->is_pipe && (in_section || !is_sym(")", 3));
+  }
+
   bool starts_atom() const {
     const Token &t = peek();
     switch (t.kind) {
-    case TokenKind::Ident:
+    case TokenKind::Ident: return !at_qualified_op(/*in_section=*/true);
     case TokenKind::QualIdent:
     case TokenKind::IntLit:
     case TokenKind::FloatLit:
@@ -1566,6 +1889,18 @@ private:
         e = std::move(ix);
         continue;
       }
+      if (is_sym(".") && glued && is_sym("(", 1) && peek(1).glued && is_module_path(*e)) {
+        // M.(e): e with the names of module M in scope (compiler/modules).
+        advance();
+        advance();
+        ExprPtr open = make_expr(ExprKind::OpenIn, e->span);
+        open->name = module_path(*e);
+        open->args.push_back(parse_exp());
+        expect_sym(")", "to close the local open");
+        open->span = span_from(open->span);
+        e = std::move(open);
+        continue;
+      }
       if (is_sym(".") && glued) {
         const Token &dot = advance();
         const Token &field = peek();
@@ -1599,6 +1934,16 @@ private:
       }
       return e;
     }
+  }
+
+  // Whether `e` may name a module: `M`, `M.N` (a variable and fields of it).
+  static bool is_module_path(const Expr &e) {
+    if (e.kind == ExprKind::Var) return true;
+    return e.kind == ExprKind::Field && is_module_path(*e.args[0]);
+  }
+  static std::string module_path(const Expr &e) {
+    if (e.kind == ExprKind::Var) return e.name;
+    return module_path(*e.args[0]) + "." + e.name;
   }
 
   // index_parts = index_part ("," index_part)* "]"
@@ -1771,15 +2116,12 @@ private:
       return true;
     }
     if (peek().kind == TokenKind::Ident && is_sym(".", 1) && binop_info(peek(2))) {
-      PrimType p;
-      if (prim_from_name(peek().text, p)) {
-        // (i32.+): the operator at one type.
-        e.name = fmt::format("{}.{}", peek().text, peek(2).text);
-        advance();
-        advance();
-        advance();
-        return true;
-      }
+      // (i32.+): the operator at one type; (M.+): a module's operator.
+      e.name = fmt::format("{}.{}", peek().text, peek(2).text);
+      advance();
+      advance();
+      advance();
+      return true;
     }
     std::optional<BinOpInfo> info = binop_info(peek());
     if (!info && !is_sym("-"))
@@ -1792,11 +2134,6 @@ private:
     else
       e.name = op.text;
     return true;
-  }
-
-  static bool is_prim_name(const std::string &s) {
-    PrimType p;
-    return prim_from_name(s, p);
   }
 
   // paren = "(" ")"                         unit
@@ -1838,8 +2175,8 @@ private:
 
     bool starts_op = (binop_info(peek()) && !(is_sym("-") && !is_sym(")", 1))) ||
                      (is_sym("`") && is_sym("`", 2)) ||
-                     (peek().kind == TokenKind::Ident && is_prim_name(peek().text) &&
-                      is_sym(".", 1) && binop_info(peek(2)));
+                     (peek().kind == TokenKind::Ident && is_sym(".", 1) && peek(1).glued &&
+                      binop_info(peek(2)) && peek(2).glued);
     if (starts_op) {
       ExprPtr e = make_expr(ExprKind::OpSection, open.span);
       parse_section_operator(*e);
@@ -1854,7 +2191,9 @@ private:
 
     ExprPtr first = parse_exp();
     bool left_op = (binop_info(peek()) && is_sym(")", 1)) ||
-                   (is_sym("`") && is_sym("`", 2) && is_sym(")", 3));
+                   (is_sym("`") && is_sym("`", 2) && is_sym(")", 3)) ||
+                   (peek().kind == TokenKind::Ident && is_sym(".", 1) && peek(1).glued &&
+                    binop_info(peek(2)) && peek(2).glued && is_sym(")", 3)); // (s M.*)
     if (left_op) {
       ExprPtr e = make_expr(ExprKind::OpSection, open.span);
       parse_section_operator(*e);

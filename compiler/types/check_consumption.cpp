@@ -289,6 +289,7 @@ private:
   Als expr(const Expr &e) {
     switch (e.kind) {
     case ExprKind::IntLit: case ExprKind::FloatLit: case ExprKind::BoolLit: case ExprKind::Hole:
+    case ExprKind::OpenIn: // removed by compiler/modules
       return {};
     case ExprKind::Var: return var(e);
     case ExprKind::Tuple: case ExprKind::Record: {

@@ -2,6 +2,7 @@
 #include "compiler/types/type_check.h"
 
 #include "compiler/elim/eliminate.h"
+#include "compiler/modules/elaborate_modules.h"
 #include "compiler/prelude.h"
 #include "compiler/types/check_consumption.h"
 #include "compiler/types/check_first_order.h"
@@ -10,6 +11,7 @@
 namespace kerb {
 
 void type_check(Program &program) {
+  elaborate_modules(program); // imports and modules (compiler/modules/)
   add_prelude(program);       // id, flip, tabulate_2d, ... (compiler/prelude.cpp)
   infer_types(program);       // the whole language; Futhark's type errors
   check_consumption(program); // in-place updates and unique types

@@ -1,6 +1,7 @@
 // Unit tests for compiler/parser (and the AST printer it is checked through):
 // precedence and associativity, every construct of the subset, desugarings, spans,
 // and the diagnostics for syntax errors and left-out features.
+#include "compiler/modules/module_ast.h"
 #include "compiler/syntax/ast_printer.h"
 #include "compiler/syntax/parser.h"
 
@@ -197,10 +198,14 @@ TEST_CASE("syntax errors", "[parser]") {
   CHECK(parse_error("def main = _") == "1:12: '_' can only be used in a pattern, not as a value");
 }
 
-TEST_CASE("modules are reported as not supported", "[parser]") {
-  CHECK(parse_error("module M = { def x = 1 }") == "1:1: modules are not supported ('module')");
-  CHECK(parse_error("open i32") == "1:1: modules are not supported ('open')");
-  CHECK(parse_error("import \"lib\"") == "1:1: modules are not supported ('import')");
+TEST_CASE("module declarations parse into Program::modules", "[parser]") {
+  auto file = std::make_shared<SourceFile>("t.fut", "module M = { def x = 1 }\nopen i32\nimport \"lib\"\ndef y = 2");
+  Program p = parse_program(file);
+  CHECK(p.defs.empty());
+  REQUIRE(p.modules != nullptr);
+  CHECK(p.modules->decls.size() == 4);
+  CHECK(parse_error("module M = { def x = 1") == "1:12: this module has no closing '}'");
+  CHECK(parse_error("val x : i32") == "1:1: 'val' can only be used in a module type");
   CHECK(parse_error("def main = \"s\"") == "1:12: string literals are not supported");
 }
 
