@@ -97,6 +97,9 @@ def library_tests(prog, lib, n_calls, n_timed, c_api_us):
         memory = lambda: cupy.get_default_memory_pool().used_bytes()
     else:
         import jax
+        # 64-bit types, as the program's i64 parameters need (JAX makes int32 arrays of
+        # numpy's int64 without it: the first GPU run's TypeErrors, 2026-11-25).
+        jax.config.update("jax_enable_x64", True)
         import jax.numpy as jnp
         gpu = jax.devices("gpu")[0]
         asarray = lambda a: jax.device_put(jnp.asarray(a), gpu)
