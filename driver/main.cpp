@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <llvm/Config/llvm-config.h>
 
+#include <pthread.h>
+
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -19,8 +21,8 @@ namespace {
 void print_general_help(std::FILE *out) {
   std::string text = R"(Usage: kerb COMMAND [ARGS...]
 
-Kerb compiles a first-order subset of Futhark with every array index, division and
-assert checked. It runs programs on the reference interpreter, on the CPU device
+Kerb compiles Futhark programs (modules, polymorphism and higher-order functions
+included) with every array index, division and assert checked. It runs programs on the reference interpreter, on the CPU device
 (compiled, JIT) or on a CUDA GPU (compiled to PTX).
 
 Commands:
@@ -118,7 +120,9 @@ bool wants_help(const std::vector<std::string> &args) {
 
 } // namespace kerb::driver
 
-int main(int argc, char **argv) {
+namespace {
+
+int guarded_main(int argc, char **argv) {
   try {
     return kerb::driver::run_main(argc, argv);
   } catch (const std::exception &e) {
@@ -126,4 +130,40 @@ int main(int argc, char **argv) {
     kerb::driver::print_error(fmt::format("internal error: {}", e.what()));
     return kerb::driver::kExitFailure;
   }
+}
+
+// The compiler recurses over the program (the parser, inference, defunctionalisation,
+// the interpreter), as deep as the program nests: a library's sort whose comparison is
+// passed through several higher-order functions (Futhark's sorts package, qsort
+// (f64.<=)) needed more than the main thread's 8 MiB to defunctionalise. So the command
+// runs on a thread of its own with kStackBytes of stack (address space, touched only as
+// deep as it goes).
+constexpr size_t kStackBytes = size_t(1) << 30;
+
+struct MainCall {
+  int argc;
+  char **argv;
+  int status;
+};
+
+void *main_thread(void *p) {
+  auto *call = static_cast<MainCall *>(p);
+  call->status = guarded_main(call->argc, call->argv);
+  return nullptr;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  MainCall call{argc, argv, 0};
+  pthread_attr_t attr;
+  pthread_t thread;
+  // Where the thread cannot be made, the command runs here, with the usual stack.
+  if (pthread_attr_init(&attr) != 0) return guarded_main(argc, argv);
+  bool made = pthread_attr_setstacksize(&attr, kStackBytes) == 0 &&
+              pthread_create(&thread, &attr, main_thread, &call) == 0;
+  pthread_attr_destroy(&attr);
+  if (!made) return guarded_main(argc, argv);
+  if (pthread_join(thread, nullptr) != 0) return kerb::driver::kExitFailure;
+  return call.status;
 }

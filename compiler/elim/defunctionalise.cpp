@@ -551,6 +551,19 @@ private:
         sv->env.push_back({"", operand.sv});
         reps.push_back(std::move(operand.expr));
       }
+      // An operator that is a local (a parameter `(<=)`, a local function) is captured
+      // here, where its name means it: applied in the code of another function (a
+      // library's sort passing its `(<=)` on), the name would be looked up there, find
+      // the parameter bound to this very section and never end.
+      if (!e.name.empty() && (e.callee == Callee::Local || (e.callee == Callee::Function && e.fun && e.fun->is_local))) {
+        Expr name_use(ExprKind::Var, e.span);
+        name_use.name = e.name;
+        name_use.callee = e.callee;
+        name_use.fun = e.fun;
+        Result op = rewrite_name(name_use);
+        sv->env.push_back({"", op.sv});
+        reps.push_back(std::move(op.expr));
+      }
     } else {
       sv->code = SV::Proj;
       sv->arity = 1;
@@ -939,7 +952,8 @@ private:
       const Expr &s = *f.expr;
       // The operands in order: the given one on its side.
       std::vector<Arg> operands;
-      if (!f.env.empty()) {
+      bool has_operand = !s.args.empty();
+      if (has_operand) {
         Arg given{std::move(env_parts[0]), f.env[0].second};
         if (s.section_left) {
           operands.push_back(std::move(given));
@@ -958,6 +972,9 @@ private:
         for (Arg &a : operands) b->args.push_back(std::move(a.expr));
         return dyn(std::move(b));
       }
+      // A local operator captured with the section (make_closure).
+      if (size_t at = has_operand ? 1 : 0; f.env.size() > at)
+        return apply(std::move(env_parts[at]), f.env[at].second, std::move(operands), result_type, span, lets);
       Expr name_use(ExprKind::Var, s.span);
       name_use.name = s.name;
       name_use.callee = s.callee;

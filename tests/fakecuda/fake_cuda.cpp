@@ -38,9 +38,11 @@ int g_ctx_tag, g_module_tag, g_function_tag, g_pool_tag;
 struct StreamCounts {
   long ops = 0, waits = 0;
 };
-std::mutex g_mutex;
-std::map<CUstream, StreamCounts> g_streams;
-std::set<CUstream> g_destroyed;
+// Never destroyed: a program's own statics (Kerb's CUDA device) call the driver while
+// the process exits, after this library's statics would be gone.
+std::mutex &g_mutex = *new std::mutex;
+std::map<CUstream, StreamCounts> &g_streams = *new std::map<CUstream, StreamCounts>;
+std::set<CUstream> &g_destroyed = *new std::set<CUstream>;
 long g_dead_uses = 0;
 long g_ctx_syncs = 0;
 
