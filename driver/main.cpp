@@ -22,8 +22,9 @@ void print_general_help(std::FILE *out) {
   std::string text = R"(Usage: kerb COMMAND [ARGS...]
 
 Kerb compiles Futhark programs (modules, polymorphism and higher-order functions
-included) with every array index, division and assert checked. It runs programs on the reference interpreter, on the CPU device
-(compiled, JIT) or on a CUDA GPU (compiled to PTX).
+included) with every array index, division and assert checked. It runs programs on
+the reference interpreter, on the CPU device (compiled, JIT) or on a CUDA GPU
+(compiled to PTX).
 
 Commands:
 )";
