@@ -942,10 +942,11 @@ private:
       error_at(e.span, fmt::format("{} must be a {}, but has type {}", what, show(want), show(t)));
   }
 
-  // An index, a size or a loop bound: an integer (an unsuffixed literal is i64).
+  // An index or a slice bound: an integer of any type. As in Futhark, nothing prefers
+  // i64 here: `def get xs i = xs[i]` takes an i32 by default.
   void expect_index(Expr &e, const char *what) {
     Type t = infer(e);
-    if (!require_prim(t, kInt, true))
+    if (!require_prim(t, kInt))
       error_at(e.span, fmt::format("{} must be an integer, but has type {}", what, show(t)));
   }
 
