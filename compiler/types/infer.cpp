@@ -785,12 +785,41 @@ private:
     std::set<std::string> taken;
     for (const TypeParam &p : tparams_) taken.insert(p.name);
     for (const TypeParam &p : f.type_params) taken.insert(p.name);
+    // A variable constrained to have fields or constructors stays one (its use decides
+    // it), and so do the variables of those fields' types: in `let f v = v.a`, the
+    // result is v.a's type, not a type parameter of its own.
+    std::set<int> kept;
+    std::function<void(const Type &)> keep = [&](const Type &t) {
+      Type n = norm(t);
+      if (n.kind == Type::TypeVar) {
+        int r = root(n.var);
+        if (!kept.insert(r).second) return;
+        for (auto &[name, ft] : vars_[size_t(r)].fields) keep(ft);
+        for (auto &[name, ts] : vars_[size_t(r)].constrs)
+          for (const Type &ct : ts) keep(ct);
+        return;
+      }
+      for_each_child(n, [&](Type &c) { keep(c); });
+    };
+    std::function<void(const Type &)> find_kept = [&](const Type &t) {
+      Type n = norm(t);
+      if (n.kind == Type::TypeVar) {
+        const VarInfo &v = vars_[size_t(root(n.var))];
+        if (!v.fields.empty() || !v.constrs.empty()) keep(n);
+        return;
+      }
+      for_each_child(n, [&](Type &c) { find_kept(c); });
+    };
+    for (Pattern &p : f.params) find_kept(p.type);
+    find_kept(f.ret_type);
     std::function<void(const Type &)> go = [&](const Type &t) {
       Type n = norm(t);
       if (n.kind == Type::TypeVar) {
         int r = root(n.var);
         VarInfo &v = vars_[size_t(r)];
-        if (v.level <= outer || v.prim_only || !v.fields.empty() || !v.constrs.empty()) return;
+        if (v.level <= outer || v.prim_only || !v.fields.empty() || !v.constrs.empty() ||
+            kept.count(r))
+          return;
         std::string name;
         do name = "t" + std::to_string(next_param_name_++);
         while (taken.count(name));
