@@ -30,6 +30,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <cctype>
 #include <functional>
 #include <map>
@@ -1765,9 +1767,10 @@ private:
         for (const Pattern &p : e.fundef->params) irrefutable(p);
         expr(*e.fundef->body);
         break;
-      case ExprKind::IntLit: literal_fits(e, false); break;
+      case ExprKind::IntLit: case ExprKind::FloatLit: literal_fits(e, false); break;
       case ExprKind::Unary:
-        if (e.unop == UnOp::Neg && e.args[0]->kind == ExprKind::IntLit) {
+        if (e.unop == UnOp::Neg &&
+            (e.args[0]->kind == ExprKind::IntLit || e.args[0]->kind == ExprKind::FloatLit)) {
           literal_fits(*e.args[0], true);
           return;
         }
@@ -1784,12 +1787,28 @@ private:
     static void literal_fits(const Expr &e, bool negated) {
       if (!e.type.is_prim()) return;
       PrimType t = e.type.prim;
+      if (e.kind == ExprKind::FloatLit || (e.kind == ExprKind::IntLit && is_float(t))) {
+        // A float literal beyond the type's largest finite value (1e40 as an f32).
+        double v = e.kind == ExprKind::FloatLit ? e.float_value : double(e.int_value);
+        double max = t == PrimType::F32 ? double(std::numeric_limits<float>::max())
+                                        : std::numeric_limits<double>::max();
+        if (is_float(t) && !(std::fabs(v) <= max))
+          error_at(e.span, fmt::format("Literal {}{} out of bounds for type {}", negated ? "-" : "",
+                                       e.span.text(), prim_name(t)));
+        return;
+      }
       if (!is_int(t)) return;
       int w = prim_bits(t);
-      // Any bit pattern of the type's width: 0xFFi8 is -1, as two's complement; a
-      // negated literal may reach the type's lowest value.
+      // A decimal literal must fit the type's range; a hexadecimal or binary one may be
+      // any bit pattern of its width (0xFFi8 is -1, as two's complement). A negated
+      // literal may reach a signed type's lowest value, and only 0 of an unsigned one.
+      std::string_view text = e.span.text();
+      bool bits = text.size() > 1 && text[0] == '0' &&
+                  (text[1] == 'x' || text[1] == 'X' || text[1] == 'b' || text[1] == 'B');
       uint64_t max = w == 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1;
+      if (!bits && !is_unsigned_int(t)) max >>= 1;
       if (negated && !is_unsigned_int(t)) max = w == 64 ? (uint64_t(1) << 63) : (uint64_t(1) << (w - 1));
+      if (negated && is_unsigned_int(t) && !bits) max = 0;
       if (e.int_value > max)
         error_at(e.span, fmt::format("Literal {}{} out of bounds for type {}",
                                      negated ? "-" : "", e.int_value, prim_name(t)));
