@@ -973,11 +973,12 @@ private:
       error_at(e.span, fmt::format("{} must be a {}, but has type {}", what, show(want), show(t)));
   }
 
-  // An index or a slice bound: an integer of any type. As in Futhark, nothing prefers
-  // i64 here: `def get xs i = xs[i]` takes an i32 by default.
-  void expect_index(Expr &e, const char *what) {
+  // An index or a slice bound: an integer of any type. As in Futhark, an index that
+  // nothing else fixes defaults to i32 (`def get xs i = xs[i]`), a slice bound to i64
+  // (`def f xs a b = xs[a:b]`).
+  void expect_index(Expr &e, const char *what, bool prefer_i64 = false) {
     Type t = infer(e);
-    if (!require_prim(t, kInt))
+    if (!require_prim(t, kInt, prefer_i64))
       error_at(e.span, fmt::format("{} must be an integer, but has type {}", what, show(t)));
   }
 
@@ -1603,7 +1604,7 @@ private:
         continue;
       }
       for (ExprPtr *x : {&p.start, &p.end, &p.stride})
-        if (*x) expect_index(**x, "a slice bound");
+        if (*x) expect_index(**x, "a slice bound", true);
       bool whole = !p.start && !p.end && !p.stride;
       out.push_back(whole && i < full.dims.size() ? full.dims[i] : Dim::unknown());
     }
