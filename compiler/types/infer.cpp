@@ -1723,15 +1723,33 @@ private:
     explicit LocalChecks(FunDef &f) : f_(f) {}
 
     void run() {
+      for (const TypeParam &p : f_.type_params) type_params_.insert(p.name);
       for (const Pattern &p : f_.params) irrefutable(p);
       expr(*f_.body);
     }
 
   private:
     FunDef &f_;
+    std::set<std::string> type_params_; // of the definition and its local functions
+
+    // The type parameter inside `t`, if any (they support no equality).
+    const std::string *type_param_in(const Type &t) const {
+      if (t.kind == Type::Named && t.elems.empty() && type_params_.count(t.name)) return &t.name;
+      if (t.kind == Type::Function) return nullptr;
+      for (const Type &e : t.elems)
+        if (const std::string *n = type_param_in(e)) return n;
+      return nullptr;
+    }
 
     void expr(const Expr &e) {
       switch (e.kind) {
+      case ExprKind::Binary:
+        if (e.binop == BinOp::Eq || e.binop == BinOp::Neq)
+          if (const std::string *n = type_param_in(e.args[0]->type))
+            error_at(e.span, fmt::format("Type {} does not support equality: '{}' is a type "
+                                         "parameter, which may be any type",
+                                         e.args[0]->type.str(), *n));
+        break;
       case ExprKind::If:
         if (contains_function(e.type))
           error_at(e.span, fmt::format("If-expression returns type {}, but if-results may not "
@@ -1765,6 +1783,7 @@ private:
         for (const Pattern &p : e.params) irrefutable(p);
         break;
       case ExprKind::LetFun:
+        for (const TypeParam &p : e.fundef->type_params) type_params_.insert(p.name);
         for (const Pattern &p : e.fundef->params) irrefutable(p);
         expr(*e.fundef->body);
         break;
