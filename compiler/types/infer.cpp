@@ -630,6 +630,10 @@ private:
   // of the named thing.
   Type infer_name(Expr &e, size_t nargs) {
     if (const Binding *b = find_local(e.name)) {
+      if (e.name.size() > 1 && e.name[0] == '_' && !b->fun)
+        error_at(e.span, fmt::format("Using '{}': a variable whose name starts with an "
+                                     "underscore may be bound, but not used",
+                                     e.name));
       if (b->fun) {
         e.callee = Callee::Function;
         e.fun = b->fun;
