@@ -736,6 +736,10 @@ private:
   // Checks a function's parameters and body (top-level or local); leaves ret_type and
   // the parameters' types with the variables they were solved with.
   void check_function(FunDef &f) {
+    if (f.name == "&&" || f.name == "||")
+      error_at(f.name_span, fmt::format("'{}' may not be redefined: it is built in, and "
+                                        "evaluates its right operand only when needed",
+                                        f.name));
     size_t mark = scope_mark();
     size_t tmark = tparams_.size();
     std::set<std::string> seen_params;
@@ -753,7 +757,7 @@ private:
                                           n, f.name));
       locals_.push_back(Binding{n, Type::prim_type(PrimType::I64)});
     }
-    std::set<std::string> names;
+    std::set<std::string> names(f.size_params.begin(), f.size_params.end());
     for (Pattern &p : f.params) {
       check_duplicate_names(p, names, f.name);
       Type t = fresh(p.span);
