@@ -12,7 +12,7 @@ namespace kerb {
 namespace {
 
 const char kPrelude[] = R"(
-def id 'a (x: a) : a = x
+def id '^a (x: a) : a = x
 def trace 't (x: t) : t = x
 def break 't (x: t) : t = x
 def const 'a '^b (x: a) (_: b) : a = x

@@ -178,6 +178,11 @@ namespace {
 std::string suffix(PrimType p) { return prim_name(p); }
 
 std::string int_text(PrimType p, int64_t v) {
+  if (is_unsigned_int(p)) { // a negated unsigned literal is out of bounds: the wrapped value
+    int w = prim_bits(p);
+    uint64_t u = w == 64 ? uint64_t(v) : uint64_t(v) & ((uint64_t(1) << w) - 1);
+    return fmt::format("{}{}", u, suffix(p));
+  }
   if (v < 0) return fmt::format("(-{}{})", uint64_t(0) - uint64_t(v), suffix(p));
   return fmt::format("{}{}", v, suffix(p));
 }
@@ -558,6 +563,8 @@ private:
     GType t = GType::of(p);
     if (p == PrimType::Bool || (is_int(p) && chance(0.4)))
       return node("(!$0)", {gen_prim(p, d - 1, true)}, t);
+    // Negating an unsigned literal is out of bounds (Futhark's rule): subtract from 0.
+    if (is_unsigned_int(p)) return node("(0" + suffix(p) + " - $0)", {gen_prim(p, d - 1, exact)}, t);
     return node("(-$0)", {gen_prim(p, d - 1, exact)}, t);
   }
 

@@ -995,6 +995,12 @@ private:
         ExprPtr p = make_expr(numeric ? ExprKind::Project : ExprKind::Field, span);
         p->name = field;
         if (numeric) p->field = std::stoi(field);
+        // Each step's type (a path `.x.a` is read through x's type by replace_records).
+        const Type &xt = x->type;
+        int k = xt.kind == Type::Record ? xt.field_index(field)
+                : xt.kind == Type::Tuple && numeric ? std::stoi(field)
+                                                    : -1;
+        if (k >= 0 && size_t(k) < xt.elems.size()) p->type = xt.elems[size_t(k)];
         p->args.push_back(std::move(x));
         x = std::move(p);
         SVPtr next;

@@ -1,7 +1,8 @@
 // The last elimination step: gives the first-order checker what it asks of source
 // programs and inference made optional: an annotation on every parameter of a
-// top-level function (its inferred type, sizes unknown), and empty array literals as
-// `replicate 0 x` (which the first-order checker can type).
+// top-level function (its inferred type, sizes unknown), the inferred type of every
+// unsuffixed literal as its suffix, and empty array literals as `replicate 0 x` (which
+// the first-order checker can type).
 #pragma once
 
 #include "compiler/ast.h"

@@ -1187,6 +1187,14 @@ private:
       }
       expect_sym("}", "to close the record pattern");
       p.span = span_from(t.span);
+      std::vector<size_t> order;
+      if (tuple_field_names(p.fields, order)) { // {0 = a, 1 = b} is the tuple (a, b)
+        std::vector<Pattern> elems;
+        for (size_t i : order) elems.push_back(std::move(p.elems[i]));
+        p.kind = Pattern::Tuple;
+        p.elems = std::move(elems);
+        p.fields.clear();
+      }
       return p;
     }
     bool negative = is_sym("-") && (peek(1).kind == TokenKind::IntLit || peek(1).kind == TokenKind::FloatLit);
@@ -2102,6 +2110,14 @@ private:
     }
     expect_sym("}", "to close the record");
     e->span = span_from(open.span);
+    std::vector<size_t> order;
+    if (tuple_field_names(e->fields, order)) { // {0 = a, 1 = b} is the tuple (a, b)
+      std::vector<ExprPtr> elems;
+      for (size_t i : order) elems.push_back(std::move(e->args[i]));
+      e->kind = ExprKind::Tuple;
+      e->args = std::move(elems);
+      e->fields.clear();
+    }
     return e;
   }
 

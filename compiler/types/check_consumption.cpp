@@ -645,8 +645,10 @@ private:
     if (const Binding *b = find(e.name); b && b->fun) f = b->fun;
     else if (!find(e.name) && e.callee == Callee::Function) f = e.fun;
     if (!f) return e.callee == Callee::PrimBuiltin;
+    // A type parameter's result (`def polyid 't (x: t) = x`) is what the call's type
+    // makes it: an array aliases the arguments.
     const Type &rt = f->ret_annotation ? *f->ret_annotation : f->ret_type;
-    return rt.unique || !has_array(rt);
+    return rt.unique || !has_array(e.type);
   }
 
   Als apply(const Expr &e) {
@@ -681,7 +683,14 @@ private:
     Als out;
     for (const Als &a : args) out = merge(flat(out), flat(a));
     if (!out.ids.empty()) out = without(out, all_consumed);
-    return out.ids.empty() ? fresh_like(e.type, "result", true) : out;
+    if (out.ids.empty()) return fresh_like(e.type, "result", true);
+    // Each component of a tuple or record result may alias any of the arguments.
+    if ((e.type.kind == Type::Tuple || e.type.kind == Type::Record) && !e.type.elems.empty()) {
+      Als parts;
+      for (const Type &t : e.type.elems) parts.parts.push_back(has_array(t) ? out : Als{});
+      return parts;
+    }
+    return out;
   }
 
   // The allocations of argument `a` that unique parts of parameter type `t` consume.

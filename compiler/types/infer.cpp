@@ -30,6 +30,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <cctype>
 #include <functional>
 #include <map>
@@ -628,6 +630,10 @@ private:
   // of the named thing.
   Type infer_name(Expr &e, size_t nargs) {
     if (const Binding *b = find_local(e.name)) {
+      if (e.name.size() > 1 && e.name[0] == '_' && !b->fun)
+        error_at(e.span, fmt::format("Using '{}': a variable whose name starts with an "
+                                     "underscore may be bound, but not used",
+                                     e.name));
       if (b->fun) {
         e.callee = Callee::Function;
         e.fun = b->fun;
@@ -730,6 +736,10 @@ private:
   // Checks a function's parameters and body (top-level or local); leaves ret_type and
   // the parameters' types with the variables they were solved with.
   void check_function(FunDef &f) {
+    if (f.name == "&&" || f.name == "||")
+      error_at(f.name_span, fmt::format("'{}' may not be redefined: it is built in, and "
+                                        "evaluates its right operand only when needed",
+                                        f.name));
     size_t mark = scope_mark();
     size_t tmark = tparams_.size();
     std::set<std::string> seen_params;
@@ -747,7 +757,7 @@ private:
                                           n, f.name));
       locals_.push_back(Binding{n, Type::prim_type(PrimType::I64)});
     }
-    std::set<std::string> names;
+    std::set<std::string> names(f.size_params.begin(), f.size_params.end());
     for (Pattern &p : f.params) {
       check_duplicate_names(p, names, f.name);
       Type t = fresh(p.span);
@@ -785,12 +795,41 @@ private:
     std::set<std::string> taken;
     for (const TypeParam &p : tparams_) taken.insert(p.name);
     for (const TypeParam &p : f.type_params) taken.insert(p.name);
+    // A variable constrained to have fields or constructors stays one (its use decides
+    // it), and so do the variables of those fields' types: in `let f v = v.a`, the
+    // result is v.a's type, not a type parameter of its own.
+    std::set<int> kept;
+    std::function<void(const Type &)> keep = [&](const Type &t) {
+      Type n = norm(t);
+      if (n.kind == Type::TypeVar) {
+        int r = root(n.var);
+        if (!kept.insert(r).second) return;
+        for (auto &[name, ft] : vars_[size_t(r)].fields) keep(ft);
+        for (auto &[name, ts] : vars_[size_t(r)].constrs)
+          for (const Type &ct : ts) keep(ct);
+        return;
+      }
+      for_each_child(n, [&](Type &c) { keep(c); });
+    };
+    std::function<void(const Type &)> find_kept = [&](const Type &t) {
+      Type n = norm(t);
+      if (n.kind == Type::TypeVar) {
+        const VarInfo &v = vars_[size_t(root(n.var))];
+        if (!v.fields.empty() || !v.constrs.empty()) keep(n);
+        return;
+      }
+      for_each_child(n, [&](Type &c) { find_kept(c); });
+    };
+    for (Pattern &p : f.params) find_kept(p.type);
+    find_kept(f.ret_type);
     std::function<void(const Type &)> go = [&](const Type &t) {
       Type n = norm(t);
       if (n.kind == Type::TypeVar) {
         int r = root(n.var);
         VarInfo &v = vars_[size_t(r)];
-        if (v.level <= outer || v.prim_only || !v.fields.empty() || !v.constrs.empty()) return;
+        if (v.level <= outer || v.prim_only || !v.fields.empty() || !v.constrs.empty() ||
+            kept.count(r))
+          return;
         std::string name;
         do name = "t" + std::to_string(next_param_name_++);
         while (taken.count(name));
@@ -942,10 +981,12 @@ private:
       error_at(e.span, fmt::format("{} must be a {}, but has type {}", what, show(want), show(t)));
   }
 
-  // An index, a size or a loop bound: an integer (an unsuffixed literal is i64).
-  void expect_index(Expr &e, const char *what) {
+  // An index or a slice bound: an integer of any type. As in Futhark, an index that
+  // nothing else fixes defaults to i32 (`def get xs i = xs[i]`), a slice bound to i64
+  // (`def f xs a b = xs[a:b]`).
+  void expect_index(Expr &e, const char *what, bool prefer_i64 = false) {
     Type t = infer(e);
-    if (!require_prim(t, kInt, true))
+    if (!require_prim(t, kInt, prefer_i64))
       error_at(e.span, fmt::format("{} must be an integer, but has type {}", what, show(t)));
   }
 
@@ -1572,7 +1613,7 @@ private:
         continue;
       }
       for (ExprPtr *x : {&p.start, &p.end, &p.stride})
-        if (*x) expect_index(**x, "a slice bound");
+        if (*x) expect_index(**x, "a slice bound", true);
       bool whole = !p.start && !p.end && !p.stride;
       out.push_back(whole && i < full.dims.size() ? full.dims[i] : Dim::unknown());
     }
@@ -1691,15 +1732,33 @@ private:
     explicit LocalChecks(FunDef &f) : f_(f) {}
 
     void run() {
+      for (const TypeParam &p : f_.type_params) type_params_.insert(p.name);
       for (const Pattern &p : f_.params) irrefutable(p);
       expr(*f_.body);
     }
 
   private:
     FunDef &f_;
+    std::set<std::string> type_params_; // of the definition and its local functions
+
+    // The type parameter inside `t`, if any (they support no equality).
+    const std::string *type_param_in(const Type &t) const {
+      if (t.kind == Type::Named && t.elems.empty() && type_params_.count(t.name)) return &t.name;
+      if (t.kind == Type::Function) return nullptr;
+      for (const Type &e : t.elems)
+        if (const std::string *n = type_param_in(e)) return n;
+      return nullptr;
+    }
 
     void expr(const Expr &e) {
       switch (e.kind) {
+      case ExprKind::Binary:
+        if (e.binop == BinOp::Eq || e.binop == BinOp::Neq)
+          if (const std::string *n = type_param_in(e.args[0]->type))
+            error_at(e.span, fmt::format("Type {} does not support equality: '{}' is a type "
+                                         "parameter, which may be any type",
+                                         e.args[0]->type.str(), *n));
+        break;
       case ExprKind::If:
         if (contains_function(e.type))
           error_at(e.span, fmt::format("If-expression returns type {}, but if-results may not "
@@ -1733,12 +1792,14 @@ private:
         for (const Pattern &p : e.params) irrefutable(p);
         break;
       case ExprKind::LetFun:
+        for (const TypeParam &p : e.fundef->type_params) type_params_.insert(p.name);
         for (const Pattern &p : e.fundef->params) irrefutable(p);
         expr(*e.fundef->body);
         break;
-      case ExprKind::IntLit: literal_fits(e, false); break;
+      case ExprKind::IntLit: case ExprKind::FloatLit: literal_fits(e, false); break;
       case ExprKind::Unary:
-        if (e.unop == UnOp::Neg && e.args[0]->kind == ExprKind::IntLit) {
+        if (e.unop == UnOp::Neg &&
+            (e.args[0]->kind == ExprKind::IntLit || e.args[0]->kind == ExprKind::FloatLit)) {
           literal_fits(*e.args[0], true);
           return;
         }
@@ -1755,12 +1816,28 @@ private:
     static void literal_fits(const Expr &e, bool negated) {
       if (!e.type.is_prim()) return;
       PrimType t = e.type.prim;
+      if (e.kind == ExprKind::FloatLit || (e.kind == ExprKind::IntLit && is_float(t))) {
+        // A float literal beyond the type's largest finite value (1e40 as an f32).
+        double v = e.kind == ExprKind::FloatLit ? e.float_value : double(e.int_value);
+        double max = t == PrimType::F32 ? double(std::numeric_limits<float>::max())
+                                        : std::numeric_limits<double>::max();
+        if (is_float(t) && !(std::fabs(v) <= max))
+          error_at(e.span, fmt::format("Literal {}{} out of bounds for type {}", negated ? "-" : "",
+                                       e.span.text(), prim_name(t)));
+        return;
+      }
       if (!is_int(t)) return;
       int w = prim_bits(t);
-      // Any bit pattern of the type's width: 0xFFi8 is -1, as two's complement; a
-      // negated literal may reach the type's lowest value.
+      // A decimal literal must fit the type's range; a hexadecimal or binary one may be
+      // any bit pattern of its width (0xFFi8 is -1, as two's complement). A negated
+      // literal may reach a signed type's lowest value, and only 0 of an unsigned one.
+      std::string_view text = e.span.text();
+      bool bits = text.size() > 1 && text[0] == '0' &&
+                  (text[1] == 'x' || text[1] == 'X' || text[1] == 'b' || text[1] == 'B');
       uint64_t max = w == 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1;
+      if (!bits && !is_unsigned_int(t)) max >>= 1;
       if (negated && !is_unsigned_int(t)) max = w == 64 ? (uint64_t(1) << 63) : (uint64_t(1) << (w - 1));
+      if (negated && is_unsigned_int(t) && !bits) max = 0;
       if (e.int_value > max)
         error_at(e.span, fmt::format("Literal {}{} out of bounds for type {}",
                                      negated ? "-" : "", e.int_value, prim_name(t)));

@@ -55,7 +55,30 @@ Type Type::type_var(int id) {
   return t;
 }
 
+bool tuple_field_names(const std::vector<std::string> &names, std::vector<size_t> &order) {
+  if (names.size() < 2) return false;
+  order.assign(names.size(), names.size());
+  for (size_t i = 0; i < names.size(); i++) {
+    const std::string &n = names[i];
+    if (n.empty() || n.size() > 6 || !std::all_of(n.begin(), n.end(), ::isdigit) ||
+        (n.size() > 1 && n[0] == '0'))
+      return false;
+    size_t k = size_t(std::stoi(n));
+    if (k >= names.size() || order[k] != names.size()) return false;
+    order[k] = i;
+  }
+  return true;
+}
+
 Type Type::record(std::vector<std::pair<std::string, Type>> fields) {
+  std::vector<std::string> names;
+  for (const auto &f : fields) names.push_back(f.first);
+  std::vector<size_t> order;
+  if (tuple_field_names(names, order)) {
+    std::vector<Type> elems;
+    for (size_t i : order) elems.push_back(fields[i].second);
+    return tuple(std::move(elems));
+  }
   std::sort(fields.begin(), fields.end(),
             [](const auto &a, const auto &b) { return a.first < b.first; });
   Type t;

@@ -62,6 +62,7 @@ struct Type {
   static Type unit() { return tuple({}); }
   // Fields are sorted by name; a record with a duplicate field is not made here (the
   // parser reports it).
+  // A record whose fields are 0, 1, ..., n-1 (n >= 2) is a tuple, as in Futhark.
   static Type record(std::vector<std::pair<std::string, Type>> fields);
   static Type sum(std::vector<std::pair<std::string, std::vector<Type>>> constructors);
   static Type function(Type param, Type result, std::string param_name = "");
@@ -101,5 +102,9 @@ Type substitute_named(const Type &t, const std::map<std::string, Type> &names);
 
 // `t` with every size unknown ([n][3]i32 -> [][]i32).
 Type erase_dims(Type t);
+
+// Whether record field names are exactly 0, 1, ..., n-1 with n >= 2 (a tuple written
+// as a record, `{0 = a, 1 = b}`); `order[i]` is then the position of field i.
+bool tuple_field_names(const std::vector<std::string> &names, std::vector<size_t> &order);
 
 } // namespace kerb

@@ -62,10 +62,12 @@ TEST_CASE("literals take their type from the context", "[type_check]") {
   CHECK(type_error("def main (x: i16) = x + 0.5") != "");
   // Bitwise operators make a literal an integer: 1 & 3 is i32.
   CHECK(body_type("def main = 1 & 3") == "i32");
-  // An index literal is i64.
+  // An index may be of any integer type; as in Futhark, one that nothing else fixes
+  // defaults to i32 (and `def get xs i = xs[i]` may be called with an i32).
   Checked c = check("def main (xs: []i32) = let i = 0 in xs[i]");
   const Expr &let = *c.program->defs[0]->body;
-  CHECK(let.args[0]->type.str() == "i64");
+  CHECK(let.args[0]->type.str() == "i32");
+  CHECK(type_error("def get xs i = xs[i]\ndef main (xs: []i32) (i: i32) = get xs i") == "");
 }
 
 TEST_CASE("names and calls are resolved", "[type_check]") {
