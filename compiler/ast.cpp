@@ -8,6 +8,15 @@ namespace kerb {
 
 ExprPtr make_expr(ExprKind k, Span s) { return std::make_unique<Expr>(k, s); }
 
+ExprPtr bool_binary(BinOp op, ExprPtr a, ExprPtr b, const Span &span) {
+  ExprPtr e = make_expr(ExprKind::Binary, span);
+  e->binop = op;
+  e->type = Type::prim_type(PrimType::Bool);
+  e->args.push_back(std::move(a));
+  e->args.push_back(std::move(b));
+  return e;
+}
+
 namespace {
 
 // A copy of `f`, whose body's references to local functions copied on the way point to

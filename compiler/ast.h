@@ -187,6 +187,17 @@ struct Expr {
 };
 
 ExprPtr make_expr(ExprKind k, Span s);
+// `a op b` of type bool (a comparison, && or ||).
+ExprPtr bool_binary(BinOp op, ExprPtr a, ExprPtr b, const Span &span);
+// Calls f(ExprPtr &) on each child of e that is set: its arguments, then each index
+// part's index, start, end and stride (not a LetFun's function body).
+template <typename F> void for_each_child(Expr &e, F &&f) {
+  for (ExprPtr &a : e.args)
+    if (a) f(a);
+  for (IndexPart &p : e.indices)
+    for (ExprPtr *x : {&p.index, &p.start, &p.end, &p.stride})
+      if (*x) f(*x);
+}
 // A deep copy (also of a LetFun's function).
 ExprPtr clone_expr(const Expr &e);
 

@@ -64,11 +64,7 @@ std::optional<ExprPtr> size_of(const Pattern &p, const std::string &n,
 
 void expr(ExprPtr &ep, NameSource &names) {
   Expr &e = *ep;
-  for (ExprPtr &a : e.args)
-    if (a) expr(a, names);
-  for (IndexPart &p : e.indices)
-    for (ExprPtr *x : {&p.index, &p.start, &p.end, &p.stride})
-      if (*x) expr(*x, names);
+  for_each_child(e, [&](ExprPtr &x) { expr(x, names); });
   if (e.fundef) expr(e.fundef->body, names);
   if (e.kind != ExprKind::Let || e.size_params.empty()) return;
 

@@ -15,15 +15,6 @@ namespace kerb {
 
 namespace {
 
-ExprPtr binary(BinOp op, ExprPtr a, ExprPtr b, const Span &span) {
-  ExprPtr e = make_expr(ExprKind::Binary, span);
-  e->binop = op;
-  e->type = Type::prim_type(PrimType::Bool);
-  e->args.push_back(std::move(a));
-  e->args.push_back(std::move(b));
-  return e;
-}
-
 ExprPtr builtin(const char *name, ArrayBuiltin b, std::vector<ExprPtr> args, const Span &span) {
   ExprPtr e = make_expr(ExprKind::Apply, span);
   e->name = name;
@@ -39,11 +30,7 @@ public:
 
   void expr(ExprPtr &ep) {
     Expr &e = *ep;
-    for (ExprPtr &a : e.args)
-      if (a) expr(a);
-    for (IndexPart &p : e.indices)
-      for (ExprPtr *x : {&p.index, &p.start, &p.end, &p.stride})
-        if (*x) expr(*x);
+    for_each_child(e, [&](ExprPtr &x) { expr(x); });
     if (e.kind != ExprKind::Binary || (e.binop != BinOp::Eq && e.binop != BinOp::Neq)) return;
     Type t = e.args[0]->type;
     if (t.is_prim()) return;
@@ -63,7 +50,7 @@ private:
 
   // a == b for values of type t.
   ExprPtr equal(ExprPtr a, ExprPtr b, const Type &t, const Span &span) {
-    if (t.is_prim()) return binary(BinOp::Eq, std::move(a), std::move(b), span);
+    if (t.is_prim()) return bool_binary(BinOp::Eq, std::move(a), std::move(b), span);
     std::string x = names_.fresh("lhs"), y = names_.fresh("rhs");
     Lets lets;
     lets.push_back({x, std::move(a)});
@@ -76,7 +63,7 @@ private:
         for (size_t i = 0; i < t.elems.size(); i++) {
           ExprPtr c = equal(project_expr(var_expr(x, span, t), int(i), span),
                             project_expr(var_expr(y, span, t), int(i), span), t.elems[i], span);
-          body = body ? binary(BinOp::LogAnd, std::move(body), std::move(c), span) : std::move(c);
+          body = body ? bool_binary(BinOp::LogAnd, std::move(body), std::move(c), span) : std::move(c);
         }
       }
     } else {
@@ -84,7 +71,7 @@ private:
       std::vector<ExprPtr> la, lb;
       la.push_back(var_expr(x, span, t));
       lb.push_back(var_expr(y, span, t));
-      ExprPtr lengths = binary(BinOp::Eq, builtin("length", ArrayBuiltin::Length, std::move(la), span),
+      ExprPtr lengths = bool_binary(BinOp::Eq, builtin("length", ArrayBuiltin::Length, std::move(la), span),
                                builtin("length", ArrayBuiltin::Length, std::move(lb), span), span);
       std::string u = names_.fresh("u"), v = names_.fresh("v");
       Type row = t.row();
@@ -101,7 +88,7 @@ private:
       std::vector<ExprPtr> aargs;
       aargs.push_back(std::move(lam));
       aargs.push_back(builtin("zip", ArrayBuiltin::Zip, std::move(zargs), span));
-      body = binary(BinOp::LogAnd, std::move(lengths), builtin("all", ArrayBuiltin::All, std::move(aargs), span),
+      body = bool_binary(BinOp::LogAnd, std::move(lengths), builtin("all", ArrayBuiltin::All, std::move(aargs), span),
                     span);
     }
     return wrap_lets(std::move(lets), std::move(body));

@@ -10,11 +10,7 @@ namespace {
 
 void expr(ExprPtr &ep) {
   Expr &e = *ep;
-  for (ExprPtr &a : e.args)
-    if (a) expr(a);
-  for (IndexPart &p : e.indices)
-    for (ExprPtr *x : {&p.index, &p.start, &p.end, &p.stride})
-      if (*x) expr(*x);
+  for_each_child(e, [&](ExprPtr &x) { expr(x); });
   // A literal keeps the type inference gave it (`for i < 10 do xs with [i] = i`: 10 is
   // an i32 there, which the first-order checker's own defaulting would not find).
   if (!e.suffix && e.type.kind == Type::Prim &&

@@ -40,11 +40,7 @@ void expr(ExprPtr &ep, NameSource &names) {
     ep = hole_value(e.type, e.span, names);
     return;
   }
-  for (ExprPtr &a : e.args)
-    if (a) expr(a, names);
-  for (IndexPart &p : e.indices)
-    for (ExprPtr *x : {&p.index, &p.start, &p.end, &p.stride})
-      if (*x) expr(*x, names);
+  for_each_child(e, [&](ExprPtr &x) { expr(x, names); });
   if (e.fundef) expr(e.fundef->body, names);
 }
 

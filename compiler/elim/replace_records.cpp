@@ -71,11 +71,7 @@ private:
 
   void expr(ExprPtr &ep) {
     Expr &e = *ep;
-    for (ExprPtr &a : e.args)
-      if (a) expr(a);
-    for (IndexPart &p : e.indices)
-      for (ExprPtr *x : {&p.index, &p.start, &p.end, &p.stride})
-        if (*x) expr(*x);
+    for_each_child(e, [&](ExprPtr &x) { expr(x); });
     pattern(e.pattern);
     pattern(e.pattern2);
     for (Pattern &p : e.params) pattern(p);

@@ -56,15 +56,6 @@ Type sum_as_tuple(const Type &t) {
   return out;
 }
 
-ExprPtr binary(BinOp op, ExprPtr a, ExprPtr b, const Span &span) {
-  ExprPtr e = make_expr(ExprKind::Binary, span);
-  e->binop = op;
-  e->type = Type::prim_type(PrimType::Bool);
-  e->args.push_back(std::move(a));
-  e->args.push_back(std::move(b));
-  return e;
-}
-
 class SumReplacer {
 public:
   explicit SumReplacer(NameSource &names) : names_(names) {}
@@ -126,7 +117,7 @@ private:
     case Pattern::Id: case Pattern::Wildcard: case Pattern::Record: return nullptr;
     case Pattern::Literal: {
       ExprPtr lit = clone_expr(*p.literal);
-      return binary(BinOp::Eq, x(), std::move(lit), span);
+      return bool_binary(BinOp::Eq, x(), std::move(lit), span);
     }
     case Pattern::Tuple: {
       ExprPtr all;
@@ -144,7 +135,7 @@ private:
       auto slot = [&](size_t i) { return n == 1 ? x() : project_expr(x(), int(i), span); };
       ExprPtr all;
       if (sum.names.size() > 1)
-        all = binary(BinOp::Eq, slot(0), prim_literal(tag_type(sum.names.size()), c, span), span);
+        all = bool_binary(BinOp::Eq, slot(0), prim_literal(tag_type(sum.names.size()), c, span), span);
       for (size_t i = 0; i < p.elems.size(); i++) {
         ExprPtr sub = matches(p.elems[i], [&] { return slot(first + i); }, span);
         all = conj(std::move(all), std::move(sub), span);
@@ -158,17 +149,13 @@ private:
   static ExprPtr conj(ExprPtr a, ExprPtr b, const Span &span) {
     if (!a) return b;
     if (!b) return a;
-    return binary(BinOp::LogAnd, std::move(a), std::move(b), span);
+    return bool_binary(BinOp::LogAnd, std::move(a), std::move(b), span);
   }
 
   void expr(ExprPtr &ep) {
     Expr &e = *ep;
     Type original = e.type;
-    for (ExprPtr &a : e.args)
-      if (a) expr(a);
-    for (IndexPart &p : e.indices)
-      for (ExprPtr *x : {&p.index, &p.start, &p.end, &p.stride})
-        if (*x) expr(*x);
+    for_each_child(e, [&](ExprPtr &x) { expr(x); });
     if (e.kind != ExprKind::Match) {
       e.pattern = pattern(e.pattern);
       e.pattern2 = pattern(e.pattern2);

@@ -228,11 +228,7 @@ private:
       in_pattern(e.pattern2);
       for (Pattern &p : e.params) in_pattern(p);
       if (e.fundef) in_fun(*e.fundef);
-      for (ExprPtr &a : e.args)
-        if (a) in_expr(*a);
-      for (IndexPart &p : e.indices)
-        for (ExprPtr *x : {&p.index, &p.start, &p.end, &p.stride})
-          if (*x) in_expr(**x);
+      for_each_child(e, [&](ExprPtr &x) { in_expr(*x); });
     };
     in_fun = [&](FunDef &f) {
       rename(f.name);
