@@ -207,7 +207,9 @@ std::string numeric_members() {
     def("def T'mad_hi (a: T) (b: T) (c: T) : T = T'mul_hi a b + c");
   }
   // Floats: conversions, and bits through the integer of their bits.
-  for (auto [t, u] : {std::pair<std::string, std::string>{"f32", "u32"}, {"f64", "u64"}}) {
+  for (auto [t_, u_] : {std::pair<std::string, std::string>{"f32", "u32"}, {"f64", "u64"}}) {
+    // Named copies: clang 14 (the fuzz build) cannot capture structured bindings.
+    const std::string &t = t_, &u = u_;
     auto def = [&](std::string d) {
       for (size_t at; (at = d.find("T")) != std::string::npos;) d.replace(at, 1, t);
       for (size_t at; (at = d.find("U")) != std::string::npos;) d.replace(at, 1, u);

@@ -48,9 +48,17 @@ if ((build)); then
   for cc in clang-14 clang++-14; do
     command -v "$cc" >/dev/null || { echo "fuzz: error: $cc not found (scripts/setup.sh --fuzz --no-build installs it)" >&2; exit 2; }
   done
-  cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKERB_FUZZ=ON \
-    -DKERB_WERROR=ON -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
-  cmake --build build-fuzz -j "${KERB_FUZZ_JOBS:-2}" >/dev/null
+  # The build's output goes to a log; on failure its last lines are shown (a CI run then
+  # says which file failed to compile under clang 14).
+  mkdir -p build-fuzz/logs
+  if ! { cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKERB_FUZZ=ON \
+           -DKERB_WERROR=ON -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 &&
+         cmake --build build-fuzz -j "${KERB_FUZZ_JOBS:-2}"; } >build-fuzz/logs/build.log 2>&1; then
+    echo "fuzz: error: the build of the fuzz targets failed (build-fuzz/logs/build.log):" >&2
+    grep -E 'error|FAILED' build-fuzz/logs/build.log | head -20 >&2
+    tail -5 build-fuzz/logs/build.log >&2
+    exit 2
+  fi
 fi
 
 per=$((total / ${#targets[@]}))
