@@ -1929,7 +1929,8 @@ private:
           size_t at = 0;
           for (;;) {
             size_t dot_at = text.find('.', at);
-            e = field_access(std::move(e), text.substr(at, dot_at - at), e->span);
+            Span span = e->span; // read before e is moved into the argument
+            e = field_access(std::move(e), text.substr(at, dot_at - at), span);
             if (dot_at == std::string::npos)
               break;
             at = dot_at + 1;
