@@ -9,7 +9,11 @@
 // filter, partition, scatter, reduce_by_index, tabulate, foldl, all/any, sum/...),
 // nested maps, for/while/for-in loops, in-place updates, indexing that is in range by
 // construction, guarded, or unguarded (so it may fail), divisions that may be by zero,
-// asserts, every primitive type, tuples and arrays of tuples. Since issue 16 (checks
+// asserts, every primitive type, tuples and arrays of tuples; since issue 18, code that
+// the front end must make first-order and monomorphic: polymorphic helpers of its own
+// (pk_map, pk_twice, pk_compose, ...) instantiated at many types, lambdas passed to
+// them, let-bound and local functions, partial application, operator sections (`(+)`,
+// `(x *)`, `(& y)`, `(i32.+)`) and the pipes `|>` and `<|`. Since issue 16 (checks
 // hoisted out of loops and deferred): `for j < k` loops, in map lambdas and at the top
 // level, reading arrays at indices affine in the counter (a[s + j], a[s + c * j],
 // a[s + k - 1 - j], mostly in range by construction with s and k from data, an index
@@ -96,6 +100,7 @@ struct GStmt {
 
 struct GProgram {
   uint64_t seed = 0;
+  std::vector<std::string> library; // polymorphic, higher-order helpers used (rendered first)
   std::vector<GFun> funs;
   std::vector<GParam> params; // the entry point `main`; sizes n and m are bound by them
   std::vector<GStmt> stmts;

@@ -33,7 +33,9 @@ const char kHelp[] = R"(Usage: kerb difftest [options]
 Differential testing: generates random programs of the language (typed by
 construction: SOACs, nested maps, loops, indexing in and out of range, divisions,
 asserts, every primitive type, tuples; loops reading arrays at affine and indirect
-indices, gathers, searches) with random inputs, runs each on the reference
+indices, gathers, searches; polymorphic and higher-order helpers, lambdas passed and
+let-bound, local functions, partial application, operator sections, pipes) with
+random inputs, runs each on the reference
 interpreter and on the compiled devices, and compares them. Integers and bools must
 be equal; floats too, bit for bit, except results the generator marks approximate
 (float sums, whose order parallel code changes, and libm functions such as exp and

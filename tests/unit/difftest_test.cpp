@@ -19,6 +19,7 @@
 #include <limits>
 #include <memory>
 #include <regex>
+#include <set>
 
 using namespace kerb;
 
@@ -228,6 +229,40 @@ TEST_CASE("the program generator makes loops with affine and indirect indices", 
     INFO(shapes[k].first);
     CHECK(found[k] >= 3);
   }
+}
+
+TEST_CASE("the program generator makes higher-order and polymorphic code", "[difftest]") {
+  // Issue 18: what the front end must make first-order and monomorphic, each in several
+  // of 200 programs, and each polymorphic helper used at more than one type.
+  const std::vector<std::pair<std::string, std::regex>> shapes = {
+      {"pk_map given a lambda", std::regex(R"(\(pk_map \(\\x\d+ -> )")},
+      {"pk_map2 given a lambda", std::regex(R"(\(pk_map2 \(\\\(?x\d+)")},
+      {"a function applied twice", std::regex(R"(\(pk_twice \(\\z\d+ -> )")},
+      {"composition returning a function", std::regex(R"(\(\(pk_compose \(\\z\d+ -> .*\) \(\\z\d+ -> )")},
+      {"polymorphic choice", std::regex(R"(\(pk_pick )")},
+      {"polymorphic pair", std::regex(R"(\(pk_swap \(.*\)\)\.1)")},
+      {"pipe into map", std::regex(R"( \|> map \(\\)")},
+      {"map given by <|", std::regex(R"(\) <\| )")},
+      {"let-bound lambda", std::regex(R"(\(let f\d+ = \\)")},
+      {"local function", std::regex(R"(\(let f\d+ \(?x\d+.* = )")},
+      {"partial application", std::regex(R"(\(let g\d+ = \(h\d+ )")},
+      {"operator section", std::regex(R"(\(\([-+*&|^]\) |\(\(\w+\.[-+*&|^]\) | \|> \([+*&|^] |\([^ ()]+ [-+*&|^]\) )")},
+      {"helpers defined first", std::regex(R"(^-- Generated.*\ndef pk_)")},
+  };
+  std::vector<int> found(shapes.size(), 0);
+  std::set<std::string> twice_types;
+  const std::regex twice(R"(\(pk_twice \(\\z\d+ -> [^)]*?(\d+(i8|i16|i32|i64|u8|u16|u32|u64|f16|f32|f64)))");
+  for (uint64_t seed = 1; seed <= 200; seed++) {
+    std::string src = difftest::generate_program(seed, difftest::GenOptions{}).source();
+    for (size_t k = 0; k < shapes.size(); k++)
+      if (std::regex_search(src, shapes[k].second)) found[k]++;
+    for (std::sregex_iterator it(src.begin(), src.end(), twice), end; it != end; ++it) twice_types.insert((*it)[2]);
+  }
+  for (size_t k = 0; k < shapes.size(); k++) {
+    INFO(shapes[k].first);
+    CHECK(found[k] >= 3);
+  }
+  CHECK(twice_types.size() >= 3);
 }
 
 TEST_CASE("shrinking gives smaller variants and keeps sizes consistent", "[difftest]") {
