@@ -16,6 +16,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace kerb {
 
@@ -986,6 +987,20 @@ private:
     return emit1(std::move(x), CType{cmp ? PrimType::Bool : t, 0});
   }
 
+  // Note [Loops whose arrays change size]
+  // A loop parameter's sizes are, at first, its initial value's, as when the body keeps
+  // them (`loop acc = copy xs for i < n do acc with [i] = ...`: acc is [n]). A body that
+  // gives an array of another size (`xs ++ xs`, `filter`, `iota (2 * length xs)`) makes
+  // that size a loop parameter of its own: an i64 after the others, initially the
+  // initial value's size, next the body result's, and after the loop a result of its
+  // own that the loop's array result has as its size (as an if's existential sizes,
+  // lower_if). Since a parameter's size may decide another's (`(iota (length a + 1),
+  // replicate (length a) 0)`: b's size follows a's), the body is lowered again until no
+  // more sizes vary, each time without the check candidates of the body thrown away.
+  // The code generator carries an array parameter's sizes in its slots already; on the
+  // host each iteration's arrays are fresh and the scope release frees the last ones. In
+  // a kernel the sizes are known only inside, which kernels do not support yet (the
+  // code generator says so).
   Val lower_loop(const Expr &e) {
     Val init = e.args[0] ? lower(*e.args[0]) : value_of_pattern(e.pattern);
     Val bound;
@@ -995,45 +1010,86 @@ private:
       xs = lower(*e.args[1]);
       bound = {shape_of(xs[0])[0]};
     }
-    core::Exp x = exp(ExpKind::Loop, init, e.span);
-    std::vector<CType> types;
-    std::vector<Val> shapes;
-    Val params = new_loop_params(x, init, types, shapes, "p");
-    x.is_while = e.loop_form == LoopForm::While;
-    size_t base = env_.size();
-    if (!x.is_while) {
-      PrimType ct = type_of(bound[0]).prim;
-      x.loop_var = p_.new_var(e.loop_form == LoopForm::For ? e.name : "i", CType{ct, 0});
-      x.args.push_back(bound[0]);
-    }
-    bind(e.pattern, params);
-    if (x.is_while) {
-      auto cond = lower_body([&] { return lower(*e.args[1]); });
-      x.bodies.push_back(nullptr);
-      x.bodies.push_back(std::move(cond));
-    }
-    auto body = lower_body([&] {
-      if (e.loop_form == LoopForm::For) bind_name(e.name, {SubExp::of_var(x.loop_var)});
-      if (e.loop_form == LoopForm::ForIn) {
-        Val row;
-        for (const SubExp &c : xs) {
-          core::Exp ix = exp(ExpKind::Index, {SubExp::of_var(x.loop_var)}, e.span);
-          ix.arrays = {c.var};
-          Val sh = shape_of(c);
-          row.push_back(emit1(std::move(ix), CType{type_of(c).prim, type_of(c).rank - 1},
-                              Val(sh.begin() + 1, sh.end()), "x"));
-        }
-        bind(e.pattern2, row);
+    // The sizes that vary (parameter, dimension): Note [Loops whose arrays change size].
+    std::set<std::pair<size_t, size_t>> varying;
+    const size_t candidates = p_.candidates.size();
+    for (;;) {
+      core::Exp x = exp(ExpKind::Loop, init, e.span);
+      std::vector<CType> types;
+      std::vector<Val> shapes;
+      Val params = new_loop_params(x, init, types, shapes, "p");
+      // The varying sizes: i64 parameters after the others, their initial values the
+      // initial values' sizes.
+      std::vector<std::pair<size_t, size_t>> sized;
+      for (auto [i, d] : varying) {
+        int sv = p_.new_var("size", CType{PrimType::I64, 0});
+        x.loop_params.push_back(sv);
+        x.args.push_back(shapes[i][d]);
+        shapes[i][d] = SubExp::of_var(sv);
+        sized.push_back({i, d});
       }
-      return lower(*e.args[2]);
-    });
-    for (size_t i = 0; i < init.size(); i++)
-      if (!same_shape(shape_of(body->result[i]), shapes[i]))
-        unsupported(e.span, "loops whose arrays may change size");
-    if (x.is_while) x.bodies[0] = std::move(body);
-    else x.bodies.push_back(std::move(body));
-    env_.resize(base);
-    return emit(std::move(x), types, shapes, "loop");
+      for (auto [i, d] : varying) p_.vars[size_t(params[i].var)].shape[d] = shapes[i][d];
+      x.is_while = e.loop_form == LoopForm::While;
+      size_t base = env_.size();
+      if (!x.is_while) {
+        PrimType ct = type_of(bound[0]).prim;
+        x.loop_var = p_.new_var(e.loop_form == LoopForm::For ? e.name : "i", CType{ct, 0});
+        x.args.push_back(bound[0]);
+      }
+      bind(e.pattern, params);
+      if (x.is_while) {
+        auto cond = lower_body([&] { return lower(*e.args[1]); });
+        x.bodies.push_back(nullptr);
+        x.bodies.push_back(std::move(cond));
+      }
+      auto body = lower_body([&] {
+        if (e.loop_form == LoopForm::For) bind_name(e.name, {SubExp::of_var(x.loop_var)});
+        if (e.loop_form == LoopForm::ForIn) {
+          Val row;
+          for (const SubExp &c : xs) {
+            core::Exp ix = exp(ExpKind::Index, {SubExp::of_var(x.loop_var)}, e.span);
+            ix.arrays = {c.var};
+            Val sh = shape_of(c);
+            row.push_back(emit1(std::move(ix), CType{type_of(c).prim, type_of(c).rank - 1},
+                                Val(sh.begin() + 1, sh.end()), "x"));
+          }
+          bind(e.pattern2, row);
+        }
+        return lower(*e.args[2]);
+      });
+      env_.resize(base);
+      bool grew = false;
+      for (size_t i = 0; i < init.size(); i++) {
+        Val r = shape_of(body->result[i]);
+        for (size_t d = 0; d < r.size(); d++)
+          if (!same(r[d], shapes[i][d])) grew = varying.insert({i, d}).second || grew;
+      }
+      if (grew) { // again, without the checks of the discarded body
+        p_.candidates.resize(candidates);
+        continue;
+      }
+      for (auto [i, d] : sized) body->result.push_back(shape_of(body->result[i])[d]);
+      if (x.is_while) x.bodies[0] = std::move(body);
+      else x.bodies.push_back(std::move(body));
+      if (sized.empty()) return emit(std::move(x), types, shapes, "loop");
+      // The loop's sizes after it: results of their own, in the results' shapes.
+      core::Stm st;
+      std::vector<Val> out_shapes = shapes;
+      std::vector<int> out_sizes;
+      for (auto [i, d] : sized) {
+        out_sizes.push_back(p_.new_var("size", CType{PrimType::I64, 0}));
+        out_shapes[i][d] = SubExp::of_var(out_sizes.back());
+      }
+      Val out;
+      for (size_t i = 0; i < types.size(); i++) {
+        st.pat.push_back(p_.new_var("loop", types[i], out_shapes[i]));
+        out.push_back(SubExp::of_var(st.pat.back()));
+      }
+      st.pat.insert(st.pat.end(), out_sizes.begin(), out_sizes.end());
+      st.exp = std::move(x);
+      cur_->stms.push_back(std::move(st));
+      return out;
+    }
   }
 
   Val indices(const std::vector<IndexPart> &parts) {
