@@ -674,8 +674,14 @@ private:
         return std::nullopt;
       return to_i64((*v)[0]);
     }
-    if (const FunDef *f = src_.find(d.name); f && f->params.empty())
-      unsupported(span, "a size given by a top-level constant");
+    // A top-level constant (`def n : i64 = 3`, `[n]i32`): its value, computed here.
+    if (const FunDef *f = src_.find(d.name); f && f->params.empty()) {
+      if (!cur_) unsupported(span, "a size given by a top-level constant here");
+      Val v = inline_call(*f, {}, span, false);
+      if (v.size() != 1 || type_of(v[0]).rank != 0 || !is_int(type_of(v[0]).prim))
+        unsupported(span, "a size given by a top-level constant that is not an integer");
+      return to_i64(v[0]);
+    }
     return std::nullopt;
   }
 
