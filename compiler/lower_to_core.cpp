@@ -1713,10 +1713,14 @@ private:
       Val vs = args.value(2);
       same_widths({is, vs}, name, span);
       Val out;
+      SubExp is64 = to_i64_array(is[0], span);
       for (size_t k = 0; k < dest.size(); k++) {
-        if (type_of(dest[k]).rank != 1) unsupported(span, "scatter into arrays of arrays");
+        if (type_of(dest[k]).rank != 1) {
+          out.push_back(scatter_rows(dest[k], is64, vs[k], span));
+          continue;
+        }
         core::Exp x = exp(ExpKind::Scatter, {}, span);
-        x.arrays = {dest[k].var, to_i64_array(is[0], span).var, vs[k].var};
+        x.arrays = {dest[k].var, is64.var, vs[k].var};
         out.push_back(emit1(std::move(x), type_of(dest[k]), shape_of(dest[k]), "scatter"));
       }
       return out;
@@ -1903,6 +1907,40 @@ private:
     if (type_of(is).prim == PrimType::I64) return is;
     SubExp w = shape_of(is)[0];
     return map_rows({is}, w, [&](const Val &r) { return Val{to_i64(r[0])}; }, span)[0];
+  }
+
+  // scatter into an array of arrays, as a scatter of elements into the flattened array:
+  // row i of the values goes to elements i * r .. i * r + r - 1 (r the row's element
+  // count), and nowhere (index -1) where i is out of range, as scatter leaves the row.
+  // The values' rows must have the destination's row shape.
+  SubExp scatter_rows(SubExp dest, SubExp is, SubExp vs, const Span &span) {
+    Val dsh = shape_of(dest), vsh = shape_of(vs);
+    Val drow(dsh.begin() + 1, dsh.end()), vrow(vsh.begin() + 1, vsh.end());
+    if (!same_shape(drow, vrow)) {
+      SubExp ok = SubExp::of_const(PrimValue::boolean(drow.size() == vrow.size()));
+      std::string tmpl = "Sizes of the arguments of scatter do not match: rows of shape ";
+      for (size_t d = 0; d < drow.size() && d < vrow.size(); d++) ok = land(ok, eq(drow[d], vrow[d]));
+      for (size_t d = 0; d < drow.size(); d++) tmpl += "[{}]";
+      tmpl += " and ";
+      for (size_t d = 0; d < vrow.size(); d++) tmpl += "[{}]";
+      Val args = drow;
+      args.insert(args.end(), vrow.begin(), vrow.end());
+      emit_check(FailureKind::Size, span, tmpl + ".", ok, args);
+    }
+    SubExp r = i64c(1);
+    for (const SubExp &d : drow) r = mul(r, d);
+    SubExp n = dsh[0], k = vsh[0], kr = mul(k, r);
+    SubExp flat_dest = reshape(dest, {mul(n, r)}, span), flat_vs = reshape(vs, {kr}, span);
+    SubExp flat_is = map_iota(kr, [&](SubExp t) {
+      SubExp row = binop(BinOp::Div, t, r, PrimType::I64); // r > 0 where the map runs
+      SubExp i = row_at({is}, row, span)[0];
+      SubExp in = land(le(i64c(0), i), lt(i, n));
+      return Val{select(in, add(mul(i, r), binop(BinOp::Mod, t, r, PrimType::I64)), i64c(-1))};
+    }, span, "flat_is")[0];
+    core::Exp x = exp(ExpKind::Scatter, {}, span);
+    x.arrays = {flat_dest.var, flat_is.var, flat_vs.var};
+    SubExp flat = emit1(std::move(x), type_of(flat_dest), shape_of(flat_dest), "scatter");
+    return reshape(flat, dsh, span);
   }
 
   SubExp reshape(SubExp c, const Val &shape, const Span &span) {
