@@ -439,7 +439,9 @@ private:
       SubExp j = p.end ? *p.end : sub(w, mul(bwi, add(w, i64c(1))));
       SubExp sgn = prim_fn(PrimFn::Sgn, st);
       SubExp safe = add(st, convert(eq(st, i64c(0)), PrimType::I64));
-      SubExp n = binop(BinOp::Quot, add(sub(j, i), sub(st, sgn)), safe, PrimType::I64);
+      // Without a stride (1), the count is j - i: no division, so that the size can be
+      // hoisted out of a map's function (map_result_types) when i and j can.
+      SubExp n = p.stride ? binop(BinOp::Quot, add(sub(j, i), sub(st, sgn)), safe, PrimType::I64) : sub(j, i);
       SubExp last = add(i, mul(sub(n, i64c(1)), st));
       SubExp in_range = land(le(i64c(0), last), lt(last, w));
       SubExp npos = lt(i64c(0), n);
@@ -1788,6 +1790,36 @@ private:
   Val lower_coerce(const Expr &e) {
     Val v = lower(*e.args[0]);
     coerce_check(*e.annotation, *e.annotation, v, 0, e.span);
+    return coerced(*e.annotation, v, 0);
+  }
+
+  // After a coercion's check: the components of v (from `off`) rebound with the sizes of
+  // type t where they are known, so that what follows sees [3] or [n] rather than the
+  // size the value was computed with (`xs[i:i+3] :> [3]i32` in a map's function: its
+  // result's size no longer depends on the element).
+  Val coerced(const Type &t, Val v, size_t off) {
+    if (t.is_tuple()) {
+      for (const Type &el : t.elems) {
+        v = coerced(el, v, off);
+        off += count(el);
+      }
+      return v;
+    }
+    if (!t.is_array() || count(t) == 0 || off >= v.size() || !v[off].is_var()) return v;
+    Val shape = shape_of(v[off]);
+    bool changed = false;
+    for (size_t d = 0; d < t.dims.size() && d < shape.size(); d++) {
+      std::optional<SubExp> want;
+      if (t.dims[d].kind == Dim::Const) want = SubExp::i64(t.dims[d].value);
+      else if (t.dims[d].kind == Dim::Var && is_identifier(t.dims[d].name))
+        if (const Val *b = lookup(t.dims[d].name); b && b->size() == 1 && type_of((*b)[0]).rank == 0 &&
+                                                    type_of((*b)[0]).prim == PrimType::I64)
+          want = (*b)[0];
+      if (!want || same(*want, shape[d])) continue;
+      shape[d] = *want;
+      changed = true;
+    }
+    if (changed) v[off] = emit1(exp(ExpKind::SubExp, {v[off]}), type_of(v[off]), shape, "coerced");
     return v;
   }
 
