@@ -31,6 +31,7 @@ def t32 (x: f32) : i32 = i32.f32 x
 def r64 (x: i32) : f64 = f64.i32 x
 def t64 (x: f64) : i32 = i32.f64 x
 
+def not (x: bool) : bool = !x
 def and (xs: []bool) : bool = all (\b -> b) xs
 def or (xs: []bool) : bool = any (\b -> b) xs
 def null 'a (xs: []a) : bool = length xs == 0
