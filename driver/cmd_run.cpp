@@ -195,6 +195,9 @@ int run_run(const std::vector<std::string> &args) {
     return kExitFailure;
   } catch (const InputError &) {
     throw;
+  } catch (const std::bad_alloc &) {
+    print_error(fmt::format("the {} device ran out of memory: an array too large for this machine's memory", device));
+    return kExitFailure;
   } catch (const std::exception &e) {
     print_error(fmt::format("the {} device failed: {}", device, e.what()));
     return kExitFailure;

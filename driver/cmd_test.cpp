@@ -113,6 +113,8 @@ std::string run_case(Executor &exec, const FunDef &entry, const TestCase &c,
     r = exec.run(entry, args);
   } catch (const CompileError &e) {
     return fmt::format("the interpreter rejected the program:\n{}", e.render());
+  } catch (const std::bad_alloc &) {
+    return "out of memory: an array too large for this machine's memory";
   } catch (const std::exception &e) {
     return fmt::format("internal error: {}", e.what());
   }

@@ -126,6 +126,10 @@ namespace {
 int guarded_main(int argc, char **argv) {
   try {
     return kerb::driver::run_main(argc, argv);
+  } catch (const std::bad_alloc &) {
+    std::fflush(stdout);
+    kerb::driver::print_error("out of memory: an array or a program too large for this machine's memory");
+    return kerb::driver::kExitFailure;
   } catch (const std::exception &e) {
     std::fflush(stdout);
     kerb::driver::print_error(fmt::format("internal error: {}", e.what()));

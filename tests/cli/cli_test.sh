@@ -409,5 +409,9 @@ run 2 "$in" run "$gf" -e scale --compare-golden "$sg" --ulps abc;  has err "--ul
 run 2 "$in" run "$gf" -e scale --compare-golden "$sg" --save-golden "$sg"; has err 'cannot be used together'
 run 0 '' run --help;  has out '--compare-golden FILE'; has out '--ulps N'
 
+# An array too large for the machine's memory: a clear error, not an internal one.
+printf 'def main (n: i64) : i64 = iota n |> reduce (+) 0\n' >"$tmp/huge.fut"
+run 1 '576460752303423488i64' run "$tmp/huge.fut" --device interp; has err 'the interp device ran out of memory'
+
 echo "$checks checks, $failures failed"
 [ "$failures" -eq 0 ]
