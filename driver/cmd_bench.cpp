@@ -198,7 +198,7 @@ std::string describe_input(const TestCase &c) {
     return fmt::format("random input {{ {} }}", types);
   }
   case SpecValues::File: return fmt::format("input @ {}", c.input.path);
-  case SpecValues::Inline: {
+  case SpecValues::Script: case SpecValues::Inline: {
     std::string text;
     bool space = false;
     for (char ch : c.input.text) {

@@ -10,6 +10,7 @@
 #include "driver/test_spec.h"
 
 #include "compiler/interpreter.h"
+#include "driver/entry_io.h"
 #include "driver/executor.h"
 
 #include <fmt/format.h>
@@ -37,6 +38,9 @@ with `-- ==`:
   -- input { [1, 2, 3] [0, 7] } error: Index \[7\] out of bounds
   -- input @ data/x.in output @ data/x.out    (files relative to the program; .npy too)
   -- random input { [100]i32 }                (must run without failing)
+  -- script input { mkdata 100i64 } output { 5050.0f32 }  (FutharkScript: the results
+                                                of entry mkdata are the arguments)
+  -- input { [1, 2] } auto output            (the interpreter's results are expected)
   -- tags { disable }                         (skips the block)
   -- tags { no_cpu no_cuda }                  (skips it on those devices; `no_cpu input`
                                                 skips one case)
@@ -45,8 +49,9 @@ A block with only `-- error: REGEX` says the program must fail to compile with a
 diagnostic matching REGEX; a block with no cases says it must compile. Values may span
 several comment lines, and a file may hold several blocks. Regular expressions are
 ECMAScript, searched in "MESSAGE\nat LOCATION" (run-time) or in the whole diagnostic
-(compile time). Floats match with Futhark's tolerance. `structure` is ignored;
-`script input` and `auto output` are reported as errors.
+(compile time). Floats match with Futhark's tolerance. `structure` is ignored. Of
+FutharkScript, `script input` runs values and an entry point applied to values;
+the rest ($loaddata, let, script files) is reported as bad input.
 
 Options:
   --device DEVICE   interp (the reference interpreter, default), cpu or cuda (compiled
@@ -98,7 +103,19 @@ std::string run_case(Executor &exec, const FunDef &entry, const TestCase &c,
                      bool compiled, const Program *reference, const CheckOptions &checks) {
   std::vector<Value> args;
   try {
-    args = case_arguments(c, entry, dir, fut_path);
+    ScriptCall script = script_call(c, program, dir, fut_path);
+    if (script.entry) {
+      // `script input { f v... }`: f's results are the arguments.
+      RunResult sr = exec.run(*script.entry, script.args);
+      if (!sr.ok)
+        return fmt::format("the script input's call of '{}' failed:\n{}", script.entry->name,
+                           indent(sr.failure.str(), "  "));
+      args = group_arguments(entry, flatten_values(sr.results));
+    } else {
+      args = case_arguments(c, entry, dir, fut_path);
+    }
+  } catch (const CompileError &e) {
+    return fmt::format("the script input's entry point was rejected:\n{}", e.render());
   } catch (const std::exception &e) {
     return fmt::format("bad input: {}", e.what());
   }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <random>
 #include <regex>
@@ -116,6 +117,8 @@ std::vector<Value> case_inputs(const TestCase &c, const FunDef &entry,
     return values;
   }
   std::vector<ValueSource> sources;
+  if (c.input.kind == SpecValues::Script && !c.input.path.empty())
+    throw InputError("'script input @ FILE' (FutharkScript in a file) is not supported by Kerb");
   if (c.input.kind == SpecValues::File)
     sources.push_back(load_value_file((dir / c.input.path).string()));
   else
@@ -129,6 +132,31 @@ std::vector<Value> case_arguments(const TestCase &c, const FunDef &entry, const 
                                   const std::string &fut_path) {
   std::vector<Value> flat = case_inputs(c, entry, entry_input_slots(entry), dir, fut_path);
   return group_arguments(entry, flat);
+}
+
+ScriptCall script_call(const TestCase &c, const Program &program, const fs::path &dir,
+                       const std::string &fut_path) {
+  if (c.input.kind != SpecValues::Script || !c.input.path.empty()) return {};
+  const std::string &text = c.input.text;
+  size_t b = text.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return {};
+  if (text[b] == '$' || text.compare(b, 4, "let ") == 0)
+    throw InputError("this FutharkScript expression is not supported by Kerb (values, or an entry "
+                     "point applied to values)");
+  if (!std::isalpha(static_cast<unsigned char>(text[b]))) return {}; // values
+  size_t e = b;
+  while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_' || text[e] == '\''))
+    ++e;
+  std::string name = text.substr(b, e - b);
+  if (name == "true" || name == "false" || name == "empty") return {}; // values
+  const FunDef *f = program.find(name);
+  if (!f || !f->is_entry)
+    throw InputError(fmt::format("script input: '{}' is not an entry point of the program", name));
+  // Its arguments: the rest, the name blanked so that positions stay the file's.
+  TestCase call = c;
+  call.input.kind = SpecValues::Inline;
+  call.input.text.replace(b, e - b, std::string(e - b, ' '));
+  return ScriptCall{f, case_arguments(call, *f, dir, fut_path)};
 }
 
 std::string check_case_outcome(const TestCase &c, const FunDef &entry, const RunResult &r,

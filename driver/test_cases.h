@@ -23,6 +23,18 @@ namespace kerb::driver {
 std::vector<Value> case_arguments(const TestCase &c, const FunDef &entry,
                                   const std::filesystem::path &dir, const std::string &fut_path);
 
+// A `script input` (SpecValues::Script) that applies an entry point to values: the
+// entry (another entry point of `program`) and its arguments, read with its types.
+// Values alone give {nullptr, {}} (case_arguments reads them as an input). Throws
+// InputError for FutharkScript that Kerb does not run ($loaddata, let, a script file,
+// a function that is not an entry point).
+struct ScriptCall {
+  const FunDef *entry = nullptr;
+  std::vector<Value> args;
+};
+ScriptCall script_call(const TestCase &c, const Program &program, const std::filesystem::path &dir,
+                       const std::string &fut_path);
+
 // Whether run result `r` is what `c` expects: "" when it is, otherwise why not (the
 // expected and actual values or errors, abbreviated).
 std::string check_case_outcome(const TestCase &c, const FunDef &entry, const RunResult &r,

@@ -323,12 +323,13 @@ private:
   TestCase parse_case(std::string word, int line) {
     TestCase c;
     c.line = line;
-    bool random = false;
+    bool random = false, script = false;
     std::string prev = word;
     for (;;) {
-      if (word == "script") fail(line, "'script input' (FutharkScript) is not supported by Kerb");
       if (word == "input") break;
-      if (word == "compiled")
+      if (word == "script")
+        script = true;
+      else if (word == "compiled")
         c.compiled = true;
       else if (word == "nobench")
         c.nobench = true;
@@ -342,7 +343,11 @@ private:
       skip_space();
       word = read_word();
     }
-    if (random) {
+    if (script) {
+      skip_space();
+      c.input = read_values_or_file("script input", line); // a file: reported when run
+      c.input.kind = SpecValues::Script;
+    } else if (random) {
       c.input = read_braces("random input", line);
       c.input.kind = SpecValues::Random;
       c.input.random = parse_random_types(c.input);

@@ -20,8 +20,9 @@
 // A block whose only content is `error: REGEX` says the program must fail to compile
 // with a diagnostic matching REGEX (an empty REGEX matches any error). Values and braces may span
 // several comment lines; a file may hold several `-- ==` blocks, each ended by the first line that
-// is not a `--` comment. `script input` and `auto output` are Futhark features that Kerb does not
-// have: they are reported as errors.
+// is not a `--` comment. `script input { ... }` (FutharkScript) holds values or an entry
+// point applied to values, whose results are the case's arguments; other FutharkScript
+// ($loaddata, let, `script input @ file`) is reported when the case runs.
 //
 // This file parses the blocks only; the runner (cmd_test.cpp) reads the values with the
 // entry's types. It depends on runtime/ only, so it is unit-tested on its own.
@@ -58,7 +59,9 @@ struct RandomType {
 
 // Where a case's values come from.
 struct SpecValues {
-  enum Kind : uint8_t { Inline, File, Random } kind = Inline;
+  // Script: `script input { f 10i64 }`, FutharkScript; Kerb runs values and an entry
+  // point applied to values (driver/test_cases.h, script_call); `text` as for Inline.
+  enum Kind : uint8_t { Inline, File, Random, Script } kind = Inline;
   // Inline: the text between the braces, padded with newlines and spaces so that a
   // ValueReader reports positions as lines and columns of the .fut file itself.
   std::string text;
