@@ -250,18 +250,32 @@ private:
   }
 
   // The types and shapes of a map's results: [w] and the lambda's result shape, which
-  // must be the same for every element (its sizes bound outside the lambda).
+  // must be the same for every element (its sizes bound outside the lambda). A result
+  // whose sizes depend on the element but that the lambda coerces to sizes that do not
+  // (`... :> [n][m]t`, checked where it stands) is bound again with those sizes at the
+  // end of the body (an array SubExp), and the map's rows have them.
   void map_result_types(const core::Lambda &lam, Body &body, SubExp w,
                         std::vector<CType> &types, std::vector<Val> &shapes, const Span &span) {
-    for (const SubExp &r : body.result) {
+    auto per_element = [&](const SubExp &d) {
+      bool param = d.is_var() && std::find(lam.params.begin(), lam.params.end(), d.var) != lam.params.end();
+      return d.is_var() && (param || (defined_in_deep(body, d.var) && !hoist(body, lam, d.var)));
+    };
+    for (SubExp &r : body.result) {
       CType t = type_of(r);
-      Val sh{w};
-      for (const SubExp &d : shape_of(r)) {
-        bool param = d.is_var() && std::find(lam.params.begin(), lam.params.end(), d.var) != lam.params.end();
-        if (d.is_var() && (param || (defined_in_deep(body, d.var) && !hoist(body, lam, d.var))))
+      Val rs = shape_of(r);
+      if (std::any_of(rs.begin(), rs.end(), per_element)) {
+        auto c = r.is_var() ? coerced_.find(r.var) : coerced_.end();
+        if (c == coerced_.end() || std::any_of(c->second.begin(), c->second.end(), per_element))
           unsupported(span, "map functions returning arrays whose sizes depend on the element");
-        sh.push_back(d);
+        rs = c->second;
+        core::Stm again;
+        again.pat = {p_.new_var("coerced", t, rs)};
+        again.exp = exp(ExpKind::SubExp, {r}, span);
+        r = SubExp::of_var(again.pat[0]);
+        body.stms.push_back(std::move(again));
       }
+      Val sh{w};
+      sh.insert(sh.end(), rs.begin(), rs.end());
       types.push_back(CType{t.prim, t.rank + 1});
       shapes.push_back(sh);
     }
@@ -986,6 +1000,18 @@ private:
     return emit1(std::move(x), CType{cmp ? PrimType::Bool : t, 0});
   }
 
+  // Note [Loops whose arrays change size]
+  // A loop parameter's array may have another size in each iteration (`loop xs for i <
+  // n do xs ++ xs`, a while loop that filters). Core IR arrays have their sizes as
+  // variables, so such a dimension gets one: an i64 loop parameter of its own (after the
+  // program's parameters), starting at the initial value's size, whose next value is
+  // the size of the body's result, as Futhark's existential loop sizes. Which dimensions
+  // vary is found by lowering the body: first with every parameter of its initial
+  // value's sizes; if the body's result has another size in some dimension, the
+  // attempt is dropped (its variables and check candidates too) and the loop lowered
+  // again with that dimension a parameter, until the body keeps every other one. The
+  // loop's results have the size parameters' final values as their sizes. A loop whose
+  // arrays keep their sizes is lowered as before, in one attempt.
   Val lower_loop(const Expr &e) {
     Val init = e.args[0] ? lower(*e.args[0]) : value_of_pattern(e.pattern);
     Val bound;
@@ -995,10 +1021,40 @@ private:
       xs = lower(*e.args[1]);
       bound = {shape_of(xs[0])[0]};
     }
+    std::vector<std::vector<bool>> varying;
+    for (const SubExp &i : init) varying.emplace_back(shape_of(i).size(), false);
+    for (;;) {
+      size_t vars = p_.vars.size(), candidates = p_.candidates.size(), stms = cur_->stms.size();
+      auto alias = alias_;
+      if (std::optional<Val> out = lower_loop_with(e, init, bound, xs, varying)) return *out;
+      p_.vars.resize(vars);
+      p_.candidates.resize(candidates);
+      cur_->stms.resize(stms);
+      alias_ = std::move(alias);
+    }
+  }
+
+  // One attempt of lower_loop: `varying` says which dimensions of each parameter are
+  // size parameters. Nothing (and more dimensions marked) when the body changes the
+  // size of another one.
+  std::optional<Val> lower_loop_with(const Expr &e, const Val &init, const Val &bound, const Val &xs,
+                                     std::vector<std::vector<bool>> &varying) {
     core::Exp x = exp(ExpKind::Loop, init, e.span);
     std::vector<CType> types;
     std::vector<Val> shapes;
     Val params = new_loop_params(x, init, types, shapes, "p");
+    // The size parameters, and the initial values of each.
+    std::vector<int> size_params;
+    for (size_t i = 0; i < init.size(); i++)
+      for (size_t d = 0; d < varying[i].size(); d++) {
+        if (!varying[i][d]) continue;
+        int n = p_.new_var("n", CType{PrimType::I64, 0});
+        size_params.push_back(n);
+        x.loop_params.push_back(n);
+        x.args.push_back(shapes[i][d]);
+        shapes[i][d] = SubExp::of_var(n);
+      }
+    for (size_t i = 0; i < init.size(); i++) p_.vars[size_t(params[i].var)].shape = shapes[i];
     x.is_while = e.loop_form == LoopForm::While;
     size_t base = env_.size();
     if (!x.is_while) {
@@ -1027,13 +1083,33 @@ private:
       }
       return lower(*e.args[2]);
     });
-    for (size_t i = 0; i < init.size(); i++)
-      if (!same_shape(shape_of(body->result[i]), shapes[i]))
-        unsupported(e.span, "loops whose arrays may change size");
+    env_.resize(base);
+    bool again = false;
+    for (size_t i = 0; i < init.size(); i++) {
+      Val got = shape_of(body->result[i]);
+      for (size_t d = 0; d < varying[i].size(); d++)
+        if (!varying[i][d] && !same(got[d], shapes[i][d])) varying[i][d] = again = true;
+    }
+    if (again) return std::nullopt;
+    // The sizes of the next iteration's arrays.
+    for (size_t i = 0; i < init.size(); i++) {
+      Val got = shape_of(body->result[i]);
+      for (size_t d = 0; d < varying[i].size(); d++)
+        if (varying[i][d]) body->result.push_back(got[d]);
+    }
     if (x.is_while) x.bodies[0] = std::move(body);
     else x.bodies.push_back(std::move(body));
-    env_.resize(base);
-    return emit(std::move(x), types, shapes, "loop");
+    if (size_params.empty()) return emit(std::move(x), types, shapes, "loop");
+    // The results: the arrays, of the final sizes, then those sizes.
+    std::vector<SubExp> sizes;
+    for (size_t k = 0; k < size_params.size(); k++) sizes.push_back(SubExp::of_var(p_.new_var("n", CType{PrimType::I64, 0})));
+    size_t k = 0;
+    for (size_t i = 0; i < init.size(); i++)
+      for (size_t d = 0; d < varying[i].size(); d++)
+        if (varying[i][d]) shapes[i][d] = sizes[k++];
+    Val out = emit(std::move(x), types, shapes, "loop");
+    for (const SubExp &n : sizes) cur_->stms.back().pat.push_back(n.var);
+    return out;
   }
 
   Val indices(const std::vector<IndexPart> &parts) {
@@ -1740,8 +1816,10 @@ private:
     // "Value of (desugared) shape [a][b] cannot match shape of type \"[n][m]i32\"."
     std::string type_tmpl;
     Val type_args;
+    std::vector<std::optional<SubExp>> wants;
     for (size_t d = 0; d < t.dims.size() && d < shape.size(); d++) {
       std::optional<SubExp> want = resolve_dim(t.dims[d], span);
+      wants.push_back(want);
       if (!want) {
         type_tmpl += "[" + escape_template_text(t.dims[d].str()) + "]";
         continue;
@@ -1763,6 +1841,14 @@ private:
     args.insert(args.end(), type_args.begin(), type_args.end());
     emit_check(FailureKind::Size, span, tmpl, ok, args);
     (void)whole;
+    // The sizes the value has from here on (map_result_types).
+    for (size_t k = off; k < off + count(t) && k < v.size(); k++) {
+      if (!v[k].is_var()) continue;
+      Val to = shape_of(v[k]);
+      for (size_t d = 0; d < wants.size() && d < to.size(); d++)
+        if (wants[d]) to[d] = *wants[d];
+      coerced_[v[k].var] = to;
+    }
   }
 
   // The row of each component at i (no check: callers check).
@@ -1946,6 +2032,8 @@ private:
   size_t frame_ = 0;
   std::vector<std::string> unsafe_at_; // the #[unsafe] attributes around (innermost last)
   std::map<int, SubExp> alias_; // size variables known (checked) equal to another
+  // Arrays coerced (`:>`) to other sizes: the sizes they have after the check.
+  std::map<int, Val> coerced_;
 };
 
 } // namespace
