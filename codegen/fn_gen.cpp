@@ -600,11 +600,23 @@ void FnGen::index_stm(const core::Stm &s) {
     bind(s.pat[0], Val{load_elem(t, addr), nullptr, {}, {}});
     return;
   }
+  bind(s.pat[0], Val{host_read(t, addr), nullptr, {}, {}});
+}
+
+Value *FnGen::host_read(PrimType t, Value *addr) {
   AllocaInst *buf = entry_alloca(ops_.mem_type(t));
   Value *st = b_.CreateCall(rt("kerb_rt_read"),
                             {ctx, buf, addr, i64(int64_t(m_.getDataLayout().getTypeAllocSize(ops_.mem_type(t))))});
   return_if_error(st);
-  bind(s.pat[0], Val{ops_.from_mem(t, b_.CreateLoad(ops_.mem_type(t), buf)), nullptr, {}, {}});
+  return ops_.from_mem(t, b_.CreateLoad(ops_.mem_type(t), buf));
+}
+
+void FnGen::host_write(PrimType t, Value *v, Value *addr) {
+  Type *et = ops_.mem_type(t);
+  AllocaInst *buf = entry_alloca(et);
+  b_.CreateStore(ops_.to_mem(t, v), buf);
+  Value *es = i64(int64_t(m_.getDataLayout().getTypeAllocSize(et)));
+  return_if_error(b_.CreateCall(rt("kerb_rt_write"), {ctx, addr, buf, es}));
 }
 
 void FnGen::return_if_error(Value *status) {

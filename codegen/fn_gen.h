@@ -66,14 +66,14 @@ struct ArenaNeed {
   Value *bytes = nullptr; // with a host generator: the bound in bytes, as host code
 };
 
-// `dests`: the body's variables written in place (FnGen::in_place_results). With
-// `host` null only `any` is computed; otherwise `size` gives a size's i64 value in host
-// code (null: not known there).
 // Moves each slow copy of deferred work (FnGen::slow_regions) into a noinline, cold
 // function of its own (Note [The slow copy outlined] in deferred_checks.cpp); the
 // kernels must be complete.
 void outline_slow_copies(const std::map<Function *, std::vector<std::vector<BasicBlock *>>> &regions);
 
+// `dests`: the body's variables written in place (FnGen::in_place_results). With
+// `host` null only `any` is computed; otherwise `size` gives a size's i64 value in host
+// code (null: not known there).
 ArenaNeed arena_need(const core::Program &p, const core::Body &body,
                      const std::map<int, size_t> &dests, FnGen *host,
                      const std::function<Value *(const core::SubExp &)> &size);
@@ -81,6 +81,10 @@ ArenaNeed arena_need(const core::Program &p, const core::Body &body,
 ArenaNeed arena_need_arrays(const core::Program &p, const std::vector<int> &vars, int copies,
                             FnGen *host, const std::function<Value *(const core::SubExp &)> &size);
 bool body_allocates(const core::Program &p, const core::Body &body);
+// Whether running the body in a kernel makes an array with a size that `known` says
+// the host cannot compute before the launch (arena_need's `dynamic`, without host code).
+bool arena_dynamic(const core::Program &p, const core::Body &body, const std::map<int, size_t> &dests,
+                   const std::function<bool(const core::SubExp &)> &known);
 
 // Code generation of one function body (host code or a kernel), with its builder.
 class FnGen {
@@ -119,6 +123,17 @@ public:
   std::map<int, std::pair<Value *, Value *>> divisors;
 
   void bind(int var, Val v) { env_[var] = std::move(v); }
+  // Forgets every variable bound since `before` (bound()'s earlier answer): those of a
+  // body generated inside a host loop, whose values do not reach past it.
+  std::set<int> bound() const {
+    std::set<int> out;
+    for (const auto &[v, val] : env_) out.insert(v);
+    return out;
+  }
+  void unbind(int var) { env_.erase(var); }
+  void unbind_since(const std::set<int> &before) {
+    for (auto it = env_.begin(); it != env_.end();) it = before.count(it->first) ? std::next(it) : env_.erase(it);
+  }
   bool has(int var) const { return env_.count(var) != 0; }
   const Val &lookup(int var) const {
     auto it = env_.find(var);
@@ -258,6 +273,10 @@ public:
                                           const std::vector<Value *> &dims);
 
   Function *rt(const std::string &name);
+  // Host: the element of type t at device address addr (a read of device memory), and
+  // writing one there.
+  Value *host_read(PrimType t, Value *addr);
+  void host_write(PrimType t, Value *v, Value *addr);
 
   // ---- statements
 

@@ -27,6 +27,8 @@
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
+#include <algorithm>
+
 namespace kerb::codegen {
 
 using namespace llvm;
@@ -40,8 +42,9 @@ namespace {
 
 class NeedWalker {
 public:
-  NeedWalker(const core::Program &p, FnGen *host, const std::function<Value *(const core::SubExp &)> &size)
-      : p_(p), host_(host), size_(size) {}
+  NeedWalker(const core::Program &p, FnGen *host, const std::function<Value *(const core::SubExp &)> &size,
+             const std::function<bool(const core::SubExp &)> &known = {})
+      : p_(p), host_(host), size_(size), known_(known) {}
 
   // The bytes of fresh arrays for the variables `vars` (times `copies`), padding
   // included.
@@ -51,9 +54,13 @@ public:
       const core::VarInfo &info = p_.var(v);
       if (info.type.rank == 0) continue;
       n.any = true;
-      if (!host_ || n.dynamic) continue;
+      if ((!host_ && !known_) || n.dynamic) continue;
       if (int(info.shape.size()) != info.type.rank) {
         n.dynamic = true;
+        continue;
+      }
+      if (!host_) {
+        n.dynamic = !std::all_of(info.shape.begin(), info.shape.end(), known_);
         continue;
       }
       IRBuilder<> &ib = host_->builder();
@@ -141,6 +148,8 @@ private:
   const core::Program &p_;
   FnGen *host_;
   const std::function<Value *(const core::SubExp &)> &size_;
+  // Without a host generator: whether a size is known on the host (`dynamic` only).
+  const std::function<bool(const core::SubExp &)> &known_;
 };
 
 } // namespace
@@ -157,6 +166,12 @@ ArenaNeed arena_need_arrays(const core::Program &p, const std::vector<int> &vars
 
 bool body_allocates(const core::Program &p, const core::Body &body) {
   return arena_need(p, body, {}, nullptr, {}).any;
+}
+
+bool arena_dynamic(const core::Program &p, const core::Body &body, const std::map<int, size_t> &dests,
+                   const std::function<bool(const core::SubExp &)> &known) {
+  std::function<Value *(const core::SubExp &)> no_size;
+  return NeedWalker(p, nullptr, no_size, known).body(body, dests).dynamic;
 }
 
 // ---- a thread's arena (kernel code)
@@ -239,27 +254,43 @@ Value *ProgramGen::host_size(const core::SubExp &s, const std::map<int, const co
   return v ? h.ops().to_i64(p_.var(s.var).type.prim, v) : nullptr;
 }
 
+namespace {
+
+// Scalar arithmetic that cannot fail, as the lowering hoists it: what the host may
+// evaluate again for a size (host_scalar).
+bool host_evaluable(const core::Exp &e) {
+  if (e.site >= 0) return false;
+  switch (e.kind) {
+  case core::ExpKind::SubExp: case core::ExpKind::UnOp: case core::ExpKind::Convert: return true;
+  case core::ExpKind::BinOp:
+    return e.binop != BinOp::Div && e.binop != BinOp::Mod && e.binop != BinOp::Quot &&
+           e.binop != BinOp::Rem && e.binop != BinOp::Pow;
+  case core::ExpKind::PrimFn:
+    return e.prim_fn.fn == PrimFn::Min || e.prim_fn.fn == PrimFn::Max ||
+           e.prim_fn.fn == PrimFn::Abs || e.prim_fn.fn == PrimFn::Sgn;
+  default: return false;
+  }
+}
+
+} // namespace
+
+bool ProgramGen::host_size_known(const core::SubExp &s, const std::map<int, const core::Stm *> &defs) {
+  if (!s.is_var()) return true;
+  if (host_->has(s.var)) return host_->lookup(s.var).scalar != nullptr;
+  auto it = defs.find(s.var);
+  if (it == defs.end() || it->second->pat.size() != 1 || !host_evaluable(it->second->exp)) return false;
+  for (const core::SubExp &a : it->second->exp.args)
+    if (!host_size_known(a, defs)) return false;
+  return true;
+}
+
 Value *ProgramGen::host_scalar(int var, const std::map<int, const core::Stm *> &defs) {
   FnGen &h = *host_;
   if (h.has(var)) return h.lookup(var).scalar;
   auto it = defs.find(var);
   if (it == defs.end() || it->second->pat.size() != 1) return nullptr;
   const core::Exp &e = it->second->exp;
-  // Scalar arithmetic that cannot fail, as the lowering hoists it.
-  bool pure = e.site < 0;
-  switch (e.kind) {
-  case core::ExpKind::SubExp: case core::ExpKind::UnOp: case core::ExpKind::Convert: break;
-  case core::ExpKind::BinOp:
-    pure = pure && e.binop != BinOp::Div && e.binop != BinOp::Mod && e.binop != BinOp::Quot &&
-           e.binop != BinOp::Rem && e.binop != BinOp::Pow;
-    break;
-  case core::ExpKind::PrimFn:
-    pure = pure && (e.prim_fn.fn == PrimFn::Min || e.prim_fn.fn == PrimFn::Max ||
-                    e.prim_fn.fn == PrimFn::Abs || e.prim_fn.fn == PrimFn::Sgn);
-    break;
-  default: pure = false;
-  }
-  if (!pure) return nullptr;
+  if (!host_evaluable(e)) return nullptr;
   std::vector<Value *> args;
   for (const core::SubExp &a : e.args) {
     Value *x = a.is_var() ? host_scalar(a.var, defs) : h.ops().constant(a.constant);
@@ -276,8 +307,6 @@ Value *ProgramGen::host_scalar(int var, const std::map<int, const core::Stm *> &
   }
 }
 
-namespace {
-
 void collect_defs(const core::Body &b, std::map<int, const core::Stm *> &defs) {
   for (const core::Stm &s : b.stms) {
     for (int v : s.pat) defs[v] = &s;
@@ -287,19 +316,13 @@ void collect_defs(const core::Body &b, std::map<int, const core::Stm *> &defs) {
   }
 }
 
-} // namespace
-
 ProgramGen::ArenaSlots ProgramGen::add_arena(SlotList &sl, Value *threads,
                                              const std::vector<ArenaLambda> &lambdas,
                                              const core::Exp &where, const std::vector<int> &carried) {
   FnGen &h = *host_;
   IRBuilder<> &hb = h.builder();
-  std::map<int, const core::Stm *> defs;
-  for (const ArenaLambda &l : lambdas) collect_defs(l.lambda->body, defs);
-  for (const auto &[v, lazy] : sl.lazies)
-    if (lazy.stm->exp.lambda) collect_defs(lazy.stm->exp.lambda->body, defs);
   std::function<Value *(const core::SubExp &)> size = [&](const core::SubExp &d) {
-    return host_size(d, defs);
+    return host_size(d, fn_defs_);
   };
   ArenaNeed total;
   total.bytes = h.i64(0);

@@ -91,6 +91,8 @@ void ProgramGen::host_function(const core::Function &fn) {
   Value *in = f->getArg(1), *out = f->getArg(2);
   g.on_fail = [&g](Value *status) { g.builder().CreateRet(status); };
   host_ = &g;
+  fn_defs_.clear();
+  collect_defs(fn.body, fn_defs_);
   g.launch_hook = [this](const core::Stm &s) { return launch(s); };
   g.host_stm = [this](const core::Stm &s) { host_stm(s); };
   g.materialize = [this](const Val &v, PrimType t) { return materialize(v, t); };
@@ -207,11 +209,7 @@ void ProgramGen::host_stm(const core::Stm &s) {
     Value *dst = g.element_addr(addr, g.flat_offset(src.dims, idx), t.prim);
     const core::SubExp &v = e.args.back();
     if (g.rank_of(v) == 0) {
-      Type *et = g.ops().mem_type(t.prim);
-      AllocaInst *buf = g.entry_alloca(et);
-      b.CreateStore(g.ops().to_mem(t.prim, g.scalar(v)), buf);
-      Value *es = g.i64(int64_t(out_.host->getDataLayout().getTypeAllocSize(et)));
-      g.return_if_error(b.CreateCall(g.rt("kerb_rt_write"), {g.ctx, dst, buf, es}));
+      g.host_write(t.prim, g.scalar(v), dst);
     } else {
       Val row = contiguous(g.val(v), t.prim);
       g.return_if_error(b.CreateCall(g.rt("kerb_rt_copy"),
@@ -281,6 +279,7 @@ bool ProgramGen::launch(const core::Stm &s) {
   switch (s.exp.kind) {
   case core::ExpKind::Map:
   case core::ExpKind::Iota:
+    if (s.exp.kind == core::ExpKind::Map && sequential_map(s)) return true;
     if (host_->consumed_whole(s)) {
       FnGen &h = *host_;
       for (size_t j = 0; j < s.pat.size(); j++) {
@@ -346,6 +345,87 @@ Val ProgramGen::consumed_dest(int var, PrimType t, const core::Stm &s) {
               (e.lambda && lambda_free_vars(p_, *e.lambda).count(var));
   if (!replicated || other_use) return fresh_copy(v, t);
   return v;
+}
+
+// Note [Maps whose arrays are sized inside]
+// A kernel's threads take the arrays they make from scratch memory that the host
+// allocates before the launch (Note [Kernel memory]), so the host must know every such
+// array's size: a size bound outside the map, or scalar arithmetic on such sizes. A map
+// whose lambda makes an array of a size known only inside it (`map (\n -> ... iota n
+// ...) ns`, a replicate of a row's length, a loop whose arrays are sized by the
+// element) cannot be one kernel. It runs as host code instead: a loop over its elements
+// that applies the lambda to each row in turn, as host code, and writes the element's
+// results into the outputs. The lambda's own SOACs become kernels of their own
+// (launched once per element; those whose arrays are again sized inside run the same
+// way), its scalar code runs on the host, reading the rows' elements from the device.
+// Elements run in order, so the first failing element is the interpreter's. Each
+// iteration gives back what it allocated (kerb_rt_scope_mark/release, as host loops).
+// Correct and slow: one launch or more per element. Futhark instead expands the
+// memory by the largest size over the elements (computed first) or flattens the nest;
+// either would be the faster way. The outputs' row shapes must still be known before
+// the loop (the lowering rejects maps whose rows' sizes depend on the element).
+// A map whose lambda makes no such array is not affected (arena_dynamic is exactly
+// add_arena's test, which used to reject it).
+bool ProgramGen::sequential_map(const core::Stm &s) {
+  const core::Exp &e = s.exp;
+  FnGen &h = *host_;
+  auto known = [&](const core::SubExp &d) { return host_size_known(d, fn_defs_); };
+  // In a kernel the lambda's results are written in place, except when the map is fused
+  // into its readers (then they are arrays of the element).
+  std::map<int, size_t> dests;
+  if (!h.consumed_whole(s)) dests = FnGen::in_place_results(p_, *e.lambda);
+  if (!arena_dynamic(p_, e.lambda->body, dests, known)) return false;
+  IRBuilder<> &b = h.builder();
+  // Its arrays are read row by row on the host: those computed where read (fused maps
+  // and iotas) are computed now.
+  for (int a : e.arrays) {
+    auto lz = host_lazy_.find(a);
+    if (lz == host_lazy_.end()) continue;
+    const core::Stm &ls = *lz->second.stm;
+    for (int v : ls.pat) {
+      host_lazy_.erase(v);
+      h.unbind(v);
+    }
+    if (ls.exp.kind == core::ExpKind::Iota) iota_kernel(ls);
+    else map_kernel(ls);
+  }
+  std::set<int> before = h.bound();
+  Value *n = h.ops().to_i64(h.prim_of(e.args[0]), h.scalar(e.args[0]));
+  std::vector<Val> outs;
+  for (int v : s.pat) {
+    const core::CType &t = p_.var(v).type;
+    const std::vector<core::SubExp> &shape = p_.var(v).shape;
+    if (int(shape.size()) != t.rank || !std::all_of(shape.begin() + 1, shape.end(), known))
+      unsupported(e, "maps whose results' sizes are not known");
+    std::vector<Value *> dims{n};
+    for (size_t d = 1; d < shape.size(); d++) dims.push_back(host_size(shape[d], fn_defs_));
+    outs.push_back(Val{nullptr, alloc(byte_size(t.prim, dims)), dims, {}});
+  }
+  h.counted_loop(n, [&](Value *i) {
+    Value *mark = b.CreateCall(h.rt("kerb_rt_scope_mark"), {h.ctx});
+    std::vector<Val> rows;
+    for (int a : e.arrays) {
+      const Val &arr = h.lookup(a);
+      PrimType t = p_.var(a).type.prim;
+      Value *at = h.element_addr(arr.addr, h.offset_of(arr, {i}), t);
+      rows.push_back(arr.dims.size() == 1 ? Val{h.host_read(t, at), nullptr, {}, {}} : h.subarray(arr, at, 1));
+    }
+    std::vector<Val> res = h.apply(*e.lambda, rows);
+    for (size_t j = 0; j < s.pat.size(); j++) {
+      PrimType t = p_.var(s.pat[j]).type.prim;
+      const Val &out = outs[j];
+      Value *at = h.element_addr(out.addr, h.offset_of(out, {i}), t);
+      if (out.dims.size() == 1) h.host_write(t, res[j].scalar, at);
+      else copy_view(res[j], h.subarray(out, at, 1), t);
+    }
+    Value *none = h.entry_alloca(ArrayType::get(b.getInt64Ty(), 1));
+    b.CreateCall(h.rt("kerb_rt_scope_release"), {h.ctx, mark, none, b.getInt32(0)});
+  });
+  // The lambda's variables were bound inside the loop: later host code (a size that
+  // host_size evaluates again) must not see them.
+  h.unbind_since(before);
+  for (size_t j = 0; j < s.pat.size(); j++) h.bind(s.pat[j], outs[j]);
+  return true;
 }
 
 } // namespace kerb::codegen

@@ -30,6 +30,10 @@ namespace Intrinsic = llvm::Intrinsic;
 // threads: ptxas then keeps it to the registers that let per_sm blocks share an SM.
 void min_blocks_per_sm(Module &m, Function *f, int per_sm);
 
+// Adds the statements of b (nested bodies and lambdas included) to `defs`, by the
+// variables they bind.
+void collect_defs(const core::Body &b, std::map<int, const core::Stm *> &defs);
+
 // The program generator: host functions, and kernels extracted from them.
 
 class ProgramGen {
@@ -147,6 +151,11 @@ private:
   // values in the kernel's lambdas (`defs`); null when neither.
   Value *host_size(const core::SubExp &s, const std::map<int, const core::Stm *> &defs);
   Value *host_scalar(int var, const std::map<int, const core::Stm *> &defs);
+  // Whether host_size would give a value (no host code made).
+  bool host_size_known(const core::SubExp &s, const std::map<int, const core::Stm *> &defs);
+  // Every statement of the entry being generated, by the variables it binds: sizes
+  // that host_size may evaluate again.
+  std::map<int, const core::Stm *> fn_defs_;
 
   // GPU: the global thread index and the thread/block ids.
   Value *sreg(IRBuilder<> &b, Intrinsic::ID id);
@@ -165,6 +174,10 @@ private:
   void deferred(FnGen &g, const std::function<void(bool slow)> &work);
 
   bool launch(const core::Stm &s);
+  // A map whose lambda makes arrays sized inside it: a host loop over its elements
+  // (Note [Maps whose arrays are sized inside] in program_gen.cpp). False (nothing
+  // generated) for other maps.
+  bool sequential_map(const core::Stm &s);
 
   // Outputs of a map-like kernel: allocated in host code, [n] ++ row dims; in read-back
   // memory when read_back_once(s).

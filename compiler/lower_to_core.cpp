@@ -251,18 +251,21 @@ private:
   }
 
   // The types and shapes of a map's results: [w] and the lambda's result shape, which
-  // must be the same for every element (its sizes bound outside the lambda).
+  // must be the same for every element (its sizes bound outside the lambda; a value the
+  // lambda coerces, `... :> [n][m]t`, has the coerced sizes: lower_coerce).
   void map_result_types(const core::Lambda &lam, Body &body, SubExp w,
                         std::vector<CType> &types, std::vector<Val> &shapes, const Span &span) {
-    for (const SubExp &r : body.result) {
+    auto per_element = [&](const SubExp &d) {
+      bool param = d.is_var() && std::find(lam.params.begin(), lam.params.end(), d.var) != lam.params.end();
+      return d.is_var() && (param || (defined_in_deep(body, d.var) && !hoist(body, lam, d.var)));
+    };
+    for (SubExp &r : body.result) {
       CType t = type_of(r);
+      Val rs = shape_of(r);
+      if (std::any_of(rs.begin(), rs.end(), per_element))
+        unsupported(span, "map functions returning arrays whose sizes depend on the element");
       Val sh{w};
-      for (const SubExp &d : shape_of(r)) {
-        bool param = d.is_var() && std::find(lam.params.begin(), lam.params.end(), d.var) != lam.params.end();
-        if (d.is_var() && (param || (defined_in_deep(body, d.var) && !hoist(body, lam, d.var))))
-          unsupported(span, "map functions returning arrays whose sizes depend on the element");
-        sh.push_back(d);
-      }
+      sh.insert(sh.end(), rs.begin(), rs.end());
       types.push_back(CType{t.prim, t.rank + 1});
       shapes.push_back(sh);
     }
@@ -996,19 +999,17 @@ private:
   }
 
   // Note [Loops whose arrays change size]
-  // A loop parameter's sizes are, at first, its initial value's, as when the body keeps
-  // them (`loop acc = copy xs for i < n do acc with [i] = ...`: acc is [n]). A body that
-  // gives an array of another size (`xs ++ xs`, `filter`, `iota (2 * length xs)`) makes
-  // that size a loop parameter of its own: an i64 after the others, initially the
-  // initial value's size, next the body result's, and after the loop a result of its
-  // own that the loop's array result has as its size (as an if's existential sizes,
-  // lower_if). Since a parameter's size may decide another's (`(iota (length a + 1),
-  // replicate (length a) 0)`: b's size follows a's), the body is lowered again until no
-  // more sizes vary, each time without the check candidates of the body thrown away.
-  // The code generator carries an array parameter's sizes in its slots already; on the
-  // host each iteration's arrays are fresh and the scope release frees the last ones. In
-  // a kernel the sizes are known only inside, which kernels do not support yet (the
-  // code generator says so).
+  // A loop parameter's array may have another size in each iteration (`loop xs for i <
+  // n do xs ++ xs`, a while loop that filters). Core IR arrays have their sizes as
+  // variables, so such a dimension gets one: an i64 loop parameter of its own (after the
+  // program's parameters), starting at the initial value's size, whose next value is
+  // the size of the body's result, as Futhark's existential loop sizes. Which dimensions
+  // vary is found by lowering the body: first with every parameter of its initial
+  // value's sizes; if the body's result has another size in some dimension, the
+  // attempt is dropped (its variables and check candidates too) and the loop lowered
+  // again with that dimension a parameter, until the body keeps every other one. The
+  // loop's results have the size parameters' final values as their sizes. A loop whose
+  // arrays keep their sizes is lowered as before, in one attempt.
   Val lower_loop(const Expr &e) {
     Val init = e.args[0] ? lower(*e.args[0]) : value_of_pattern(e.pattern);
     Val bound;
@@ -1018,86 +1019,95 @@ private:
       xs = lower(*e.args[1]);
       bound = {shape_of(xs[0])[0]};
     }
-    // The sizes that vary (parameter, dimension): Note [Loops whose arrays change size].
-    std::set<std::pair<size_t, size_t>> varying;
-    const size_t candidates = p_.candidates.size();
+    std::vector<std::vector<bool>> varying;
+    for (const SubExp &i : init) varying.emplace_back(shape_of(i).size(), false);
     for (;;) {
-      core::Exp x = exp(ExpKind::Loop, init, e.span);
-      std::vector<CType> types;
-      std::vector<Val> shapes;
-      Val params = new_loop_params(x, init, types, shapes, "p");
-      // The varying sizes: i64 parameters after the others, their initial values the
-      // initial values' sizes.
-      std::vector<std::pair<size_t, size_t>> sized;
-      for (auto [i, d] : varying) {
-        int sv = p_.new_var("size", CType{PrimType::I64, 0});
-        x.loop_params.push_back(sv);
-        x.args.push_back(shapes[i][d]);
-        shapes[i][d] = SubExp::of_var(sv);
-        sized.push_back({i, d});
-      }
-      for (auto [i, d] : varying) p_.vars[size_t(params[i].var)].shape[d] = shapes[i][d];
-      x.is_while = e.loop_form == LoopForm::While;
-      size_t base = env_.size();
-      if (!x.is_while) {
-        PrimType ct = type_of(bound[0]).prim;
-        x.loop_var = p_.new_var(e.loop_form == LoopForm::For ? e.name : "i", CType{ct, 0});
-        x.args.push_back(bound[0]);
-      }
-      bind(e.pattern, params);
-      if (x.is_while) {
-        auto cond = lower_body([&] { return lower(*e.args[1]); });
-        x.bodies.push_back(nullptr);
-        x.bodies.push_back(std::move(cond));
-      }
-      auto body = lower_body([&] {
-        if (e.loop_form == LoopForm::For) bind_name(e.name, {SubExp::of_var(x.loop_var)});
-        if (e.loop_form == LoopForm::ForIn) {
-          Val row;
-          for (const SubExp &c : xs) {
-            core::Exp ix = exp(ExpKind::Index, {SubExp::of_var(x.loop_var)}, e.span);
-            ix.arrays = {c.var};
-            Val sh = shape_of(c);
-            row.push_back(emit1(std::move(ix), CType{type_of(c).prim, type_of(c).rank - 1},
-                                Val(sh.begin() + 1, sh.end()), "x"));
-          }
-          bind(e.pattern2, row);
-        }
-        return lower(*e.args[2]);
-      });
-      env_.resize(base);
-      bool grew = false;
-      for (size_t i = 0; i < init.size(); i++) {
-        Val r = shape_of(body->result[i]);
-        for (size_t d = 0; d < r.size(); d++)
-          if (!same(r[d], shapes[i][d])) grew = varying.insert({i, d}).second || grew;
-      }
-      if (grew) { // again, without the checks of the discarded body
-        p_.candidates.resize(candidates);
-        continue;
-      }
-      for (auto [i, d] : sized) body->result.push_back(shape_of(body->result[i])[d]);
-      if (x.is_while) x.bodies[0] = std::move(body);
-      else x.bodies.push_back(std::move(body));
-      if (sized.empty()) return emit(std::move(x), types, shapes, "loop");
-      // The loop's sizes after it: results of their own, in the results' shapes.
-      core::Stm st;
-      std::vector<Val> out_shapes = shapes;
-      std::vector<int> out_sizes;
-      for (auto [i, d] : sized) {
-        out_sizes.push_back(p_.new_var("size", CType{PrimType::I64, 0}));
-        out_shapes[i][d] = SubExp::of_var(out_sizes.back());
-      }
-      Val out;
-      for (size_t i = 0; i < types.size(); i++) {
-        st.pat.push_back(p_.new_var("loop", types[i], out_shapes[i]));
-        out.push_back(SubExp::of_var(st.pat.back()));
-      }
-      st.pat.insert(st.pat.end(), out_sizes.begin(), out_sizes.end());
-      st.exp = std::move(x);
-      cur_->stms.push_back(std::move(st));
-      return out;
+      size_t vars = p_.vars.size(), candidates = p_.candidates.size(), stms = cur_->stms.size();
+      auto alias = alias_;
+      if (std::optional<Val> out = lower_loop_with(e, init, bound, xs, varying)) return *out;
+      p_.vars.resize(vars);
+      p_.candidates.resize(candidates);
+      cur_->stms.resize(stms);
+      alias_ = std::move(alias);
     }
+  }
+
+  // One attempt of lower_loop: `varying` says which dimensions of each parameter are
+  // size parameters. Nothing (and more dimensions marked) when the body changes the
+  // size of another one.
+  std::optional<Val> lower_loop_with(const Expr &e, const Val &init, const Val &bound, const Val &xs,
+                                     std::vector<std::vector<bool>> &varying) {
+    core::Exp x = exp(ExpKind::Loop, init, e.span);
+    std::vector<CType> types;
+    std::vector<Val> shapes;
+    Val params = new_loop_params(x, init, types, shapes, "p");
+    // The size parameters, and the initial values of each.
+    std::vector<int> size_params;
+    for (size_t i = 0; i < init.size(); i++)
+      for (size_t d = 0; d < varying[i].size(); d++) {
+        if (!varying[i][d]) continue;
+        int n = p_.new_var("n", CType{PrimType::I64, 0});
+        size_params.push_back(n);
+        x.loop_params.push_back(n);
+        x.args.push_back(shapes[i][d]);
+        shapes[i][d] = SubExp::of_var(n);
+      }
+    for (size_t i = 0; i < init.size(); i++) p_.vars[size_t(params[i].var)].shape = shapes[i];
+    x.is_while = e.loop_form == LoopForm::While;
+    size_t base = env_.size();
+    if (!x.is_while) {
+      PrimType ct = type_of(bound[0]).prim;
+      x.loop_var = p_.new_var(e.loop_form == LoopForm::For ? e.name : "i", CType{ct, 0});
+      x.args.push_back(bound[0]);
+    }
+    bind(e.pattern, params);
+    if (x.is_while) {
+      auto cond = lower_body([&] { return lower(*e.args[1]); });
+      x.bodies.push_back(nullptr);
+      x.bodies.push_back(std::move(cond));
+    }
+    auto body = lower_body([&] {
+      if (e.loop_form == LoopForm::For) bind_name(e.name, {SubExp::of_var(x.loop_var)});
+      if (e.loop_form == LoopForm::ForIn) {
+        Val row;
+        for (const SubExp &c : xs) {
+          core::Exp ix = exp(ExpKind::Index, {SubExp::of_var(x.loop_var)}, e.span);
+          ix.arrays = {c.var};
+          Val sh = shape_of(c);
+          row.push_back(emit1(std::move(ix), CType{type_of(c).prim, type_of(c).rank - 1},
+                              Val(sh.begin() + 1, sh.end()), "x"));
+        }
+        bind(e.pattern2, row);
+      }
+      return lower(*e.args[2]);
+    });
+    env_.resize(base);
+    bool again = false;
+    for (size_t i = 0; i < init.size(); i++) {
+      Val got = shape_of(body->result[i]);
+      for (size_t d = 0; d < varying[i].size(); d++)
+        if (!varying[i][d] && !same(got[d], shapes[i][d])) varying[i][d] = again = true;
+    }
+    if (again) return std::nullopt;
+    // The sizes of the next iteration's arrays.
+    for (size_t i = 0; i < init.size(); i++) {
+      Val got = shape_of(body->result[i]);
+      for (size_t d = 0; d < varying[i].size(); d++)
+        if (varying[i][d]) body->result.push_back(got[d]);
+    }
+    if (x.is_while) x.bodies[0] = std::move(body);
+    else x.bodies.push_back(std::move(body));
+    if (size_params.empty()) return emit(std::move(x), types, shapes, "loop");
+    // The results: the arrays, of the final sizes, then those sizes.
+    std::vector<SubExp> sizes;
+    for (size_t k = 0; k < size_params.size(); k++) sizes.push_back(SubExp::of_var(p_.new_var("n", CType{PrimType::I64, 0})));
+    size_t k = 0;
+    for (size_t i = 0; i < init.size(); i++)
+      for (size_t d = 0; d < varying[i].size(); d++)
+        if (varying[i][d]) shapes[i][d] = sizes[k++];
+    Val out = emit(std::move(x), types, shapes, "loop");
+    for (const SubExp &n : sizes) cur_->stms.back().pat.push_back(n.var);
+    return out;
   }
 
   Val indices(const std::vector<IndexPart> &parts) {
@@ -1790,36 +1800,13 @@ private:
   Val lower_coerce(const Expr &e) {
     Val v = lower(*e.args[0]);
     coerce_check(*e.annotation, *e.annotation, v, 0, e.span);
-    return coerced(*e.annotation, v, 0);
-  }
-
-  // After a coercion's check: the components of v (from `off`) rebound with the sizes of
-  // type t where they are known, so that what follows sees [3] or [n] rather than the
-  // size the value was computed with (`xs[i:i+3] :> [3]i32` in a map's function: its
-  // result's size no longer depends on the element).
-  Val coerced(const Type &t, Val v, size_t off) {
-    if (t.is_tuple()) {
-      for (const Type &el : t.elems) {
-        v = coerced(el, v, off);
-        off += count(el);
-      }
-      return v;
+    // From here on the value has the sizes it was checked to have (`xs[i:i+3] :> [3]i32`
+    // in a map's function: the rows no longer depend on the element).
+    for (SubExp &c : v) {
+      auto to = c.is_var() ? coerced_.find(c.var) : coerced_.end();
+      if (to == coerced_.end() || same_shape(to->second, shape_of(c))) continue;
+      c = emit1(exp(ExpKind::SubExp, {c}, e.span), type_of(c), to->second, "coerced");
     }
-    if (!t.is_array() || count(t) == 0 || off >= v.size() || !v[off].is_var()) return v;
-    Val shape = shape_of(v[off]);
-    bool changed = false;
-    for (size_t d = 0; d < t.dims.size() && d < shape.size(); d++) {
-      std::optional<SubExp> want;
-      if (t.dims[d].kind == Dim::Const) want = SubExp::i64(t.dims[d].value);
-      else if (t.dims[d].kind == Dim::Var && is_identifier(t.dims[d].name))
-        if (const Val *b = lookup(t.dims[d].name); b && b->size() == 1 && type_of((*b)[0]).rank == 0 &&
-                                                    type_of((*b)[0]).prim == PrimType::I64)
-          want = (*b)[0];
-      if (!want || same(*want, shape[d])) continue;
-      shape[d] = *want;
-      changed = true;
-    }
-    if (changed) v[off] = emit1(exp(ExpKind::SubExp, {v[off]}), type_of(v[off]), shape, "coerced");
     return v;
   }
 
@@ -1838,8 +1825,10 @@ private:
     // "Value of (desugared) shape [a][b] cannot match shape of type \"[n][m]i32\"."
     std::string type_tmpl;
     Val type_args;
+    std::vector<std::optional<SubExp>> wants;
     for (size_t d = 0; d < t.dims.size() && d < shape.size(); d++) {
       std::optional<SubExp> want = resolve_dim(t.dims[d], span);
+      wants.push_back(want);
       if (!want) {
         type_tmpl += "[" + escape_template_text(t.dims[d].str()) + "]";
         continue;
@@ -1861,6 +1850,14 @@ private:
     args.insert(args.end(), type_args.begin(), type_args.end());
     emit_check(FailureKind::Size, span, tmpl, ok, args);
     (void)whole;
+    // The sizes the value has from here on (lower_coerce).
+    for (size_t k = off; k < off + count(t) && k < v.size(); k++) {
+      if (!v[k].is_var()) continue;
+      Val to = shape_of(v[k]);
+      for (size_t d = 0; d < wants.size() && d < to.size(); d++)
+        if (wants[d]) to[d] = *wants[d];
+      coerced_[v[k].var] = to;
+    }
   }
 
   // The row of each component at i (no check: callers check).
@@ -2078,6 +2075,9 @@ private:
   size_t frame_ = 0;
   std::vector<std::string> unsafe_at_; // the #[unsafe] attributes around (innermost last)
   std::map<int, SubExp> alias_; // size variables known (checked) equal to another
+  // Arrays coerced (`:>`) to other sizes: the sizes they have after the check (lower_coerce
+  // binds them again with these).
+  std::map<int, Val> coerced_;
 };
 
 } // namespace
