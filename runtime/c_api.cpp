@@ -1115,6 +1115,64 @@ void export_deleter(dlpack::ManagedTensor *t) {
   delete v;
 }
 
+// Why a DLPack tensor cannot be viewed as an array of type `t` and rank `rank` of the
+// context: a KERB_DLPACK_* code, KERB_DLPACK_OK if it can.
+int32_t dlpack_problem(const Context &c, PrimType t, int rank, const dlpack::Tensor &d) {
+  int32_t dev = d.device.device_type;
+  bool here = c.cuda ? ((dev == dlpack::kCUDA || dev == dlpack::kCUDAManaged) &&
+                        d.device.device_id == c.cuda->ordinal())
+                     : (dev == dlpack::kCPU || dev == dlpack::kCUDAHost);
+  dlpack::DataType want;
+  dlpack_type(t, want);
+  bool is_bool_u8 = t == PrimType::Bool && d.dtype.code == dlpack::kUInt && d.dtype.bits == 8;
+  if (!here) return KERB_DLPACK_DEVICE;
+  if (!(d.dtype.code == want.code || is_bool_u8) || d.dtype.bits != want.bits || d.dtype.lanes != 1)
+    return KERB_DLPACK_TYPE;
+  if (d.ndim != rank) return KERB_DLPACK_RANK;
+  int64_t n = 1, stride = 1;
+  bool compact = true;
+  for (int k = rank - 1; k >= 0; k--) {
+    int64_t dim = d.shape[k];
+    if (dim < 0) compact = false;
+    if (d.strides && dim > 1 && d.strides[k] != stride) compact = false;
+    stride *= dim;
+    n *= dim;
+  }
+  if (!compact) return KERB_DLPACK_STRIDES;
+  int64_t addr = int64_t(reinterpret_cast<uintptr_t>(d.data)) + int64_t(d.byte_offset);
+  if (n > 0 && addr % prim_size(t) != 0) return KERB_DLPACK_ALIGNMENT;
+  return KERB_DLPACK_OK;
+}
+
+// A handle viewing the memory of `m`, which fits (dlpack_problem), and which the runtime
+// owns from here on; 0 on failure, with the error recorded and `m` still the caller's.
+uint64_t import_dlpack(Context &c, PrimType t, int rank, dlpack::ManagedTensor *m, const std::string &fn,
+                       bool tidy = true) {
+  const dlpack::Tensor &d = m->dl_tensor;
+  auto a = std::make_unique<ArrayObj>();
+  a->prim = t;
+  a->rank = rank;
+  int64_t n = 1;
+  for (int k = 0; k < rank; k++) {
+    n *= d.shape[k];
+    a->shape.push_back(d.shape[k]);
+  }
+  int64_t addr = int64_t(reinterpret_cast<uintptr_t>(d.data)) + int64_t(d.byte_offset);
+  try {
+    if (tidy) c.tidy();
+    if (n > 0) {
+      a->buffer = new Buffer{Allocation{addr, n * prim_size(t)}, 1, release_dlpack, m};
+      a->addr = addr;
+    } else {
+      c.give_back_later(release_dlpack, m);
+    }
+  } catch (const std::exception &e) {
+    c.set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
+    return 0;
+  }
+  return register_array(c, std::move(a));
+}
+
 // PyCapsule_GetName and PyCapsule_GetPointer of the Python that loaded the runtime.
 std::atomic<const char *(*)(void *)> capsule_get_name{nullptr};
 std::atomic<void *(*)(void *, const char *)> capsule_get_pointer{nullptr};
@@ -1128,64 +1186,16 @@ void *kerb_rt_array_from_dlpack(kerb_context *ctx, int32_t prim, int32_t rank, v
     return nullptr;
   }
   *problem = KERB_DLPACK_OK;
-  PrimType t = PrimType(prim);
   std::string fn = "kerb_rt_array_from_dlpack";
   Context *c = started_context(ctx, fn);
   if (!c) return nullptr;
   auto *m = static_cast<dlpack::ManagedTensor *>(managed);
-  const dlpack::Tensor &d = m->dl_tensor;
-  int32_t dev = d.device.device_type;
-  bool here = c->cuda ? ((dev == dlpack::kCUDA || dev == dlpack::kCUDAManaged) &&
-                         d.device.device_id == c->cuda->ordinal())
-                      : (dev == dlpack::kCPU || dev == dlpack::kCUDAHost);
-  dlpack::DataType want;
-  dlpack_type(t, want);
-  bool is_bool_u8 = t == PrimType::Bool && d.dtype.code == dlpack::kUInt && d.dtype.bits == 8;
-  if (!here) *problem = KERB_DLPACK_DEVICE;
-  else if (!(d.dtype.code == want.code || is_bool_u8) || d.dtype.bits != want.bits || d.dtype.lanes != 1)
-    *problem = KERB_DLPACK_TYPE;
-  else if (d.ndim != rank)
-    *problem = KERB_DLPACK_RANK;
+  *problem = dlpack_problem(*c, PrimType(prim), rank, m->dl_tensor);
   if (*problem) {
     usage(c, fmt::format("{}: the array does not fit (problem {})", fn, *problem));
     return nullptr;
   }
-  auto a = std::make_unique<ArrayObj>();
-  a->prim = t;
-  a->rank = rank;
-  int64_t n = 1, stride = 1;
-  bool compact = true;
-  for (int k = rank - 1; k >= 0; k--) {
-    int64_t dim = d.shape[k];
-    if (dim < 0) compact = false;
-    if (d.strides && dim > 1 && d.strides[k] != stride) compact = false;
-    stride *= dim;
-  }
-  for (int k = 0; k < rank; k++) {
-    n *= d.shape[k];
-    a->shape.push_back(d.shape[k]);
-  }
-  int64_t elem = prim_size(t);
-  int64_t addr = int64_t(reinterpret_cast<uintptr_t>(d.data)) + int64_t(d.byte_offset);
-  if (!compact) *problem = KERB_DLPACK_STRIDES;
-  else if (n > 0 && addr % elem != 0) *problem = KERB_DLPACK_ALIGNMENT;
-  if (*problem) {
-    usage(c, fmt::format("{}: the array does not fit (problem {})", fn, *problem));
-    return nullptr;
-  }
-  try {
-    c->tidy();
-    if (n > 0) {
-      a->buffer = new Buffer{Allocation{addr, n * elem}, 1, release_dlpack, m};
-      a->addr = addr;
-    } else {
-      c->give_back_later(release_dlpack, m);
-    }
-  } catch (const std::exception &e) {
-    c->set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
-    return nullptr;
-  }
-  return as_handle<void>(register_array(*c, std::move(a)));
+  return as_handle<void>(import_dlpack(*c, PrimType(prim), rank, m, fn));
 }
 
 void *kerb_rt_array_to_dlpack(kerb_context *ctx, int32_t prim, int32_t rank, const void *array,
@@ -1241,6 +1251,110 @@ void *kerb_rt_array_to_dlpack(kerb_context *ctx, int32_t prim, int32_t rank, con
   }
   v->ctx = std::move(shared);
   return &v.release()->tensor;
+}
+
+int kerb_call_dlpack(kerb_context *ctx, int32_t entry, void *const *args, const uint8_t *kinds,
+                     void *const *outs, int32_t flags, int64_t consumer_stream, int32_t *problem) {
+  if (problem) {
+    problem[0] = -1;
+    problem[1] = KERB_DLPACK_NOT_TAKEN;
+  }
+  int status;
+  Context *c = started_context(ctx, "kerb_call_dlpack", &status);
+  if (!c) return status;
+  if (entry < 0 || size_t(entry) >= c->entries.size())
+    return usage(c, fmt::format("kerb_call_dlpack: no entry number {}", entry));
+  const EntrySig &sig = c->entries[size_t(entry)];
+  std::string fn = "kerb_entry_" + sig.name;
+  if ((!args && !sig.params.empty()) || (!outs && !sig.results.empty()) || !problem)
+    return usage(c, fmt::format("{} (kerb_call_dlpack): args, outs or problem is NULL", fn));
+  auto tensor = [&](size_t k) { return sig.params[k].rank > 0 && !(kinds && kinds[k]); };
+  // All arguments are looked at first, so that none is taken when one does not fit.
+  for (size_t k = 0; k < sig.params.size(); k++) {
+    if (!args[k]) return usage(c, fmt::format("{}: argument {} (in{}) is NULL", fn, k, k));
+    if (!tensor(k)) continue;
+    const SlotType &t = sig.params[k];
+    int32_t p = dlpack_problem(*c, t.prim, t.rank, static_cast<dlpack::ManagedTensor *>(args[k])->dl_tensor);
+    if (p) {
+      problem[0] = int32_t(k);
+      problem[1] = p;
+      return usage(c, fmt::format("{}: argument {} (in{}) does not fit (problem {})", fn, k, k, p));
+    }
+  }
+  // Taken from here on, whatever happens: viewed as arrays for the call, or given back.
+  problem[1] = KERB_DLPACK_OK;
+  int rc = KERB_SUCCESS;
+  try {
+    c->tidy();
+  } catch (const std::exception &e) {
+    rc = c->set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
+  }
+  std::vector<const void *> ins(sig.params.size());
+  std::vector<size_t> viewed;
+  for (size_t k = 0; k < sig.params.size(); k++) {
+    ins[k] = args[k];
+    if (!tensor(k)) continue;
+    auto *m = static_cast<dlpack::ManagedTensor *>(args[k]);
+    uint64_t id = rc == KERB_SUCCESS ? import_dlpack(*c, sig.params[k].prim, sig.params[k].rank, m, fn, false) : 0;
+    if (!id) {
+      if (rc == KERB_SUCCESS) rc = KERB_ERROR;
+      release_dlpack(m);
+      continue;
+    }
+    ins[k] = as_handle<void>(id);
+    viewed.push_back(k);
+  }
+  // Array results land here first when they are to be exported.
+  bool exporting = flags & KERB_CALL_EXPORT;
+  std::vector<void *> handles(sig.results.size(), nullptr);
+  std::vector<void *> call_outs(sig.results.size());
+  for (size_t k = 0; k < sig.results.size(); k++) {
+    if (!outs[k]) {
+      rc = rc ? rc : usage(c, fmt::format("{}: the pointer for result {} (out{}) is NULL", fn, k, k));
+      continue;
+    }
+    call_outs[k] = sig.results[k].rank > 0 ? static_cast<void *>(&handles[k]) : outs[k];
+  }
+  if (rc == KERB_SUCCESS) {
+    try {
+      rc = c->call(fn, entry, call_outs.data(), ins.data());
+    } catch (const std::exception &e) {
+      rc = c->set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
+    }
+  }
+  for (size_t k : viewed) {
+    const SlotType &t = sig.params[k];
+    int freed = kerb_rt_array_free(ctx, int32_t(t.prim), t.rank, const_cast<void *>(ins[k]));
+    if (rc == KERB_SUCCESS) rc = freed;
+  }
+  if (rc == KERB_SUCCESS && (flags & KERB_CALL_SYNC)) rc = kerb_context_sync(ctx);
+  for (size_t k = 0; k < sig.results.size(); k++) {
+    const SlotType &t = sig.results[k];
+    if (t.rank == 0 || !handles[k]) continue;
+    void *out = handles[k];
+    if (rc == KERB_SUCCESS && exporting) {
+      out = kerb_rt_array_to_dlpack(ctx, int32_t(t.prim), t.rank, handles[k], consumer_stream);
+      if (!out) rc = KERB_ERROR;
+    }
+    if (rc != KERB_SUCCESS || exporting) {
+      int freed = kerb_rt_array_free(ctx, int32_t(t.prim), t.rank, handles[k]);
+      if (rc == KERB_SUCCESS) rc = freed;
+    }
+    *static_cast<void **>(outs[k]) = out;
+  }
+  if (rc != KERB_SUCCESS) {
+    // Nothing is returned: tensors exported before a later failure are dropped.
+    for (size_t k = 0; k < sig.results.size(); k++) {
+      if (sig.results[k].rank == 0 || !outs[k]) continue;
+      void *&out = *static_cast<void **>(outs[k]);
+      if (out && exporting && handles[k] != out) {
+        auto *m = static_cast<dlpack::ManagedTensor *>(out);
+        if (m->deleter) m->deleter(m);
+      }
+      out = nullptr;
+    }
+  }
+  return rc;
 }
 
 void kerb_rt_dlpack_capsule_api(const char *(*get_name)(void *),
