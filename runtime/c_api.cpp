@@ -194,6 +194,11 @@ struct Context {
     CUevent done;
   };
   std::deque<GiveBack> give_back;
+  // While set (kerb_call_dlpack letting go of a call's arguments at once), memory given
+  // back shares one event: no work is queued in between. Entries that share an event are
+  // consecutive, and the last of them recycles it.
+  bool share_event = false;
+  CUevent shared_event = nullptr;
   // Buffers the context lent out that their borrower has dropped (from any thread),
   // each with the stream the borrower used them on (-1: none); under drop_mutex, as is
   // `closed` (kerb_context_free ran: a borrower dropping memory frees it itself).
@@ -329,7 +334,9 @@ void Context::give_back_later(void (*release)(void *), void *arg) {
     release(arg);
     return;
   }
-  give_back.push_back(GiveBack{release, arg, cuda->record_event()});
+  CUevent e = share_event && shared_event ? shared_event : cuda->record_event();
+  if (share_event) shared_event = e;
+  give_back.push_back(GiveBack{release, arg, e});
 }
 
 void Context::tidy(bool all) {
@@ -347,7 +354,7 @@ void Context::tidy(bool all) {
   while (!give_back.empty() && (all || cuda->event_done(give_back.front().done))) {
     GiveBack g = give_back.front();
     give_back.pop_front();
-    cuda->recycle_event(g.done);
+    if (give_back.empty() || give_back.front().done != g.done) cuda->recycle_event(g.done);
     g.release(g.arg);
   }
 }
@@ -466,6 +473,25 @@ uint64_t register_array(Context &c, std::unique_ptr<ArrayObj> a) {
   r.arrays.emplace(id, std::move(a));
   c.arrays.insert(id);
   return id;
+}
+
+// Frees live array `id` of context `c` (found already).
+int free_array(Context &c, uint64_t id, const std::string &fn) {
+  std::unique_ptr<ArrayObj> owned;
+  {
+    Registry &r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.arrays.find(id);
+    owned = std::move(it->second);
+    r.arrays.erase(it);
+    c.arrays.erase(id);
+  }
+  if (c.exec) {
+    c.exec->clear_error();
+    release_buffer(c, owned->buffer);
+    if (!c.exec->error.empty()) return c.exec_status(fn);
+  }
+  return KERB_SUCCESS;
 }
 
 // ---- entry calls
@@ -974,21 +1000,7 @@ int kerb_rt_array_free(kerb_context *ctx, int32_t prim, int32_t rank, void *arra
   if (!c) return KERB_USAGE_ERROR;
   ArrayObj *a = find_array(*c, array, t, rank, fn, "the array");
   if (!a) return KERB_USAGE_ERROR;
-  std::unique_ptr<ArrayObj> owned;
-  {
-    Registry &r = registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
-    auto it = r.arrays.find(handle_id(array));
-    owned = std::move(it->second);
-    r.arrays.erase(it);
-    c->arrays.erase(handle_id(array));
-  }
-  if (c->exec) {
-    c->exec->clear_error();
-    release_buffer(*c, owned->buffer);
-    if (!c->exec->error.empty()) return c->exec_status(fn);
-  }
-  return KERB_SUCCESS;
+  return free_array(*c, handle_id(array), fn);
 }
 
 // ---- CUDA streams
@@ -1322,11 +1334,20 @@ int kerb_call_dlpack(kerb_context *ctx, int32_t entry, void *const *args, const 
       rc = c->set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
     }
   }
-  for (size_t k : viewed) {
-    const SlotType &t = sig.params[k];
-    int freed = kerb_rt_array_free(ctx, int32_t(t.prim), t.rank, const_cast<void *>(ins[k]));
-    if (rc == KERB_SUCCESS) rc = freed;
+  // The arguments' views go (their memory given back after the call's work), with one
+  // event for them all.
+  c->share_event = true;
+  c->shared_event = nullptr;
+  try {
+    for (size_t k : viewed) {
+      int freed = free_array(*c, handle_id(ins[k]), fn);
+      if (rc == KERB_SUCCESS) rc = freed;
+    }
+  } catch (const std::exception &e) {
+    int failed = c->set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
+    if (rc == KERB_SUCCESS) rc = failed;
   }
+  c->share_event = false;
   if (rc == KERB_SUCCESS && (flags & KERB_CALL_SYNC)) rc = kerb_context_sync(ctx);
   for (size_t k = 0; k < sig.results.size(); k++) {
     const SlotType &t = sig.results[k];
@@ -1337,7 +1358,12 @@ int kerb_call_dlpack(kerb_context *ctx, int32_t entry, void *const *args, const 
       if (!out) rc = KERB_ERROR;
     }
     if (rc != KERB_SUCCESS || exporting) {
-      int freed = kerb_rt_array_free(ctx, int32_t(t.prim), t.rank, handles[k]);
+      int freed;
+      try {
+        freed = free_array(*c, handle_id(handles[k]), fn);
+      } catch (const std::exception &e) {
+        freed = c->set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
+      }
       if (rc == KERB_SUCCESS) rc = freed;
     }
     *static_cast<void **>(outs[k]) = out;

@@ -25,7 +25,8 @@ CTYPE = {
 # Error codes (include/kerb/kerb.h).
 SUCCESS, ERROR, PROGRAM_ERROR, OUT_OF_MEMORY, USAGE_ERROR = 0, 1, 2, 3, 4
 # Why a DLPack tensor does not fit a parameter (KERB_DLPACK_*, include/kerb/kerb.h).
-DLPACK_DEVICE, DLPACK_TYPE, DLPACK_RANK, DLPACK_STRIDES, DLPACK_ALIGNMENT = 1, 2, 3, 4, 5
+DLPACK_OK, DLPACK_DEVICE, DLPACK_TYPE, DLPACK_RANK, DLPACK_STRIDES, DLPACK_ALIGNMENT = 0, 1, 2, 3, 4, 5
+DLPACK_NOT_TAKEN = 6  # kerb_call_dlpack: failed before looking at the tensors
 # kerb_call_dlpack's flags.
 CALL_EXPORT, CALL_SYNC = 1, 2
 # DLPack's device types.
