@@ -595,6 +595,28 @@ class Program:
             for h, prim_id, rank in temps:
                 lib.array_free(ctx, prim_id, rank, h)
 
+    # Note [The quick call]
+    # ~~~~~~~~~~~~~~~~~~~~~~
+    # Python pays for every crossing into C (a ctypes call) and for every object and
+    # dictionary it builds, so a call of an entry whose parameters are no tuples goes
+    # through kerb_call_dlpack (include/kerb/kerb.h), which takes the whole call at once:
+    # each argument's DLPack tensor (or a kerb.Array's handle, or a scalar's value), then
+    # the call, the arguments' views given back, on the CPU device the sync that makes the
+    # call report its own failure, and the results exported as DLPack tensors for the
+    # library the caller gets them in. What does not depend on the values is made once per
+    # entry (_Plan): the C arrays of arguments and results, scalars' storage at fixed
+    # addresses, and the sizes worth comparing (a size named by one parameter only needs no
+    # comparison). Per array argument Python does a type test, __dlpack__ (torch's
+    # to_dlpack for tensors) and one capsule look-up; per result one capsule and the
+    # library's from_dlpack.
+    #
+    # The quick path never explains: anything it does not take as it is (a list, a
+    # read-only, non-contiguous or bool numpy array, a host array for the GPU, a tensor
+    # that requires grad or is on another stream, sizes that disagree, a tensor of the
+    # wrong type or rank, which kerb_call_dlpack reports without taking any) returns
+    # _SLOW before anything was taken, and _call_general makes the call one C function at
+    # a time, with its copies and its messages naming the parameter. The stream of a call
+    # is chosen before either (_choose_stream), so both order alike (Note [Streams]).
     def _call_plan(self, ctx, entry, plan, args, stream):
         """A call through kerb_call_dlpack, in one crossing into C (Note [The quick call]); or
         _SLOW, nothing taken, when an argument wants the general path (a copy, a conversion,
