@@ -18,6 +18,7 @@ import inspect
 import json
 import keyword
 import operator
+import sys
 import threading
 import weakref
 
@@ -737,8 +738,7 @@ class Program:
                 elif mode == "numpy":
                     out[i] = _np_from_dlpack(_Lent(out[i]))
                 else:
-                    import cupy
-                    out[i] = cupy.from_dlpack(_Lent(out[i], self._dlpack_device))
+                    out[i] = sys.modules["cupy"].from_dlpack(_Lent(out[i], self._dlpack_device))
         else:
             out = []
             for r, v in plan.results:
@@ -766,13 +766,13 @@ class Program:
         for v in args:
             kind = _library_of(v)
             if kind == "torch" and v.is_cuda:
-                s = self._torch_stream_of_call = _torch_current_stream(v.get_device())
+                # The program's device's (a tensor on another device is refused anyway).
+                s = self._torch_stream_of_call = _torch_current_stream(self._ordinal)
                 if s == 1:
                     self._torch_stream_of_call = 0
                 break
             if kind == "cupy":
-                import cupy
-                s = cupy.cuda.get_current_stream().ptr
+                s = sys.modules["cupy"].cuda.get_current_stream().ptr  # imported: v is CuPy's
                 break
         if s is None:
             self._last_stream = self._current_stream

@@ -112,6 +112,22 @@ class FakeCupy(types.ModuleType):
         return CupyResult(x.__dlpack__(stream=self.current or 1))
 
 
+def spy_quick_calls(test):
+    """A list that gets, per call, whether it took the quick path (kerb_call_dlpack)."""
+    from kerb import _program
+    taken = []
+    quick = _program.Program._call_plan
+
+    def spy(*args):
+        result = quick(*args)
+        taken.append(result is not _program._SLOW)
+        return result
+
+    _program.Program._call_plan = spy
+    test.addCleanup(setattr, _program.Program, "_call_plan", quick)
+    return taken
+
+
 def data_pointer(capsule):
     return _native.DLManagedTensor.from_address(_native.capsule_pointer(capsule, b"dltensor")).dl_tensor.data
 
@@ -181,7 +197,9 @@ class FakeCudaTest(unittest.TestCase):
             a = lender.array(np.arange(8), dtype="i64")
             foreign = Foreign(a)
             before = lender.report()
+            quick = spy_quick_calls(self)
             out = p.same(foreign)  # auto: kerb.Array (no library's array among the arguments)
+            self.assertEqual(quick, [True])
             self.assertEqual(foreign.streams, [p._current_stream or 1],
                              "taken with __dlpack__(stream=the call's stream)")
             self.assertEqual(data_pointer(out.__dlpack__(stream=-1)), data_pointer(a.__dlpack__(stream=-1)),
@@ -213,7 +231,9 @@ class FakeCudaTest(unittest.TestCase):
             s = new_stream()
             cupy.current = s
             s_ops, legacy_waits = ops(s), waits(0)
+            quick = spy_quick_calls(self)
             ys = p.gather(xs, idx)
+            self.assertEqual(quick, [True], "CuPy arrays in and out in one crossing")
             self.assertIsInstance(ys, CupyResult)
             self.assertEqual(p._last_stream, s, "the call ran on CuPy's current stream")
             self.assertGreater(ops(s), s_ops, "the call's work went on it")
