@@ -27,6 +27,7 @@ import numpy as np
 
 import kerb
 from kerb import _native
+from quick_spy import spy_quick_calls
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROG = os.path.join(HERE, "prog.fut")
@@ -110,22 +111,6 @@ class FakeCupy(types.ModuleType):
 
     def from_dlpack(self, x):
         return CupyResult(x.__dlpack__(stream=self.current or 1))
-
-
-def spy_quick_calls(test):
-    """A list that gets, per call, whether it took the quick path (kerb_call_dlpack)."""
-    from kerb import _program
-    taken = []
-    quick = _program.Program._call_plan
-
-    def spy(*args):
-        result = quick(*args)
-        taken.append(result is not _program._SLOW)
-        return result
-
-    _program.Program._call_plan = spy
-    test.addCleanup(setattr, _program.Program, "_call_plan", quick)
-    return taken
 
 
 def data_pointer(capsule):

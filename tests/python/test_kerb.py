@@ -1,8 +1,9 @@
 """The Python package on the CPU device with numpy (CTest: "python: package on the cpu
 device"): results of every kind of entry, numpy arrays in and out without a copy,
 failed checks raising kerb.CheckError with Futhark's message and the location, bad
-arguments raising TypeError or ValueError naming the parameter, kerb.Array, and 10,000
-calls with the same memory (RSS and the context's counters).
+arguments raising TypeError or ValueError naming the parameter, kerb.Array, which calls
+take the quick path (kerb_call_dlpack) and that function's contract, and 10,000 calls
+with the same memory (RSS and the context's counters).
 
 Run: KERB=build/kerb PYTHONPATH=python python3 -m unittest tests/python/test_kerb.py -v"""
 
@@ -115,17 +116,8 @@ class KerbCpuTest(unittest.TestCase):
         # Calls on numpy arrays, PyTorch tensors, kerb.Arrays and Python scalars cross into C
         # once (kerb_call_dlpack, Note [The quick call]); the rest takes the general path
         # with the same results.
-        from kerb import _program
-        taken = []
-        quick = _program.Program._call_plan
-
-        def spy(*args):
-            result = quick(*args)
-            taken.append(result is not _program._SLOW)
-            return result
-
-        _program.Program._call_plan = spy
-        self.addCleanup(setattr, _program.Program, "_call_plan", quick)
+        from quick_spy import spy_quick_calls
+        taken = spy_quick_calls(self)
         p = self.prog
         xs = np.array([1.5, 2.5, 3.5], dtype=np.float32)
         cases = [
