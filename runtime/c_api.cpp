@@ -239,7 +239,10 @@ struct Context {
   bool started() const { return start_error.empty(); }
   // The status of a failed ExecContext operation, recorded as the context's error.
   int exec_status(const std::string &fn);
-  int call(const std::string &fn, int32_t entry, void *const *outs, const void *const *ins);
+  // given (null, or one per parameter): arrays to take as they are instead of looking up
+  // ins' handles (kerb_call_dlpack's views, which are never handles).
+  int call(const std::string &fn, int32_t entry, void *const *outs, const void *const *ins,
+           ArrayObj *const *given = nullptr);
 };
 
 void Context::start(const Config &cfg, const kerb_program_desc *prog) {
@@ -496,7 +499,8 @@ int free_array(Context &c, uint64_t id, const std::string &fn) {
 
 // ---- entry calls
 
-int Context::call(const std::string &fn, int32_t entry, void *const *outs, const void *const *ins) {
+int Context::call(const std::string &fn, int32_t entry, void *const *outs, const void *const *ins,
+                  ArrayObj *const *given) {
   const EntrySig &sig = entries[size_t(entry)];
   for (size_t k = 0; k < sig.results.size(); k++)
     if (!outs[k]) return usage(this, fmt::format("{}: the pointer for result {} (out{}) is NULL", fn, k, k));
@@ -513,7 +517,9 @@ int Context::call(const std::string &fn, int32_t entry, void *const *outs, const
       in.push_back(int64_t(bits));
       continue;
     }
-    ArrayObj *a = find_array(*this, ins[k], t.prim, t.rank, fn, fmt::format("argument {} (in{})", k, k));
+    ArrayObj *a = given && given[k] ? given[k]
+                                    : find_array(*this, ins[k], t.prim, t.rank, fn,
+                                                 fmt::format("argument {} (in{})", k, k));
     if (!a) return KERB_USAGE_ERROR;
     if (a->poisoned)
       return usage(this, fmt::format("{}: argument {} (in{}) is a result of a call that failed "
@@ -1156,10 +1162,12 @@ int32_t dlpack_problem(const Context &c, PrimType t, int rank, const dlpack::Ten
   return KERB_DLPACK_OK;
 }
 
-// A handle viewing the memory of `m`, which fits (dlpack_problem), and which the runtime
-// owns from here on; 0 on failure, with the error recorded and `m` still the caller's.
-uint64_t import_dlpack(Context &c, PrimType t, int rank, dlpack::ManagedTensor *m, const std::string &fn,
-                       bool tidy = true) {
+// An array viewing the memory of `m`, which fits (dlpack_problem), and which the runtime
+// owns from here on; null on failure, with the error recorded and `m` still the
+// caller's. Registered, it is a handle (kerb_rt_array_from_dlpack); kerb_call_dlpack
+// gives it to the call as it is.
+std::unique_ptr<ArrayObj> view_dlpack(Context &c, PrimType t, int rank, dlpack::ManagedTensor *m,
+                                      const std::string &fn, bool tidy = true) {
   const dlpack::Tensor &d = m->dl_tensor;
   auto a = std::make_unique<ArrayObj>();
   a->prim = t;
@@ -1180,14 +1188,61 @@ uint64_t import_dlpack(Context &c, PrimType t, int rank, dlpack::ManagedTensor *
     }
   } catch (const std::exception &e) {
     c.set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
-    return 0;
+    return nullptr;
   }
-  return register_array(c, std::move(a));
+  return a;
 }
 
 // PyCapsule_GetName and PyCapsule_GetPointer of the Python that loaded the runtime.
 std::atomic<const char *(*)(void *)> capsule_get_name{nullptr};
 std::atomic<void *(*)(void *, const char *)> capsule_get_pointer{nullptr};
+
+// A DLManagedTensor viewing array `a` of `c` (kerb_rt_array_to_dlpack), or null with the
+// error recorded. With `tidy`, first what borrowers dropped is freed.
+void *export_dlpack(Context &c, const ArrayObj &a, int64_t consumer_stream, const std::string &fn,
+                    bool tidy = true) {
+  if (a.poisoned) {
+    usage(&c, fmt::format("{}: the array is a result of a call that failed (its values are garbage)", fn));
+    return nullptr;
+  }
+  std::shared_ptr<Context> shared;
+  {
+    Registry &r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    shared = r.contexts.at(c.id);
+  }
+  auto v = std::make_unique<ExportView>();
+  v->shape = a.shape;
+  v->consumer = c.cuda ? consumer_stream : -1;
+  try {
+    if (tidy) c.tidy();
+    if (c.cuda && consumer_stream != -1)
+      c.cuda->order_stream(legacy_as_null(reinterpret_cast<void *>(uintptr_t(consumer_stream))));
+  } catch (const std::exception &e) {
+    c.set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
+    return nullptr;
+  }
+  dlpack::Tensor &d = v->tensor.dl_tensor;
+  // An empty array has no memory; DLPack wants a non-null pointer all the same.
+  static int64_t empty_data = 0;
+  d.data = a.addr ? reinterpret_cast<void *>(uintptr_t(a.addr)) : &empty_data;
+  d.device = c.cuda ? dlpack::Device{dlpack::kCUDA, c.cuda->ordinal()} : dlpack::Device{dlpack::kCPU, 0};
+  d.ndim = a.rank;
+  dlpack_type(a.prim, d.dtype);
+  d.shape = v->shape.data();
+  d.strides = nullptr;
+  d.byte_offset = 0;
+  v->tensor.deleter = export_deleter;
+  v->tensor.manager_ctx = v.get();
+  v->buffer = a.buffer;
+  if (v->buffer) v->buffer->refs++;
+  {
+    std::lock_guard<std::mutex> lock(c.drop_mutex);
+    c.lent_out++;
+  }
+  v->ctx = std::move(shared);
+  return &v.release()->tensor;
+}
 
 } // namespace
 
@@ -1207,7 +1262,8 @@ void *kerb_rt_array_from_dlpack(kerb_context *ctx, int32_t prim, int32_t rank, v
     usage(c, fmt::format("{}: the array does not fit (problem {})", fn, *problem));
     return nullptr;
   }
-  return as_handle<void>(import_dlpack(*c, PrimType(prim), rank, m, fn));
+  std::unique_ptr<ArrayObj> a = view_dlpack(*c, PrimType(prim), rank, m, fn);
+  return a ? as_handle<void>(register_array(*c, std::move(a))) : nullptr;
 }
 
 void *kerb_rt_array_to_dlpack(kerb_context *ctx, int32_t prim, int32_t rank, const void *array,
@@ -1222,47 +1278,7 @@ void *kerb_rt_array_to_dlpack(kerb_context *ctx, int32_t prim, int32_t rank, con
   if (!c) return nullptr;
   ArrayObj *a = find_array(*c, array, t, rank, fn, "the array");
   if (!a) return nullptr;
-  if (a->poisoned) {
-    usage(c, fmt::format("{}: the array is a result of a call that failed (its values are garbage)", fn));
-    return nullptr;
-  }
-  std::shared_ptr<Context> shared;
-  {
-    Registry &r = registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
-    shared = r.contexts.at(c->id);
-  }
-  auto v = std::make_unique<ExportView>();
-  v->shape = a->shape;
-  v->consumer = c->cuda ? consumer_stream : -1;
-  try {
-    c->tidy();
-    if (c->cuda && consumer_stream != -1)
-      c->cuda->order_stream(legacy_as_null(reinterpret_cast<void *>(uintptr_t(consumer_stream))));
-  } catch (const std::exception &e) {
-    c->set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
-    return nullptr;
-  }
-  dlpack::Tensor &d = v->tensor.dl_tensor;
-  // An empty array has no memory; DLPack wants a non-null pointer all the same.
-  static int64_t empty_data = 0;
-  d.data = a->addr ? reinterpret_cast<void *>(uintptr_t(a->addr)) : &empty_data;
-  d.device = c->cuda ? dlpack::Device{dlpack::kCUDA, c->cuda->ordinal()} : dlpack::Device{dlpack::kCPU, 0};
-  d.ndim = rank;
-  dlpack_type(t, d.dtype);
-  d.shape = v->shape.data();
-  d.strides = nullptr;
-  d.byte_offset = 0;
-  v->tensor.deleter = export_deleter;
-  v->tensor.manager_ctx = v.get();
-  v->buffer = a->buffer;
-  if (v->buffer) v->buffer->refs++;
-  {
-    std::lock_guard<std::mutex> lock(c->drop_mutex);
-    c->lent_out++;
-  }
-  v->ctx = std::move(shared);
-  return &v.release()->tensor;
+  return export_dlpack(*c, *a, consumer_stream, fn);
 }
 
 int kerb_call_dlpack(kerb_context *ctx, int32_t entry, void *const *args, const uint8_t *kinds,
@@ -1301,20 +1317,19 @@ int kerb_call_dlpack(kerb_context *ctx, int32_t entry, void *const *args, const 
   } catch (const std::exception &e) {
     rc = c->set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
   }
-  std::vector<const void *> ins(sig.params.size());
-  std::vector<size_t> viewed;
+  // The tensors' views go to the call as they are, never registered as handles.
+  std::vector<std::unique_ptr<ArrayObj>> views(sig.params.size());
+  std::vector<ArrayObj *> given(sig.params.size(), nullptr);
   for (size_t k = 0; k < sig.params.size(); k++) {
-    ins[k] = args[k];
     if (!tensor(k)) continue;
     auto *m = static_cast<dlpack::ManagedTensor *>(args[k]);
-    uint64_t id = rc == KERB_SUCCESS ? import_dlpack(*c, sig.params[k].prim, sig.params[k].rank, m, fn, false) : 0;
-    if (!id) {
+    if (rc == KERB_SUCCESS) views[k] = view_dlpack(*c, sig.params[k].prim, sig.params[k].rank, m, fn, false);
+    if (!views[k]) {
       if (rc == KERB_SUCCESS) rc = KERB_ERROR;
       release_dlpack(m);
       continue;
     }
-    ins[k] = as_handle<void>(id);
-    viewed.push_back(k);
+    given[k] = views[k].get();
   }
   // Array results land here first when they are to be exported.
   bool exporting = flags & KERB_CALL_EXPORT;
@@ -1329,7 +1344,7 @@ int kerb_call_dlpack(kerb_context *ctx, int32_t entry, void *const *args, const 
   }
   if (rc == KERB_SUCCESS) {
     try {
-      rc = c->call(fn, entry, call_outs.data(), ins.data());
+      rc = c->call(fn, entry, call_outs.data(), args, given.data());
     } catch (const std::exception &e) {
       rc = c->set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
     }
@@ -1339,9 +1354,12 @@ int kerb_call_dlpack(kerb_context *ctx, int32_t entry, void *const *args, const 
   c->share_event = true;
   c->shared_event = nullptr;
   try {
-    for (size_t k : viewed) {
-      int freed = free_array(*c, handle_id(ins[k]), fn);
-      if (rc == KERB_SUCCESS) rc = freed;
+    for (auto &v : views) {
+      if (!v) continue;
+      c->exec->clear_error();
+      release_buffer(*c, v->buffer);
+      v->buffer = nullptr;
+      if (!c->exec->error.empty() && rc == KERB_SUCCESS) rc = c->exec_status(fn);
     }
   } catch (const std::exception &e) {
     int failed = c->set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
@@ -1354,7 +1372,9 @@ int kerb_call_dlpack(kerb_context *ctx, int32_t entry, void *const *args, const 
     if (t.rank == 0 || !handles[k]) continue;
     void *out = handles[k];
     if (rc == KERB_SUCCESS && exporting) {
-      out = kerb_rt_array_to_dlpack(ctx, int32_t(t.prim), t.rank, handles[k], consumer_stream);
+      // Tidied at the call's start already.
+      const ArrayObj *a = find_array(*c, handles[k], t.prim, t.rank, fn, "a result");
+      out = a ? export_dlpack(*c, *a, consumer_stream, fn, false) : nullptr;
       if (!out) rc = KERB_ERROR;
     }
     if (rc != KERB_SUCCESS || exporting) {
