@@ -692,6 +692,8 @@ class Program:
         if plan.array_results:
             if mode == "torch":
                 export = True
+                if _torch_from_dlpack is None:  # output="torch" before any tensor came
+                    _load_torch()
                 if cuda:
                     consumer = self._torch_consumer_stream()
             elif mode == "numpy":
@@ -928,6 +930,8 @@ class Program:
             self._check(_native.USAGE_ERROR)
         capsule = lib.capsule(managed)
         if mode == "torch":
+            if _torch_from_dlpack is None:
+                _load_torch()
             return _torch_from_dlpack(capsule)
         return np.from_dlpack(_Lent(capsule))
 

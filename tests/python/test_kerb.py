@@ -111,6 +111,13 @@ class KerbCpuTest(unittest.TestCase):
         # A tensor that requires grad goes through torch's __dlpack__, which refuses it.
         with self.assertRaises(Exception):
             self.prog.mean(torch.zeros(3, requires_grad=True))
+        # output="torch" in a process that has given the package no tensor yet.
+        import subprocess
+        import sys
+        code = ("import kerb, numpy as np; p = kerb.compile(%r, device='cpu', output='torch'); "
+                "print(type(p.gather(np.array([1.5], dtype=np.float32), np.array([0]))).__name__)" % PROG)
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        self.assertEqual(out.stdout.strip(), "Tensor", out.stderr)
 
     def test_quick_path(self):
         # Calls on numpy arrays, PyTorch tensors, kerb.Arrays and Python scalars cross into C
