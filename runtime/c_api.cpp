@@ -194,6 +194,11 @@ struct Context {
     CUevent done;
   };
   std::deque<GiveBack> give_back;
+  // While set (kerb_call_dlpack letting go of a call's arguments at once), memory given
+  // back shares one event: no work is queued in between. Entries that share an event are
+  // consecutive, and the last of them recycles it.
+  bool share_event = false;
+  CUevent shared_event = nullptr;
   // Buffers the context lent out that their borrower has dropped (from any thread),
   // each with the stream the borrower used them on (-1: none); under drop_mutex, as is
   // `closed` (kerb_context_free ran: a borrower dropping memory frees it itself).
@@ -234,7 +239,10 @@ struct Context {
   bool started() const { return start_error.empty(); }
   // The status of a failed ExecContext operation, recorded as the context's error.
   int exec_status(const std::string &fn);
-  int call(const std::string &fn, int32_t entry, void *const *outs, const void *const *ins);
+  // given (null, or one per parameter): arrays to take as they are instead of looking up
+  // ins' handles (kerb_call_dlpack's views, which are never handles).
+  int call(const std::string &fn, int32_t entry, void *const *outs, const void *const *ins,
+           ArrayObj *const *given = nullptr);
 };
 
 void Context::start(const Config &cfg, const kerb_program_desc *prog) {
@@ -329,7 +337,9 @@ void Context::give_back_later(void (*release)(void *), void *arg) {
     release(arg);
     return;
   }
-  give_back.push_back(GiveBack{release, arg, cuda->record_event()});
+  CUevent e = share_event && shared_event ? shared_event : cuda->record_event();
+  if (share_event) shared_event = e;
+  give_back.push_back(GiveBack{release, arg, e});
 }
 
 void Context::tidy(bool all) {
@@ -347,7 +357,7 @@ void Context::tidy(bool all) {
   while (!give_back.empty() && (all || cuda->event_done(give_back.front().done))) {
     GiveBack g = give_back.front();
     give_back.pop_front();
-    cuda->recycle_event(g.done);
+    if (give_back.empty() || give_back.front().done != g.done) cuda->recycle_event(g.done);
     g.release(g.arg);
   }
 }
@@ -468,9 +478,29 @@ uint64_t register_array(Context &c, std::unique_ptr<ArrayObj> a) {
   return id;
 }
 
+// Frees live array `id` of context `c` (found already).
+int free_array(Context &c, uint64_t id, const std::string &fn) {
+  std::unique_ptr<ArrayObj> owned;
+  {
+    Registry &r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.arrays.find(id);
+    owned = std::move(it->second);
+    r.arrays.erase(it);
+    c.arrays.erase(id);
+  }
+  if (c.exec) {
+    c.exec->clear_error();
+    release_buffer(c, owned->buffer);
+    if (!c.exec->error.empty()) return c.exec_status(fn);
+  }
+  return KERB_SUCCESS;
+}
+
 // ---- entry calls
 
-int Context::call(const std::string &fn, int32_t entry, void *const *outs, const void *const *ins) {
+int Context::call(const std::string &fn, int32_t entry, void *const *outs, const void *const *ins,
+                  ArrayObj *const *given) {
   const EntrySig &sig = entries[size_t(entry)];
   for (size_t k = 0; k < sig.results.size(); k++)
     if (!outs[k]) return usage(this, fmt::format("{}: the pointer for result {} (out{}) is NULL", fn, k, k));
@@ -487,7 +517,9 @@ int Context::call(const std::string &fn, int32_t entry, void *const *outs, const
       in.push_back(int64_t(bits));
       continue;
     }
-    ArrayObj *a = find_array(*this, ins[k], t.prim, t.rank, fn, fmt::format("argument {} (in{})", k, k));
+    ArrayObj *a = given && given[k] ? given[k]
+                                    : find_array(*this, ins[k], t.prim, t.rank, fn,
+                                                 fmt::format("argument {} (in{})", k, k));
     if (!a) return KERB_USAGE_ERROR;
     if (a->poisoned)
       return usage(this, fmt::format("{}: argument {} (in{}) is a result of a call that failed "
@@ -974,21 +1006,7 @@ int kerb_rt_array_free(kerb_context *ctx, int32_t prim, int32_t rank, void *arra
   if (!c) return KERB_USAGE_ERROR;
   ArrayObj *a = find_array(*c, array, t, rank, fn, "the array");
   if (!a) return KERB_USAGE_ERROR;
-  std::unique_ptr<ArrayObj> owned;
-  {
-    Registry &r = registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
-    auto it = r.arrays.find(handle_id(array));
-    owned = std::move(it->second);
-    r.arrays.erase(it);
-    c->arrays.erase(handle_id(array));
-  }
-  if (c->exec) {
-    c->exec->clear_error();
-    release_buffer(*c, owned->buffer);
-    if (!c->exec->error.empty()) return c->exec_status(fn);
-  }
-  return KERB_SUCCESS;
+  return free_array(*c, handle_id(array), fn);
 }
 
 // ---- CUDA streams
@@ -1115,9 +1133,116 @@ void export_deleter(dlpack::ManagedTensor *t) {
   delete v;
 }
 
+// Why a DLPack tensor cannot be viewed as an array of type `t` and rank `rank` of the
+// context: a KERB_DLPACK_* code, KERB_DLPACK_OK if it can.
+int32_t dlpack_problem(const Context &c, PrimType t, int rank, const dlpack::Tensor &d) {
+  int32_t dev = d.device.device_type;
+  bool here = c.cuda ? ((dev == dlpack::kCUDA || dev == dlpack::kCUDAManaged) &&
+                        d.device.device_id == c.cuda->ordinal())
+                     : (dev == dlpack::kCPU || dev == dlpack::kCUDAHost);
+  dlpack::DataType want;
+  dlpack_type(t, want);
+  bool is_bool_u8 = t == PrimType::Bool && d.dtype.code == dlpack::kUInt && d.dtype.bits == 8;
+  if (!here) return KERB_DLPACK_DEVICE;
+  if (!(d.dtype.code == want.code || is_bool_u8) || d.dtype.bits != want.bits || d.dtype.lanes != 1)
+    return KERB_DLPACK_TYPE;
+  if (d.ndim != rank) return KERB_DLPACK_RANK;
+  int64_t n = 1, stride = 1;
+  bool compact = true;
+  for (int k = rank - 1; k >= 0; k--) {
+    int64_t dim = d.shape[k];
+    if (dim < 0) compact = false;
+    if (d.strides && dim > 1 && d.strides[k] != stride) compact = false;
+    stride *= dim;
+    n *= dim;
+  }
+  if (!compact) return KERB_DLPACK_STRIDES;
+  int64_t addr = int64_t(reinterpret_cast<uintptr_t>(d.data)) + int64_t(d.byte_offset);
+  if (n > 0 && addr % prim_size(t) != 0) return KERB_DLPACK_ALIGNMENT;
+  return KERB_DLPACK_OK;
+}
+
+// An array viewing the memory of `m`, which fits (dlpack_problem), and which the runtime
+// owns from here on; null on failure, with the error recorded and `m` still the
+// caller's. Registered, it is a handle (kerb_rt_array_from_dlpack); kerb_call_dlpack
+// gives it to the call as it is.
+std::unique_ptr<ArrayObj> view_dlpack(Context &c, PrimType t, int rank, dlpack::ManagedTensor *m,
+                                      const std::string &fn, bool tidy = true) {
+  const dlpack::Tensor &d = m->dl_tensor;
+  auto a = std::make_unique<ArrayObj>();
+  a->prim = t;
+  a->rank = rank;
+  int64_t n = 1;
+  for (int k = 0; k < rank; k++) {
+    n *= d.shape[k];
+    a->shape.push_back(d.shape[k]);
+  }
+  int64_t addr = int64_t(reinterpret_cast<uintptr_t>(d.data)) + int64_t(d.byte_offset);
+  try {
+    if (tidy) c.tidy();
+    if (n > 0) {
+      a->buffer = new Buffer{Allocation{addr, n * prim_size(t)}, 1, release_dlpack, m};
+      a->addr = addr;
+    } else {
+      c.give_back_later(release_dlpack, m);
+    }
+  } catch (const std::exception &e) {
+    c.set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
+    return nullptr;
+  }
+  return a;
+}
+
 // PyCapsule_GetName and PyCapsule_GetPointer of the Python that loaded the runtime.
 std::atomic<const char *(*)(void *)> capsule_get_name{nullptr};
 std::atomic<void *(*)(void *, const char *)> capsule_get_pointer{nullptr};
+
+// A DLManagedTensor viewing array `a` of `c` (kerb_rt_array_to_dlpack), or null with the
+// error recorded. With `tidy`, first what borrowers dropped is freed.
+void *export_dlpack(Context &c, const ArrayObj &a, int64_t consumer_stream, const std::string &fn,
+                    bool tidy = true) {
+  if (a.poisoned) {
+    usage(&c, fmt::format("{}: the array is a result of a call that failed (its values are garbage)", fn));
+    return nullptr;
+  }
+  std::shared_ptr<Context> shared;
+  {
+    Registry &r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    shared = r.contexts.at(c.id);
+  }
+  auto v = std::make_unique<ExportView>();
+  v->shape = a.shape;
+  v->consumer = c.cuda ? consumer_stream : -1;
+  try {
+    if (tidy) c.tidy();
+    if (c.cuda && consumer_stream != -1)
+      c.cuda->order_stream(legacy_as_null(reinterpret_cast<void *>(uintptr_t(consumer_stream))));
+  } catch (const std::exception &e) {
+    c.set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
+    return nullptr;
+  }
+  dlpack::Tensor &d = v->tensor.dl_tensor;
+  // An empty array has no memory; DLPack wants a non-null pointer all the same.
+  static int64_t empty_data = 0;
+  d.data = a.addr ? reinterpret_cast<void *>(uintptr_t(a.addr)) : &empty_data;
+  d.device = c.cuda ? dlpack::Device{dlpack::kCUDA, c.cuda->ordinal()} : dlpack::Device{dlpack::kCPU, 0};
+  d.ndim = a.rank;
+  dlpack_type(a.prim, d.dtype);
+  d.shape = v->shape.data();
+  d.strides = nullptr;
+  d.byte_offset = 0;
+  v->tensor.deleter = export_deleter;
+  v->tensor.manager_ctx = v.get();
+  v->buffer = a.buffer;
+  if (v->buffer) v->buffer->refs++;
+  {
+    std::lock_guard<std::mutex> lock(c.drop_mutex);
+    c.lent_out++;
+  }
+  v->ctx = std::move(shared);
+  return &v.release()->tensor;
+}
 
 } // namespace
 
@@ -1128,64 +1253,17 @@ void *kerb_rt_array_from_dlpack(kerb_context *ctx, int32_t prim, int32_t rank, v
     return nullptr;
   }
   *problem = KERB_DLPACK_OK;
-  PrimType t = PrimType(prim);
   std::string fn = "kerb_rt_array_from_dlpack";
   Context *c = started_context(ctx, fn);
   if (!c) return nullptr;
   auto *m = static_cast<dlpack::ManagedTensor *>(managed);
-  const dlpack::Tensor &d = m->dl_tensor;
-  int32_t dev = d.device.device_type;
-  bool here = c->cuda ? ((dev == dlpack::kCUDA || dev == dlpack::kCUDAManaged) &&
-                         d.device.device_id == c->cuda->ordinal())
-                      : (dev == dlpack::kCPU || dev == dlpack::kCUDAHost);
-  dlpack::DataType want;
-  dlpack_type(t, want);
-  bool is_bool_u8 = t == PrimType::Bool && d.dtype.code == dlpack::kUInt && d.dtype.bits == 8;
-  if (!here) *problem = KERB_DLPACK_DEVICE;
-  else if (!(d.dtype.code == want.code || is_bool_u8) || d.dtype.bits != want.bits || d.dtype.lanes != 1)
-    *problem = KERB_DLPACK_TYPE;
-  else if (d.ndim != rank)
-    *problem = KERB_DLPACK_RANK;
+  *problem = dlpack_problem(*c, PrimType(prim), rank, m->dl_tensor);
   if (*problem) {
     usage(c, fmt::format("{}: the array does not fit (problem {})", fn, *problem));
     return nullptr;
   }
-  auto a = std::make_unique<ArrayObj>();
-  a->prim = t;
-  a->rank = rank;
-  int64_t n = 1, stride = 1;
-  bool compact = true;
-  for (int k = rank - 1; k >= 0; k--) {
-    int64_t dim = d.shape[k];
-    if (dim < 0) compact = false;
-    if (d.strides && dim > 1 && d.strides[k] != stride) compact = false;
-    stride *= dim;
-  }
-  for (int k = 0; k < rank; k++) {
-    n *= d.shape[k];
-    a->shape.push_back(d.shape[k]);
-  }
-  int64_t elem = prim_size(t);
-  int64_t addr = int64_t(reinterpret_cast<uintptr_t>(d.data)) + int64_t(d.byte_offset);
-  if (!compact) *problem = KERB_DLPACK_STRIDES;
-  else if (n > 0 && addr % elem != 0) *problem = KERB_DLPACK_ALIGNMENT;
-  if (*problem) {
-    usage(c, fmt::format("{}: the array does not fit (problem {})", fn, *problem));
-    return nullptr;
-  }
-  try {
-    c->tidy();
-    if (n > 0) {
-      a->buffer = new Buffer{Allocation{addr, n * elem}, 1, release_dlpack, m};
-      a->addr = addr;
-    } else {
-      c->give_back_later(release_dlpack, m);
-    }
-  } catch (const std::exception &e) {
-    c->set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
-    return nullptr;
-  }
-  return as_handle<void>(register_array(*c, std::move(a)));
+  std::unique_ptr<ArrayObj> a = view_dlpack(*c, PrimType(prim), rank, m, fn);
+  return a ? as_handle<void>(register_array(*c, std::move(a))) : nullptr;
 }
 
 void *kerb_rt_array_to_dlpack(kerb_context *ctx, int32_t prim, int32_t rank, const void *array,
@@ -1200,47 +1278,129 @@ void *kerb_rt_array_to_dlpack(kerb_context *ctx, int32_t prim, int32_t rank, con
   if (!c) return nullptr;
   ArrayObj *a = find_array(*c, array, t, rank, fn, "the array");
   if (!a) return nullptr;
-  if (a->poisoned) {
-    usage(c, fmt::format("{}: the array is a result of a call that failed (its values are garbage)", fn));
-    return nullptr;
+  return export_dlpack(*c, *a, consumer_stream, fn);
+}
+
+int kerb_call_dlpack(kerb_context *ctx, int32_t entry, void *const *args, const uint8_t *kinds,
+                     void *const *outs, int32_t flags, int64_t consumer_stream, int32_t *problem) {
+  if (problem) {
+    problem[0] = -1;
+    problem[1] = KERB_DLPACK_NOT_TAKEN;
   }
-  std::shared_ptr<Context> shared;
-  {
-    Registry &r = registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
-    shared = r.contexts.at(c->id);
+  int status;
+  Context *c = started_context(ctx, "kerb_call_dlpack", &status);
+  if (!c) return status;
+  if (entry < 0 || size_t(entry) >= c->entries.size())
+    return usage(c, fmt::format("kerb_call_dlpack: no entry number {}", entry));
+  const EntrySig &sig = c->entries[size_t(entry)];
+  std::string fn = "kerb_entry_" + sig.name;
+  if ((!args && !sig.params.empty()) || (!outs && !sig.results.empty()) || !problem)
+    return usage(c, fmt::format("{} (kerb_call_dlpack): args, outs or problem is NULL", fn));
+  auto tensor = [&](size_t k) { return sig.params[k].rank > 0 && !(kinds && kinds[k]); };
+  // All arguments are looked at first, so that none is taken when one does not fit.
+  for (size_t k = 0; k < sig.params.size(); k++) {
+    if (!args[k]) return usage(c, fmt::format("{}: argument {} (in{}) is NULL", fn, k, k));
+    if (!tensor(k)) continue;
+    const SlotType &t = sig.params[k];
+    int32_t p = dlpack_problem(*c, t.prim, t.rank, static_cast<dlpack::ManagedTensor *>(args[k])->dl_tensor);
+    if (p) {
+      problem[0] = int32_t(k);
+      problem[1] = p;
+      return usage(c, fmt::format("{}: argument {} (in{}) does not fit (problem {})", fn, k, k, p));
+    }
   }
-  auto v = std::make_unique<ExportView>();
-  v->shape = a->shape;
-  v->consumer = c->cuda ? consumer_stream : -1;
+  // Taken from here on, whatever happens: viewed as arrays for the call, or given back.
+  problem[1] = KERB_DLPACK_OK;
+  int rc = KERB_SUCCESS;
   try {
     c->tidy();
-    if (c->cuda && consumer_stream != -1)
-      c->cuda->order_stream(legacy_as_null(reinterpret_cast<void *>(uintptr_t(consumer_stream))));
   } catch (const std::exception &e) {
-    c->set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
-    return nullptr;
+    rc = c->set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
   }
-  dlpack::Tensor &d = v->tensor.dl_tensor;
-  // An empty array has no memory; DLPack wants a non-null pointer all the same.
-  static int64_t empty_data = 0;
-  d.data = a->addr ? reinterpret_cast<void *>(uintptr_t(a->addr)) : &empty_data;
-  d.device = c->cuda ? dlpack::Device{dlpack::kCUDA, c->cuda->ordinal()} : dlpack::Device{dlpack::kCPU, 0};
-  d.ndim = rank;
-  dlpack_type(t, d.dtype);
-  d.shape = v->shape.data();
-  d.strides = nullptr;
-  d.byte_offset = 0;
-  v->tensor.deleter = export_deleter;
-  v->tensor.manager_ctx = v.get();
-  v->buffer = a->buffer;
-  if (v->buffer) v->buffer->refs++;
-  {
-    std::lock_guard<std::mutex> lock(c->drop_mutex);
-    c->lent_out++;
+  // The tensors' views go to the call as they are, never registered as handles.
+  std::vector<std::unique_ptr<ArrayObj>> views(sig.params.size());
+  std::vector<ArrayObj *> given(sig.params.size(), nullptr);
+  for (size_t k = 0; k < sig.params.size(); k++) {
+    if (!tensor(k)) continue;
+    auto *m = static_cast<dlpack::ManagedTensor *>(args[k]);
+    if (rc == KERB_SUCCESS) views[k] = view_dlpack(*c, sig.params[k].prim, sig.params[k].rank, m, fn, false);
+    if (!views[k]) {
+      if (rc == KERB_SUCCESS) rc = KERB_ERROR;
+      release_dlpack(m);
+      continue;
+    }
+    given[k] = views[k].get();
   }
-  v->ctx = std::move(shared);
-  return &v.release()->tensor;
+  // Array results land here first when they are to be exported.
+  bool exporting = flags & KERB_CALL_EXPORT;
+  std::vector<void *> handles(sig.results.size(), nullptr);
+  std::vector<void *> call_outs(sig.results.size());
+  for (size_t k = 0; k < sig.results.size(); k++) {
+    if (!outs[k]) {
+      rc = rc ? rc : usage(c, fmt::format("{}: the pointer for result {} (out{}) is NULL", fn, k, k));
+      continue;
+    }
+    call_outs[k] = sig.results[k].rank > 0 ? static_cast<void *>(&handles[k]) : outs[k];
+  }
+  if (rc == KERB_SUCCESS) {
+    try {
+      rc = c->call(fn, entry, call_outs.data(), args, given.data());
+    } catch (const std::exception &e) {
+      rc = c->set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
+    }
+  }
+  // The arguments' views go (their memory given back after the call's work), with one
+  // event for them all.
+  c->share_event = true;
+  c->shared_event = nullptr;
+  try {
+    for (auto &v : views) {
+      if (!v) continue;
+      c->exec->clear_error();
+      release_buffer(*c, v->buffer);
+      v->buffer = nullptr;
+      if (!c->exec->error.empty() && rc == KERB_SUCCESS) rc = c->exec_status(fn);
+    }
+  } catch (const std::exception &e) {
+    int failed = c->set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
+    if (rc == KERB_SUCCESS) rc = failed;
+  }
+  c->share_event = false;
+  if (rc == KERB_SUCCESS && (flags & KERB_CALL_SYNC)) rc = kerb_context_sync(ctx);
+  for (size_t k = 0; k < sig.results.size(); k++) {
+    const SlotType &t = sig.results[k];
+    if (t.rank == 0 || !handles[k]) continue;
+    void *out = handles[k];
+    if (rc == KERB_SUCCESS && exporting) {
+      // Tidied at the call's start already.
+      const ArrayObj *a = find_array(*c, handles[k], t.prim, t.rank, fn, "a result");
+      out = a ? export_dlpack(*c, *a, consumer_stream, fn, false) : nullptr;
+      if (!out) rc = KERB_ERROR;
+    }
+    if (rc != KERB_SUCCESS || exporting) {
+      int freed;
+      try {
+        freed = free_array(*c, handle_id(handles[k]), fn);
+      } catch (const std::exception &e) {
+        freed = c->set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
+      }
+      if (rc == KERB_SUCCESS) rc = freed;
+    }
+    *static_cast<void **>(outs[k]) = out;
+  }
+  if (rc != KERB_SUCCESS) {
+    // Nothing is returned: tensors exported before a later failure are dropped.
+    for (size_t k = 0; k < sig.results.size(); k++) {
+      if (sig.results[k].rank == 0 || !outs[k]) continue;
+      void *&out = *static_cast<void **>(outs[k]);
+      if (out && exporting && handles[k] != out) {
+        auto *m = static_cast<dlpack::ManagedTensor *>(out);
+        if (m->deleter) m->deleter(m);
+      }
+      out = nullptr;
+    }
+  }
+  return rc;
 }
 
 void kerb_rt_dlpack_capsule_api(const char *(*get_name)(void *),

@@ -11,6 +11,8 @@
 // struct in LLVM IR, and abi_version changes whenever it does.
 #pragma once
 
+#include "kerb/kerb.h"
+
 #include <cstdint>
 
 extern "C" {
@@ -82,13 +84,8 @@ int kerb_rt_array_free(struct kerb_context *ctx, int32_t prim, int32_t rank, voi
 // uses), of element type `prim`, rank `rank`, compact row-major. The runtime calls its
 // deleter once no handle views it and the work queued before has finished. NULL if it
 // does not fit, with *problem saying why (and the deleter not called: the caller still
-// owns it), or for another error (*problem KERB_DLPACK_OK).
-#define KERB_DLPACK_OK 0
-#define KERB_DLPACK_DEVICE 1
-#define KERB_DLPACK_TYPE 2
-#define KERB_DLPACK_RANK 3
-#define KERB_DLPACK_STRIDES 4
-#define KERB_DLPACK_ALIGNMENT 5
+// owns it), or for another error (*problem KERB_DLPACK_OK). The KERB_DLPACK_* codes are
+// include/kerb/kerb.h's (kerb_call_dlpack, which takes a whole call's tensors at once).
 void *kerb_rt_array_from_dlpack(struct kerb_context *ctx, int32_t prim, int32_t rank,
                                 void *managed, int32_t *problem);
 // A DLManagedTensor viewing `array` (which stays valid, and is freed as usual); its

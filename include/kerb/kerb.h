@@ -103,6 +103,43 @@ int kerb_context_set_cuda_stream(struct kerb_context *ctx, void *stream);
  * far (nothing when it is the context's stream). */
 int kerb_context_order_cuda_stream(struct kerb_context *ctx, void *stream);
 
+/* For bindings to array libraries (the Python package): one call of entry number `entry`
+ * (0-based, in the order of the program's header and of its manifest), its arrays taken
+ * from and given to other libraries without a copy as DLPack tensors (DLManagedTensor,
+ * dlpack.h), so that a binding crosses into C once per call.
+ *
+ * args: one per flattened parameter, as kerb_entry_NAME takes them after its results:
+ * for a scalar, a pointer to its value; for an array, a DLManagedTensor * (compact
+ * row-major, on the context's device, of the parameter's element type and rank), or an
+ * array handle of the context where kinds (one byte per parameter; NULL: none) is
+ * non-zero. outs: one per result, as kerb_entry_NAME's: a scalar's storage, or where an
+ * array goes: a handle, or with KERB_CALL_EXPORT a DLManagedTensor * whose deleter gives
+ * it back (kerb_rt_array_to_dlpack's: `consumer_stream` is the CUstream the consumer will
+ * use it on, as DLPack's __dlpack__(stream=...) gives it, -1 for none).
+ *
+ * problem (two ints) says whether the tensors were taken. If an argument's tensor does not
+ * fit, none is (each still belongs to the caller): the call returns KERB_USAGE_ERROR with
+ * problem[0] the argument's number and problem[1] a KERB_DLPACK_* code saying why. If the
+ * call failed before looking at them (a context that is not alive or did not start, no
+ * such entry, a NULL pointer), none is either: problem[1] is KERB_DLPACK_NOT_TAKEN.
+ * Otherwise (problem[1] KERB_DLPACK_OK) every tensor is taken, whatever the outcome: the
+ * runtime calls its deleter once no array views it and the work queued before has
+ * finished. With KERB_CALL_SYNC the call then waits for the device, so that a failed
+ * check of this call (or an earlier one) is reported by it. On any failure no result is
+ * returned (outs' arrays set to NULL, results made already freed). The same sizes
+ * checks as kerb_entry_NAME's apply. */
+#define KERB_CALL_EXPORT 1
+#define KERB_CALL_SYNC 2
+#define KERB_DLPACK_OK 0
+#define KERB_DLPACK_DEVICE 1
+#define KERB_DLPACK_TYPE 2
+#define KERB_DLPACK_RANK 3
+#define KERB_DLPACK_STRIDES 4
+#define KERB_DLPACK_ALIGNMENT 5
+#define KERB_DLPACK_NOT_TAKEN 6
+int kerb_call_dlpack(struct kerb_context *ctx, int32_t entry, void *const *args, const uint8_t *kinds,
+                     void *const *outs, int32_t flags, int64_t consumer_stream, int32_t *problem);
+
 #ifdef __cplusplus
 }
 #endif

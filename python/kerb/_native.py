@@ -24,8 +24,11 @@ CTYPE = {
 
 # Error codes (include/kerb/kerb.h).
 SUCCESS, ERROR, PROGRAM_ERROR, OUT_OF_MEMORY, USAGE_ERROR = 0, 1, 2, 3, 4
-# kerb_rt_array_from_dlpack's problems (runtime/program_abi.h).
-DLPACK_DEVICE, DLPACK_TYPE, DLPACK_RANK, DLPACK_STRIDES, DLPACK_ALIGNMENT = 1, 2, 3, 4, 5
+# Why a DLPack tensor does not fit a parameter (KERB_DLPACK_*, include/kerb/kerb.h).
+DLPACK_OK, DLPACK_DEVICE, DLPACK_TYPE, DLPACK_RANK, DLPACK_STRIDES, DLPACK_ALIGNMENT = 0, 1, 2, 3, 4, 5
+DLPACK_NOT_TAKEN = 6  # kerb_call_dlpack: failed before looking at the tensors
+# kerb_call_dlpack's flags.
+CALL_EXPORT, CALL_SYNC = 1, 2
 # DLPack's device types.
 DL_CPU, DL_CUDA, DL_CUDA_HOST, DL_CUDA_MANAGED = 1, 2, 3, 13
 
@@ -148,6 +151,11 @@ class Library:
                                     POINTER(c_int32))
         self.array_to_dlpack = fn("kerb_rt_array_to_dlpack", c_void_p, c_void_p, c_int32, c_int32, c_void_p,
                                   c_int64)
+        # A whole call in one crossing (a library made by an older runtime has none).
+        self.call_dlpack = None
+        if hasattr(lib, "kerb_call_dlpack"):
+            self.call_dlpack = fn("kerb_call_dlpack", c_int, c_void_p, c_int32, c_void_p, c_void_p, c_void_p,
+                                  c_int32, c_int64, c_void_p)
         fn("kerb_rt_dlpack_capsule_api", None, c_void_p, c_void_p)(_CAPSULE_GET_NAME, _CAPSULE_GET_POINTER)
         name = fn("kerb_rt_dlpack_name", c_void_p, c_int32)
         self.capsule_name, self.used_capsule_name = name(0), name(1)
@@ -174,6 +182,10 @@ class Library:
     def take_capsule(self, capsule):
         """Marks a capsule whose tensor the runtime took (DLPack's protocol)."""
         _py.PyCapsule_SetName(capsule, self.used_capsule_name)
+
+
+capsule_new = _py.PyCapsule_New
+capsule_set_name = _py.PyCapsule_SetName
 
 
 def c_int64_array(values):

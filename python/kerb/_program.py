@@ -18,6 +18,7 @@ import inspect
 import json
 import keyword
 import operator
+import sys
 import threading
 import weakref
 
@@ -70,7 +71,7 @@ def stream_handle(stream):
 class _Slot:
     """One flattened parameter or result of an entry (the manifest's slot)."""
 
-    __slots__ = ("prim", "prim_id", "rank", "dims", "named_dims", "dtype", "ctype")
+    __slots__ = ("prim", "prim_id", "rank", "dims", "named_dims", "dtype", "ctype", "quick", "lo", "hi")
 
     def __init__(self, s):
         self.prim = s["prim"]
@@ -81,6 +82,15 @@ class _Slot:
         self.named_dims = tuple((k, d) for k, d in enumerate(self.dims) if d is not None)
         self.dtype = NUMPY_DTYPE[self.prim]
         self.ctype = _native.CTYPE[self.prim]
+        # A scalar's quick conversion (kerb_call_dlpack): a value of type `quick` within [lo,
+        # hi] goes into the C storage as it is: an int in range for integers, a float for
+        # f32 and f64; anything else (and bools, f16) takes _scalar.
+        self.quick, self.lo, self.hi = None, 0, 0
+        if self.prim in _INT_RANGE:
+            self.quick = int
+            self.lo, self.hi = _INT_RANGE[self.prim]
+        elif self.prim in ("f32", "f64"):
+            self.quick, self.lo, self.hi = float, float("-inf"), float("inf")
 
     def type_text(self):
         return "".join("[%s]" % ("" if d is None else d) for d in self.dims) + self.prim
@@ -99,7 +109,7 @@ class _Param:
 class _Entry:
     """An entry point: its manifest, C function and Python signature."""
 
-    def __init__(self, program, e):
+    def __init__(self, program, e, index):
         self.name = e["name"]
         self.params = [_Param(p) for p in e["params"]]
         self.result_type = e["result"]["type"]
@@ -113,6 +123,8 @@ class _Entry:
             self.index[p.name] = self.index[_python_name(p.name, k)] = k
         # (name, parameter, slot) of each parameter, when none is a tuple (the quick path).
         self.flat = None if any(p.tuple for p in self.params) else [(p.name, p, p.slots[0]) for p in self.params]
+        self.plan = _Plan(self, index) if self.flat is not None and \
+            program._lib.call_dlpack is not None else None
 
     def signature_text(self):
         return "%s(%s) -> %s" % (self.name, ", ".join("%s: %s" % (p.name, p.type) for p in self.params),
@@ -143,6 +155,45 @@ class _Entry:
 _MISSING = object()
 
 
+class _Plan:
+    """What a call of an entry through kerb_call_dlpack (the whole call in one crossing
+    into C) needs that does not depend on the arguments' values, made once: the C
+    argument arrays (scalars' storage at fixed addresses), the parameters' slots, and the
+    sizes to compare: only those that two parameters name, or fixed ones (Note [The quick
+    call])."""
+
+    __slots__ = ("index", "args", "kinds", "outs", "problem", "params", "checks", "args_p", "kinds_p", "outs_p",
+                 "problem_p", "bool_results", "array_results", "results")
+
+    def __init__(self, entry, index):
+        import ctypes
+        n = len(entry.params)
+        self.index = index
+        self.args = (c_void_p * max(n, 1))()
+        self.kinds = (ctypes.c_uint8 * max(n, 1))()
+        self.outs = (c_void_p * max(len(entry.results), 1))(*entry.out_addresses)
+        self.problem = (c_int32 * 2)()
+        self.args_p, self.kinds_p, self.outs_p, self.problem_p = (
+            ctypes.addressof(x) for x in (self.args, self.kinds, self.outs, self.problem))
+        # Per parameter: (number, name, slot, its storage if a scalar).
+        self.params = []
+        uses = {}
+        for k, (name, p, slot) in enumerate(entry.flat):
+            storage = None
+            if slot.rank == 0:
+                storage = slot.ctype()
+                self.args[k] = ctypes.addressof(storage)
+            self.params.append((k, name, slot, storage))
+            for d, size in slot.named_dims:
+                uses.setdefault(size, []).append((k, d))
+        # (parameter number, dimension, size) of each dimension to compare.
+        self.checks = tuple((k, d, size) for size, where in uses.items()
+                            if size.__class__ is int or len(where) > 1 for k, d in where)
+        self.bool_results = any(r.rank and r.prim == "bool" for r in entry.results)
+        self.array_results = any(r.rank for r in entry.results)
+        self.results = tuple(zip(entry.results, entry.out_values))
+
+
 def _python_name(name, k):
     """A parameter's name as a Python identifier: `is` becomes `is_`."""
     if keyword.iskeyword(name):
@@ -154,11 +205,13 @@ def _entry_function(program, entry):
     """A Python function for `entry`, with its signature and help text."""
     ref = weakref.ref(program)
 
+    n = len(entry.params)
+
     def call(*args, **kwargs):
         p = ref()
         if p is None:
             raise KerbError("the kerb.Program of %s() is gone" % entry.name)
-        return p._call(entry, entry.bind(args, kwargs))
+        return p._call(entry, args if not kwargs and len(args) == n else entry.bind(args, kwargs))
 
     call.__name__ = call.__qualname__ = entry.name
     call.__signature__ = inspect.Signature(
@@ -243,8 +296,9 @@ class Program:
             self.stream = stream
         self._entries = {}
         self._functions = {}
-        for e in m["entries"]:
-            entry = _Entry(self, e)
+        # An entry's number is its place in the manifest, as in the library (kerb_call_dlpack).
+        for index, e in enumerate(m["entries"]):
+            entry = _Entry(self, e, index)
             self._entries[entry.name] = entry
             f = self._functions[entry.name] = _entry_function(self, entry)
             if entry.name.isidentifier() and not hasattr(Program, entry.name):
@@ -458,70 +512,250 @@ class Program:
 
     def _call(self, entry, args):
         with self._lock:
-            ctx = self._context()
+            ctx = self._ctx
+            if ctx is None:
+                self._context()  # raises
             if self._dead:
                 self._free_dead(ctx)
-            lib = self._lib
-            temps = []     # handles made for this call, freed after it
-            sizes = {}     # size name -> (size, parameter that set it)
-            kinds = []     # libraries of the array arguments
-            # The results' storage is the entry's own (calls are serialised by the lock).
-            out_values = entry.out_values
-            c_args = [ctx] + entry.out_addresses
-            stream = None
-            back = None    # the stream to go back to after a call on a borrowed one
+            plan = entry.plan
+            if not self._cuda:
+                if plan is not None:
+                    result = self._call_plan(ctx, entry, plan, args, None)
+                    if result is not _SLOW:
+                        return result
+                return self._call_general(ctx, entry, args, None)
+            back = None  # the stream to go back to after a call on a borrowed one
             try:
-                if self._cuda:
-                    stream, back = self._choose_stream(args)
-                flat = entry.flat
-                for (what, p, slot), v in zip(flat or (), args):
+                stream, back = self._choose_stream(args)
+                if plan is not None:
+                    result = self._call_plan(ctx, entry, plan, args, stream)
+                    if result is not _SLOW:
+                        return result
+                return self._call_general(ctx, entry, args, stream)
+            finally:
+                if back is not None:
+                    self._go_back(back)
+
+    def _call_general(self, ctx, entry, args, stream):
+        """A call of any entry on any arguments, one C function at a time: arrays that need a
+        copy or a conversion, tuples, entries of libraries without kerb_call_dlpack, and the
+        messages of wrong arguments."""
+        lib = self._lib
+        temps = []     # handles made for this call, freed after it
+        sizes = {}     # size name -> (size, parameter that set it)
+        kinds = []     # libraries of the array arguments
+        # The results' storage is the entry's own (calls are serialised by the lock).
+        out_values = entry.out_values
+        c_args = [ctx] + entry.out_addresses
+        try:
+            flat = entry.flat
+            for (what, p, slot), v in zip(flat or (), args):
+                if slot.rank == 0:
+                    c_args.append(_scalar(what, slot, v))
+                else:
+                    c_args.append(self._array_arg(ctx, what, p, slot, v, sizes, temps, kinds, stream))
+            for p, value in zip(entry.params if flat is None else (), args):
+                if p.tuple:
+                    if not isinstance(value, (tuple, list)) or len(value) != len(p.slots):
+                        raise TypeError("%s: expected a tuple of %d components (%s), got %s" %
+                                        (p.name, len(p.slots), p.type, _describe(value)))
+                    components = value
+                else:
+                    components = (value,)
+                for k, (slot, v) in enumerate(zip(p.slots, components)):
+                    what = p.name if not p.tuple else "%s[%d]" % (p.name, k)
                     if slot.rank == 0:
                         c_args.append(_scalar(what, slot, v))
                     else:
                         c_args.append(self._array_arg(ctx, what, p, slot, v, sizes, temps, kinds, stream))
-                for p, value in zip(entry.params if flat is None else (), args):
-                    if p.tuple:
-                        if not isinstance(value, (tuple, list)) or len(value) != len(p.slots):
-                            raise TypeError("%s: expected a tuple of %d components (%s), got %s" %
-                                            (p.name, len(p.slots), p.type, _describe(value)))
-                        components = value
-                    else:
-                        components = (value,)
-                    for k, (slot, v) in enumerate(zip(p.slots, components)):
-                        what = p.name if not p.tuple else "%s[%d]" % (p.name, k)
-                        if slot.rank == 0:
-                            c_args.append(_scalar(what, slot, v))
-                        else:
-                            c_args.append(self._array_arg(ctx, what, p, slot, v, sizes, temps, kinds, stream))
-                rc = entry.cfun(*c_args)
-                for h, prim_id, rank in temps:
-                    lib.array_free(ctx, prim_id, rank, h)
-                temps = ()
-                if rc:
-                    self._check(rc)
-                mode = self._output
-                if mode == "auto":
-                    mode = kinds[0] if kinds else ("numpy" if not self._cuda else "array")
+            rc = entry.cfun(*c_args)
+            for h, prim_id, rank in temps:
+                lib.array_free(ctx, prim_id, rank, h)
+            temps = ()
+            if rc:
+                self._check(rc)
+            mode = self._output
+            if mode == "auto":
+                mode = kinds[0] if kinds else ("numpy" if not self._cuda else "array")
+            try:
+                if not self._cuda:
+                    # The CPU device's work is done: looking at the failure slot costs nothing,
+                    # and each call reports its own failure before its results are seen.
+                    rc = lib.context_sync(ctx)
+                    if rc:
+                        self._check(rc)
+            except BaseException:
+                for r, v in zip(entry.results, out_values):
+                    if r.rank and v.value:
+                        lib.array_free(ctx, r.prim_id, r.rank, v.value)
+                        v.value = None
+                raise
+            # Results lent to the library on the call's stream: nothing to wait for.
+            return self._results(ctx, entry, out_values, mode)
+        finally:
+            for h, prim_id, rank in temps:
+                lib.array_free(ctx, prim_id, rank, h)
+
+    # Note [The quick call]
+    # ~~~~~~~~~~~~~~~~~~~~~~
+    # Python pays for every crossing into C (a ctypes call) and for every object and
+    # dictionary it builds, so a call of an entry whose parameters are no tuples goes
+    # through kerb_call_dlpack (include/kerb/kerb.h), which takes the whole call at once:
+    # each argument's DLPack tensor (or a kerb.Array's handle, or a scalar's value), then
+    # the call, the arguments' views given back, on the CPU device the sync that makes the
+    # call report its own failure, and the results exported as DLPack tensors for the
+    # library the caller gets them in. What does not depend on the values is made once per
+    # entry (_Plan): the C arrays of arguments and results, scalars' storage at fixed
+    # addresses, and the sizes worth comparing (a size named by one parameter only needs no
+    # comparison). Per array argument Python does a type test, __dlpack__ (torch's
+    # to_dlpack for tensors) and one capsule look-up; per result one capsule and the
+    # library's from_dlpack.
+    #
+    # The quick path never explains: anything it does not take as it is (a list, a
+    # read-only, non-contiguous or bool numpy array, a host array for the GPU, a tensor
+    # that requires grad or is on another stream, sizes that disagree, a tensor of the
+    # wrong type or rank, which kerb_call_dlpack reports without taking any) returns
+    # _SLOW before anything was taken, and _call_general makes the call one C function at
+    # a time, with its copies and its messages naming the parameter. The stream of a call
+    # is chosen before either (_choose_stream), so both order alike (Note [Streams]).
+    def _call_plan(self, ctx, entry, plan, args, stream):
+        """A call through kerb_call_dlpack, in one crossing into C (Note [The quick call]); or
+        _SLOW, nothing taken, when an argument wants the general path (a copy, a conversion,
+        or an error to explain)."""
+        cuda = self._cuda
+        c_args = plan.args
+        capsules = []
+        handles = None  # the parameters given kerb.Arrays' handles
+        kind = None     # the library of the first array argument
+        shapes = {} if plan.checks else None
+        for (k, what, slot, storage), v in zip(plan.params, args):
+            t = type(v)
+            if storage is not None:
+                if t is slot.quick and slot.lo <= v <= slot.hi:
+                    storage.value = v
+                else:
+                    storage.value = _scalar(what, slot, v).value
+                continue
+            if t is _ndarray:
+                if cuda or v.ndim != slot.rank or v.dtype is not slot.dtype and v.dtype != slot.dtype:
+                    return _SLOW
                 try:
-                    if not self._cuda:
-                        # The CPU device's work is done: looking at the failure slot costs nothing,
-                        # and each call reports its own failure before its results are seen.
-                        rc = lib.context_sync(ctx)
-                        if rc:
-                            self._check(rc)
-                except BaseException:
-                    for r, v in zip(entry.results, out_values):
-                        if r.rank and v.value:
-                            lib.array_free(ctx, r.prim_id, r.rank, v.value)
-                            v.value = None
-                    raise
-                # Results lent to the library on the call's stream: nothing to wait for.
-                return self._results(ctx, entry, out_values, mode)
-            finally:
-                for h, prim_id, rank in temps:
-                    lib.array_free(ctx, prim_id, rank, h)
-                if back is not None:
-                    self._go_back(back)
+                    capsule = v.__dlpack__()
+                except Exception:  # read-only, bool: numpy lends no view of these
+                    return _SLOW
+                this = "numpy"
+            elif t is _torch_tensor:
+                if v.requires_grad or v.is_cuda is not cuda or v.dim() != slot.rank or \
+                        stream is not None and stream != self._torch_stream_of_call:
+                    return _SLOW
+                capsule = _torch_to_dlpack(v)
+                this = "torch"
+            elif t is Array:
+                if v._program is not self or v._handle is None or v._prim != slot.prim or v._rank != slot.rank:
+                    return _SLOW
+                c_args[k] = v._handle
+                if handles is None:
+                    handles = []
+                handles.append(k)
+                if shapes is not None:
+                    shapes[k] = v.shape
+                continue
+            else:
+                this = _library_of(v)
+                if this == "numpy" or not hasattr(t, "__dlpack__"):
+                    return _SLOW
+                try:
+                    capsule = v.__dlpack__() if stream is None else v.__dlpack__(stream=stream if stream else 1)
+                except Exception:  # a host array on the GPU, say: the general path copies it
+                    return _SLOW
+            if kind is None:
+                kind = this
+            if shapes is not None:
+                shapes[k] = v.shape
+            c_args[k] = _capsule_pointer(capsule, b"dltensor")
+            capsules.append(capsule)
+        if shapes is not None:
+            sizes = {}
+            for k, d, size in plan.checks:
+                n = shapes[k][d]
+                if size.__class__ is int:
+                    if n != size:
+                        return _SLOW
+                elif sizes.setdefault(size, n) != n:
+                    return _SLOW
+        mode = self._output
+        if mode == "auto":
+            mode = kind or ("array" if cuda else "numpy")
+        flags = 0 if cuda else _CALL_SYNC
+        consumer = -1
+        export = False
+        if plan.array_results:
+            if mode == "torch":
+                export = True
+                if _torch_from_dlpack is None:  # output="torch" before any tensor came
+                    _load_torch()
+                if cuda:
+                    consumer = self._torch_consumer_stream()
+            elif mode == "numpy":
+                export = not cuda and not plan.bool_results
+            elif mode == "cupy" and kind == "cupy":
+                # The call ran on CuPy's current stream, which takes the results.
+                export = True
+                consumer = stream or 1
+            if export:
+                flags |= _CALL_EXPORT
+        kinds = plan.kinds
+        if handles is not None:
+            for k in handles:
+                kinds[k] = 1
+        lib = self._lib
+        rc = lib.call_dlpack(ctx, plan.index, plan.args_p, plan.kinds_p, plan.outs_p, flags, consumer,
+                             plan.problem_p)
+        if handles is not None:
+            for k in handles:
+                kinds[k] = 0
+        if plan.problem[1]:
+            return _SLOW  # nothing taken: the general path explains
+        used = lib.used_capsule_name
+        for capsule in capsules:
+            _capsule_set_name(capsule, used)
+        if rc:
+            self._check(rc)
+        if not plan.array_results:
+            out = [_scalar_result(r, v.value) for r, v in plan.results]
+        elif export:
+            name, destructor = lib.capsule_name, lib.capsule_destructor
+            out = []
+            for r, v in plan.results:
+                if r.rank:
+                    out.append(_capsule_new(v.value, name, destructor))
+                    v.value = None
+                else:
+                    out.append(_scalar_result(r, v.value))
+            for i, (r, _) in enumerate(plan.results):
+                if not r.rank:
+                    continue
+                if mode == "torch":
+                    out[i] = _torch_from_dlpack(out[i])
+                elif mode == "numpy":
+                    out[i] = _np_from_dlpack(_Lent(out[i]))
+                else:
+                    out[i] = sys.modules["cupy"].from_dlpack(_Lent(out[i], self._dlpack_device))
+        else:
+            out = []
+            for r, v in plan.results:
+                if r.rank:
+                    out.append(Array(self, v.value, r.prim, None, r.rank))
+                    v.value = None
+                else:
+                    out.append(_scalar_result(r, v.value))
+            if mode != "array":
+                for i, (r, _) in enumerate(plan.results):
+                    if r.rank:
+                        out[i] = self._convert(out[i], mode)
+        if entry.result_tuple:
+            return tuple(out)
+        return out[0]
 
     def _choose_stream(self, args):
         """(the stream of a call on the GPU, set as the context's; the stream to go back to
@@ -534,13 +768,13 @@ class Program:
         for v in args:
             kind = _library_of(v)
             if kind == "torch" and v.is_cuda:
-                s = self._torch_stream_of_call = _torch_current_stream(v.get_device())
+                # The program's device's (a tensor on another device is refused anyway).
+                s = self._torch_stream_of_call = _torch_current_stream(self._ordinal)
                 if s == 1:
                     self._torch_stream_of_call = 0
                 break
             if kind == "cupy":
-                import cupy
-                s = cupy.cuda.get_current_stream().ptr
+                s = sys.modules["cupy"].cuda.get_current_stream().ptr  # imported: v is CuPy's
                 break
         if s is None:
             self._last_stream = self._current_stream
@@ -667,11 +901,7 @@ class Program:
         out = []
         for r, v in zip(entry.results, out_values):
             if r.rank == 0:
-                x = v.value
-                if r.prim == "f16":
-                    out.append(np.uint16(x).view(np.float16))
-                else:
-                    out.append(r.dtype.type(x))
+                out.append(_scalar_result(r, v.value))
                 continue
             h = v.value
             v.value = None
@@ -700,6 +930,8 @@ class Program:
             self._check(_native.USAGE_ERROR)
         capsule = lib.capsule(managed)
         if mode == "torch":
+            if _torch_from_dlpack is None:
+                _load_torch()
             return _torch_from_dlpack(capsule)
         return np.from_dlpack(_Lent(capsule))
 
@@ -737,18 +969,36 @@ class Program:
 
 
 class _Lent:
-    """A DLPack capsule made already, for numpy.from_dlpack (which wants an object)."""
+    """A DLPack capsule made already (for the stream its consumer uses), for numpy's and
+    CuPy's from_dlpack, which want an object."""
 
-    __slots__ = ("capsule",)
+    __slots__ = ("capsule", "device")
 
-    def __init__(self, capsule):
+    def __init__(self, capsule, device=(_native.DL_CPU, 0)):
         self.capsule = capsule
+        self.device = device
 
     def __dlpack__(self, *, stream=None, **_):
         return self.capsule
 
     def __dlpack_device__(self):
-        return (_native.DL_CPU, 0)
+        return self.device
+
+
+_SLOW = object()  # _call_plan: the general path takes the call
+_ndarray = np.ndarray
+_np_from_dlpack = np.from_dlpack
+_capsule_pointer = _native.capsule_pointer
+_capsule_set_name = _native.capsule_set_name
+_capsule_new = _native.capsule_new
+_CALL_SYNC, _CALL_EXPORT = _native.CALL_SYNC, _native.CALL_EXPORT
+
+
+def _scalar_result(r, x):
+    """A scalar result as a numpy scalar."""
+    if r.prim == "f16":
+        return np.uint16(x).view(np.float16)
+    return r.dtype.type(x)
 
 
 _PRIM_OF_DTYPE = {d: k for k, d in NUMPY_DTYPE.items()}

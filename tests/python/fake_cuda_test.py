@@ -27,6 +27,7 @@ import numpy as np
 
 import kerb
 from kerb import _native
+from quick_spy import spy_quick_calls
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROG = os.path.join(HERE, "prog.fut")
@@ -181,7 +182,9 @@ class FakeCudaTest(unittest.TestCase):
             a = lender.array(np.arange(8), dtype="i64")
             foreign = Foreign(a)
             before = lender.report()
+            quick = spy_quick_calls(self)
             out = p.same(foreign)  # auto: kerb.Array (no library's array among the arguments)
+            self.assertEqual(quick, [True])
             self.assertEqual(foreign.streams, [p._current_stream or 1],
                              "taken with __dlpack__(stream=the call's stream)")
             self.assertEqual(data_pointer(out.__dlpack__(stream=-1)), data_pointer(a.__dlpack__(stream=-1)),
@@ -213,7 +216,9 @@ class FakeCudaTest(unittest.TestCase):
             s = new_stream()
             cupy.current = s
             s_ops, legacy_waits = ops(s), waits(0)
+            quick = spy_quick_calls(self)
             ys = p.gather(xs, idx)
+            self.assertEqual(quick, [True], "CuPy arrays in and out in one crossing")
             self.assertIsInstance(ys, CupyResult)
             self.assertEqual(p._last_stream, s, "the call ran on CuPy's current stream")
             self.assertGreater(ops(s), s_ops, "the call's work went on it")

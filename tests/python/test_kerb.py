@@ -1,8 +1,9 @@
 """The Python package on the CPU device with numpy (CTest: "python: package on the cpu
 device"): results of every kind of entry, numpy arrays in and out without a copy,
 failed checks raising kerb.CheckError with Futhark's message and the location, bad
-arguments raising TypeError or ValueError naming the parameter, kerb.Array, and 10,000
-calls with the same memory (RSS and the context's counters).
+arguments raising TypeError or ValueError naming the parameter, kerb.Array, which calls
+take the quick path (kerb_call_dlpack) and that function's contract, and 10,000 calls
+with the same memory (RSS and the context's counters).
 
 Run: KERB=build/kerb PYTHONPATH=python python3 -m unittest tests/python/test_kerb.py -v"""
 
@@ -110,6 +111,89 @@ class KerbCpuTest(unittest.TestCase):
         # A tensor that requires grad goes through torch's __dlpack__, which refuses it.
         with self.assertRaises(Exception):
             self.prog.mean(torch.zeros(3, requires_grad=True))
+        # output="torch" in a process that has given the package no tensor yet.
+        import subprocess
+        import sys
+        code = ("import kerb, numpy as np; p = kerb.compile(%r, device='cpu', output='torch'); "
+                "print(type(p.gather(np.array([1.5], dtype=np.float32), np.array([0]))).__name__)" % PROG)
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        self.assertEqual(out.stdout.strip(), "Tensor", out.stderr)
+
+    def test_quick_path(self):
+        # Calls on numpy arrays, PyTorch tensors, kerb.Arrays and Python scalars cross into C
+        # once (kerb_call_dlpack, Note [The quick call]); the rest takes the general path
+        # with the same results.
+        from quick_spy import spy_quick_calls
+        taken = spy_quick_calls(self)
+        p = self.prog
+        xs = np.array([1.5, 2.5, 3.5], dtype=np.float32)
+        cases = [
+            (True, lambda: p.gather(xs, np.array([2, 0]))),
+            (True, lambda: p.scale(2.0, xs, xs)),
+            (True, lambda: p.divide(7, 2)),
+            (True, lambda: p.row_sums(np.ones((2, 3), dtype=np.int32))),
+            (False, lambda: p.gather(xs, [2, 0])),               # a list: made a numpy array
+            (False, lambda: p.same(np.arange(10)[::2])),          # not contiguous: copied
+            (False, lambda: p.flip(np.array([True, False]))),     # bool: numpy lends no view
+            (False, lambda: p.three(np.array([1, 2], dtype=np.int32))),  # a wrong size: the error
+        ]
+        if _has("torch"):
+            import torch
+            cases.append((True, lambda: p.gather(torch.tensor([1.5, 2.5]), torch.tensor([1]))))
+        for expected, f in cases:
+            taken.clear()
+            try:
+                f()
+            except ValueError:
+                pass
+            self.assertEqual(taken, [expected])
+        a = kerb.compile(PROG, device="cpu", output="array")
+        try:
+            taken.clear()
+            ys = a.gather(a.array([1.0, 2.0], dtype="f32"), np.array([1]))
+            self.assertEqual((taken, ys.numpy().tolist()), ([True], [2.0]))
+            taken.clear()
+            self.assertEqual(a.gather(ys, a.array([0, 0], dtype="i64")).numpy().tolist(), [2.0, 2.0])
+            self.assertEqual(taken, [True])
+        finally:
+            a.close()
+
+    def test_call_dlpack(self):
+        # kerb_call_dlpack itself: what it takes and when (include/kerb/kerb.h).
+        import ctypes
+        from kerb import _native
+        p = self.prog
+        lib, ctx = p._lib, p._ctx
+        args, outs, problem = (ctypes.c_void_p * 2)(), (ctypes.c_void_p * 1)(), (ctypes.c_int32 * 2)()
+        out = ctypes.c_void_p()
+        outs[0] = ctypes.addressof(out)
+        gather = [e["name"] for e in p.manifest["entries"]].index("gather")
+        # No such entry: nothing looked at, nothing taken.
+        rc = lib.call_dlpack(ctx, 99, args, None, outs, 0, -1, problem)
+        self.assertEqual((rc, problem[1]), (_native.USAGE_ERROR, _native.DLPACK_NOT_TAKEN))
+        self.assertIn("no entry number 99", _native.take_string(lib.context_get_error(ctx)))
+        # An argument that does not fit: none taken, the capsules keep their tensors.
+        xs, bad = np.array([1.5, 2.5], dtype=np.float32), np.array([0.0])
+        caps = [xs.__dlpack__(), bad.__dlpack__()]
+        for k, c in enumerate(caps):
+            args[k] = _native.capsule_pointer(c, b"dltensor")
+        rc = lib.call_dlpack(ctx, gather, args, None, outs, _native.CALL_SYNC, -1, problem)
+        self.assertEqual((rc, list(problem)), (_native.USAGE_ERROR, [1, _native.DLPACK_TYPE]))
+        lib.context_get_error(ctx)
+        del caps  # their destructors give the tensors back to numpy
+        # A failed check, reported by the call itself (KERB_CALL_SYNC): the tensors taken,
+        # no result.
+        caps = [xs.__dlpack__(), np.array([5]).__dlpack__()]
+        for k, c in enumerate(caps):
+            args[k] = _native.capsule_pointer(c, b"dltensor")
+        rc = lib.call_dlpack(ctx, gather, args, None, outs, _native.CALL_SYNC | _native.CALL_EXPORT, -1, problem)
+        self.assertEqual((rc, problem[1], out.value), (_native.PROGRAM_ERROR, _native.DLPACK_OK, None))
+        self.assertIn("out of bounds", _native.take_string(lib.context_get_error(ctx)))
+        for c in caps:
+            lib.take_capsule(c)
+        del caps
+        self.assertEqual(p.report()["live_arrays"], 0)
+        np.testing.assert_array_equal(xs, [1.5, 2.5])
 
     def test_kerb_arrays(self):
         p = kerb.compile(PROG, device="cpu", output="array")
