@@ -687,8 +687,12 @@ private:
         return std::nullopt;
       return to_i64((*v)[0]);
     }
-    if (const FunDef *f = src_.find(d.name); f && f->params.empty())
-      unsupported(span, "a size given by a top-level constant");
+    // A top-level constant (`def n: i64 = 3`): its value, computed here as at a use.
+    if (const FunDef *f = src_.find(d.name); f && f->params.empty()) {
+      Val v = inline_call(*f, {}, span, false);
+      if (v.size() != 1 || type_of(v[0]).rank != 0 || !is_int(type_of(v[0]).prim)) return std::nullopt;
+      return to_i64(v[0]);
+    }
     return std::nullopt;
   }
 
@@ -770,6 +774,13 @@ private:
     for (size_t d = 0; d < t.dims.size() && d < shape.size(); d++) {
       const Dim &dim = t.dims[d];
       if (dim.kind == Dim::Unknown) continue;
+      if (binding_only_) {
+        const FunDef *constant = src_.find(dim.name);
+        if (f && dim.kind == Dim::Var && !lookup(dim.name) && !(constant && constant->params.empty()) &&
+            std::find(f->size_params.begin(), f->size_params.end(), dim.name) != f->size_params.end())
+          bind_name(dim.name, {shape[d]});
+        continue;
+      }
       std::optional<SubExp> known = resolve_dim(dim, span);
       if (!known) {
         if (f && dim.kind == Dim::Var &&
@@ -811,6 +822,12 @@ private:
     frame_ = env_.size();
     if (f.is_unsafe) enter_unsafe(unsafe_fn_location(f));
     std::string msg = is_entry ? "entry point arguments have invalid sizes." : "function arguments of wrong shape";
+    // The size parameters that some parameter's type gives as a name are bound first, so
+    // that a size expression of an earlier parameter can use them (`[n * 2]i32` before
+    // `[n]i32`); then each parameter's sizes are bound or checked in order.
+    binding_only_ = true;
+    for (size_t i = 0; i < args.size(); i++) param_sizes(f, f.params[i], args[i], 0, span, msg);
+    binding_only_ = false;
     for (size_t i = 0; i < args.size(); i++) {
       param_sizes(f, f.params[i], args[i], 0, span, msg);
       bind(f.params[i], args[i]);
@@ -1728,7 +1745,15 @@ private:
       same_widths({is, vs}, name, span);
       Val out;
       for (size_t k = 0; k < dest.size(); k++) {
-        if (type_of(dest[k]).rank != 1) unsupported(span, "scatter into arrays of arrays");
+        // Rows: each value's shape must be the destination's row shape (as for `a with
+        // [i] = row`).
+        Val ds = shape_of(dest[k]), vsh = shape_of(vs[k]);
+        Val drow(ds.begin() + 1, ds.end()), vrow(vsh.begin() + 1, vsh.end());
+        if (!same_shape(drow, vrow)) {
+          SubExp ok = SubExp::of_const(PrimValue::boolean(true));
+          for (size_t d = 0; d < drow.size(); d++) ok = land(ok, eq(drow[d], vrow[d]));
+          emit_check(FailureKind::Size, span, "Shape of slice does not match shape of value.", ok);
+        }
         core::Exp x = exp(ExpKind::Scatter, {}, span);
         x.arrays = {dest[k].var, to_i64_array(is[0], span).var, vs[k].var};
         out.push_back(emit1(std::move(x), type_of(dest[k]), shape_of(dest[k]), "scatter"));
@@ -2032,6 +2057,8 @@ private:
   size_t frame_ = 0;
   std::vector<std::string> unsafe_at_; // the #[unsafe] attributes around (innermost last)
   std::map<int, SubExp> alias_; // size variables known (checked) equal to another
+  // sizes(): only bind size parameters given as names (inline_call's first pass).
+  bool binding_only_ = false;
   // Arrays coerced (`:>`) to other sizes: the sizes they have after the check.
   std::map<int, Val> coerced_;
 };
