@@ -426,8 +426,11 @@ void FnGen::kernel_array_stm(const core::Stm &s) {
       BasicBlock *skip = BasicBlock::Create(c_, "scatter.skip", f_);
       b_.CreateCondBr(b_.CreateICmpULT(idx, dst.dims[0]), write, skip);
       b_.SetInsertPoint(write);
-      store_elem(t, load_elem(t, element_addr(vs.addr, offset_of(vs, {i}), t)),
-                 element_addr(dst.addr, idx, t));
+      if (dst.dims.size() > 1)
+        store_row(t, row_of(t, vs, i), dst, idx); // rows
+      else
+        store_elem(t, load_elem(t, element_addr(vs.addr, offset_of(vs, {i}), t)),
+                   element_addr(dst.addr, idx, t));
       b_.CreateBr(skip);
       b_.SetInsertPoint(skip);
     });

@@ -347,6 +347,24 @@ Val ProgramGen::consumed_dest(int var, PrimType t, const core::Stm &s) {
   return v;
 }
 
+namespace {
+
+// Whether the body (nested bodies and lambdas included) scans arrays of arrays, which a
+// kernel thread does not (FnGen::kernel_array_stm).
+bool scans_rows(const core::Program &p, const core::Body &b) {
+  for (const core::Stm &s : b.stms) {
+    if (s.exp.kind == core::ExpKind::Scan)
+      for (int v : s.pat)
+        if (p.var(v).type.rank > 1) return true;
+    for (const auto &nb : s.exp.bodies)
+      if (nb && scans_rows(p, *nb)) return true;
+    if (s.exp.lambda && scans_rows(p, s.exp.lambda->body)) return true;
+  }
+  return false;
+}
+
+} // namespace
+
 // Note [Maps whose arrays are sized inside]
 // A kernel's threads take the arrays they make from scratch memory that the host
 // allocates before the launch (Note [Kernel memory]), so the host must know every such
@@ -363,7 +381,9 @@ Val ProgramGen::consumed_dest(int var, PrimType t, const core::Stm &s) {
 // Correct and slow: one launch or more per element. Futhark instead expands the
 // memory by the largest size over the elements (computed first) or flattens the nest;
 // either would be the faster way. The outputs' row shapes must still be known before
-// the loop (the lowering rejects maps whose rows' sizes depend on the element).
+// the loop (the lowering rejects maps whose rows' sizes depend on the element). A map
+// whose lambda scans arrays of arrays (which a kernel thread does not) runs the same
+// way, its scans on the host's scan kernels.
 // A map whose lambda makes no such array is not affected (arena_dynamic is exactly
 // add_arena's test, which used to reject it).
 bool ProgramGen::sequential_map(const core::Stm &s) {
@@ -374,7 +394,7 @@ bool ProgramGen::sequential_map(const core::Stm &s) {
   // into its readers (then they are arrays of the element).
   std::map<int, size_t> dests;
   if (!h.consumed_whole(s)) dests = FnGen::in_place_results(p_, *e.lambda);
-  if (!arena_dynamic(p_, e.lambda->body, dests, known)) return false;
+  if (!arena_dynamic(p_, e.lambda->body, dests, known) && !scans_rows(p_, e.lambda->body)) return false;
   IRBuilder<> &b = h.builder();
   // Its arrays are read row by row on the host: those computed where read (fused maps
   // and iotas) are computed now.

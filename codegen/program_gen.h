@@ -357,11 +357,13 @@ private:
     size_t n_slot, len_slot, dest_slot, is_slot, vs_slot;
   };
 
-  IndexedWrite indexed_write(const core::Stm &s, const char *what);
+  IndexedWrite indexed_write(const core::Stm &s);
 
   // scatter dest is vs: a copy of dest, then one thread per index writes its value
   // where the index is in range (others are ignored, as in Futhark).
   void scatter_kernel(const core::Stm &s);
+  // The same into an array of arrays: one thread per element of the values' rows.
+  void scatter_rows_kernel(IndexedWrite &w);
 
   // reduce_by_index dest op ne is vs: a copy of dest, then one thread per update
   // (atomic_hist) where the operator is one the code generator knows as commutative

@@ -1026,14 +1026,13 @@ void ProgramGen::replicate_kernel(const core::Stm &s) {
   emit_launch(int(out_.kernel_descs.size()) - 1, total, sl);
 }
 
-ProgramGen::IndexedWrite ProgramGen::indexed_write(const core::Stm &s, const char *what) {
+ProgramGen::IndexedWrite ProgramGen::indexed_write(const core::Stm &s) {
   const core::Exp &e = s.exp;
   FnGen &h = *host_;
   IndexedWrite w;
   int dest_var = e.arrays[0];
   w.t = p_.var(dest_var).type.prim;
   w.it = p_.var(e.arrays[1]).type.prim;
-  if (p_.var(dest_var).type.rank != 1) unsupported(e, std::string(what) + " into arrays of arrays");
   w.dest = consumed_dest(dest_var, w.t, s);
   h.bind(s.pat[0], w.dest);
   w.is = contiguous(h.lookup(e.arrays[1]), w.it);
@@ -1047,7 +1046,8 @@ ProgramGen::IndexedWrite ProgramGen::indexed_write(const core::Stm &s, const cha
 }
 
 void ProgramGen::scatter_kernel(const core::Stm &s) {
-  IndexedWrite w = indexed_write(s, "scatter");
+  IndexedWrite w = indexed_write(s);
+  if (w.dest.dims.size() > 1) return scatter_rows_kernel(w);
   SlotList &sl = w.sl;
   PrimType t = w.t, it = w.it;
   size_t n_slot = w.n_slot, len_slot = w.len_slot, dest_slot = w.dest_slot;
@@ -1070,6 +1070,38 @@ void ProgramGen::scatter_kernel(const core::Stm &s) {
     b.SetInsertPoint(skip);
   });
   emit_launch(int(out_.kernel_descs.size()) - 1, w.is.dims[0], sl);
+}
+
+void ProgramGen::scatter_rows_kernel(IndexedWrite &w) {
+  FnGen &h = *host_;
+  IRBuilder<> &hb = h.builder();
+  SlotList &sl = w.sl;
+  PrimType t = w.t, it = w.it;
+  // One thread per element of the values: thread q writes element q % r of row q / r.
+  Value *r = h.product(w.dest.dims, 1);
+  Value *total = hb.CreateMul(w.is.dims[0], r);
+  size_t row_slot = add_raw(sl, r), total_slot = add_raw(sl, total);
+  KernelFn k = new_kernel("scatter", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+  FnGen &g = *k.g;
+  IRBuilder<> &b = g.builder();
+  Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
+  threads_kernel(k, k.slot(total_slot), [&](Value *gid) {
+    Value *i = b.CreateUDiv(gid, k.slot(row_slot)), *j = b.CreateURem(gid, k.slot(row_slot));
+    Value *ip = b.CreateIntToPtr(k.slot(w.is_slot), gptr);
+    Value *idx = g.ops().to_i64(it, g.load_elem(it, g.element_addr(ip, i, it)));
+    BasicBlock *write = BasicBlock::Create(b.getContext(), "scatter.write", k.f);
+    BasicBlock *skip = BasicBlock::Create(b.getContext(), "scatter.skip", k.f);
+    b.CreateCondBr(b.CreateICmpULT(idx, k.slot(w.len_slot)), write, skip);
+    b.SetInsertPoint(write);
+    Value *vp = b.CreateIntToPtr(k.slot(w.vs_slot), gptr);
+    Value *dp = b.CreateIntToPtr(k.slot(w.dest_slot), gptr);
+    Value *from = b.CreateAdd(b.CreateMul(i, k.slot(row_slot)), j);
+    Value *to = b.CreateAdd(b.CreateMul(idx, k.slot(row_slot)), j);
+    g.store_elem(t, g.load_elem(t, g.element_addr(vp, from, t)), g.element_addr(dp, to, t));
+    b.CreateBr(skip);
+    b.SetInsertPoint(skip);
+  });
+  emit_launch(int(out_.kernel_descs.size()) - 1, total, sl);
 }
 
 std::optional<ProgramGen::HistUpdate> ProgramGen::hist_update(const core::Stm &s) {

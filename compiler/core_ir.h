@@ -93,7 +93,10 @@ enum class ExpKind : uint8_t {
   If,        // args[0] condition; bodies[0] then, bodies[1] else
   Loop,      // loop_params with args (initial values); for: args.back() is the bound,
              // loop_var the counter; while: bodies[1] computes the condition from the
-             // params; bodies[0] the body (its result: the new params)
+             // params; bodies[0] the body (its result: the new params). An array
+             // parameter whose size changes between iterations has an i64 loop
+             // parameter as that size (after the others), and so does its result
+             // (Note [Loops whose arrays change size] in lower_to_core.cpp)
   Index,     // arrays[0] indexed by args (one per leading dim; a scalar or a sub-array
              // result); site: bounds
   Update,    // arrays[0] with [args[0..n-2]] = args.back(); site: bounds

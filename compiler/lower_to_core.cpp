@@ -679,12 +679,10 @@ private:
         return std::nullopt;
       return to_i64((*v)[0]);
     }
-    // A top-level constant (`def n : i64 = 3`, `[n]i32`): its value, computed here.
+    // A top-level constant (`def n: i64 = 3`): its value, computed here as at a use.
     if (const FunDef *f = src_.find(d.name); f && f->params.empty()) {
-      if (!cur_) unsupported(span, "a size given by a top-level constant here");
       Val v = inline_call(*f, {}, span, false);
-      if (v.size() != 1 || type_of(v[0]).rank != 0 || !is_int(type_of(v[0]).prim))
-        unsupported(span, "a size given by a top-level constant that is not an integer");
+      if (v.size() != 1 || type_of(v[0]).rank != 0 || !is_int(type_of(v[0]).prim)) return std::nullopt;
       return to_i64(v[0]);
     }
     return std::nullopt;
@@ -768,6 +766,13 @@ private:
     for (size_t d = 0; d < t.dims.size() && d < shape.size(); d++) {
       const Dim &dim = t.dims[d];
       if (dim.kind == Dim::Unknown) continue;
+      if (binding_only_) {
+        const FunDef *constant = src_.find(dim.name);
+        if (f && dim.kind == Dim::Var && !lookup(dim.name) && !(constant && constant->params.empty()) &&
+            std::find(f->size_params.begin(), f->size_params.end(), dim.name) != f->size_params.end())
+          bind_name(dim.name, {shape[d]});
+        continue;
+      }
       std::optional<SubExp> known = resolve_dim(dim, span);
       if (!known) {
         if (f && dim.kind == Dim::Var &&
@@ -809,6 +814,12 @@ private:
     frame_ = env_.size();
     if (f.is_unsafe) enter_unsafe(unsafe_fn_location(f));
     std::string msg = is_entry ? "entry point arguments have invalid sizes." : "function arguments of wrong shape";
+    // The size parameters that some parameter's type gives as a name are bound first, so
+    // that a size expression of an earlier parameter can use them (`[n * 2]i32` before
+    // `[n]i32`); then each parameter's sizes are bound or checked in order.
+    binding_only_ = true;
+    for (size_t i = 0; i < args.size(); i++) param_sizes(f, f.params[i], args[i], 0, span, msg);
+    binding_only_ = false;
     for (size_t i = 0; i < args.size(); i++) {
       param_sizes(f, f.params[i], args[i], 0, span, msg);
       bind(f.params[i], args[i]);
@@ -1727,9 +1738,14 @@ private:
       Val out;
       SubExp is64 = to_i64_array(is[0], span);
       for (size_t k = 0; k < dest.size(); k++) {
-        if (type_of(dest[k]).rank != 1) {
-          out.push_back(scatter_rows(dest[k], is64, vs[k], span));
-          continue;
+        // Rows: each value's shape must be the destination's row shape (as for `a with
+        // [i] = row`).
+        Val ds = shape_of(dest[k]), vsh = shape_of(vs[k]);
+        Val drow(ds.begin() + 1, ds.end()), vrow(vsh.begin() + 1, vsh.end());
+        if (!same_shape(drow, vrow)) {
+          SubExp ok = SubExp::of_const(PrimValue::boolean(true));
+          for (size_t d = 0; d < drow.size(); d++) ok = land(ok, eq(drow[d], vrow[d]));
+          emit_check(FailureKind::Size, span, "Shape of slice does not match shape of value.", ok);
         }
         core::Exp x = exp(ExpKind::Scatter, {}, span);
         x.arrays = {dest[k].var, is64.var, vs[k].var};
@@ -1938,40 +1954,6 @@ private:
     return map_rows({is}, w, [&](const Val &r) { return Val{to_i64(r[0])}; }, span)[0];
   }
 
-  // scatter into an array of arrays, as a scatter of elements into the flattened array:
-  // row i of the values goes to elements i * r .. i * r + r - 1 (r the row's element
-  // count), and nowhere (index -1) where i is out of range, as scatter leaves the row.
-  // The values' rows must have the destination's row shape.
-  SubExp scatter_rows(SubExp dest, SubExp is, SubExp vs, const Span &span) {
-    Val dsh = shape_of(dest), vsh = shape_of(vs);
-    Val drow(dsh.begin() + 1, dsh.end()), vrow(vsh.begin() + 1, vsh.end());
-    if (!same_shape(drow, vrow)) {
-      SubExp ok = SubExp::of_const(PrimValue::boolean(drow.size() == vrow.size()));
-      std::string tmpl = "Sizes of the arguments of scatter do not match: rows of shape ";
-      for (size_t d = 0; d < drow.size() && d < vrow.size(); d++) ok = land(ok, eq(drow[d], vrow[d]));
-      for (size_t d = 0; d < drow.size(); d++) tmpl += "[{}]";
-      tmpl += " and ";
-      for (size_t d = 0; d < vrow.size(); d++) tmpl += "[{}]";
-      Val args = drow;
-      args.insert(args.end(), vrow.begin(), vrow.end());
-      emit_check(FailureKind::Size, span, tmpl + ".", ok, args);
-    }
-    SubExp r = i64c(1);
-    for (const SubExp &d : drow) r = mul(r, d);
-    SubExp n = dsh[0], k = vsh[0], kr = mul(k, r);
-    SubExp flat_dest = reshape(dest, {mul(n, r)}, span), flat_vs = reshape(vs, {kr}, span);
-    SubExp flat_is = map_iota(kr, [&](SubExp t) {
-      SubExp row = binop(BinOp::Div, t, r, PrimType::I64); // r > 0 where the map runs
-      SubExp i = row_at({is}, row, span)[0];
-      SubExp in = land(le(i64c(0), i), lt(i, n));
-      return Val{select(in, add(mul(i, r), binop(BinOp::Mod, t, r, PrimType::I64)), i64c(-1))};
-    }, span, "flat_is")[0];
-    core::Exp x = exp(ExpKind::Scatter, {}, span);
-    x.arrays = {flat_dest.var, flat_is.var, flat_vs.var};
-    SubExp flat = emit1(std::move(x), type_of(flat_dest), shape_of(flat_dest), "scatter");
-    return reshape(flat, dsh, span);
-  }
-
   SubExp reshape(SubExp c, const Val &shape, const Span &span) {
     core::Exp x = exp(ExpKind::Reshape, shape, span);
     x.arrays = {c.var};
@@ -2075,6 +2057,8 @@ private:
   size_t frame_ = 0;
   std::vector<std::string> unsafe_at_; // the #[unsafe] attributes around (innermost last)
   std::map<int, SubExp> alias_; // size variables known (checked) equal to another
+  // sizes(): only bind size parameters given as names (inline_call's first pass).
+  bool binding_only_ = false;
   // Arrays coerced (`:>`) to other sizes: the sizes they have after the check (lower_coerce
   // binds them again with these).
   std::map<int, Val> coerced_;
