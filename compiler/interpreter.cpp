@@ -799,12 +799,15 @@ private:
   }
 
   // Binds the size parameters of `f` that appear in `t` from v's shape, or checks them
-  // where they (or other names, or constants) are already known.
-  void bind_sizes(const FunDef &f, const Type &t, const Value &v, const Span &span, bool entry) {
+  // where they (or other names, or constants) are already known. `bind_only`: bind, check
+  // nothing (the first pass over a call's parameters, so that a size expression of an
+  // earlier parameter, [r * c], is checked with the sizes later ones bind).
+  void bind_sizes(const FunDef &f, const Type &t, const Value &v, const Span &span, bool entry,
+                  bool bind_only = false) {
     if (t.is_tuple()) {
       if (v.kind != Value::Tuple) return;
       for (size_t i = 0; i < t.elems.size() && i < v.elems.size(); i++)
-        bind_sizes(f, t.elems[i], v.elems[i], span, entry);
+        bind_sizes(f, t.elems[i], v.elems[i], span, entry, bind_only);
       return;
     }
     if (!t.is_array() || v.kind != Value::Array) return;
@@ -820,6 +823,7 @@ private:
         push(*size_param, i64_value(shape[d]));
         continue;
       }
+      if (bind_only) continue;
       if (known && *known != shape[d] && !unreliable) {
         if (entry)
           fail_text(FailureKind::Size, span, "entry point arguments have invalid sizes.");
@@ -829,7 +833,8 @@ private:
     const Type &elem = t.element();
     if (elem.is_tuple()) {
       for (size_t k = 0; k < elem.elems.size() && k < v.array->components.size(); k++)
-        bind_sizes(f, Type::array(elem.elems[k], t.dims), v.array->components[k], span, entry);
+        bind_sizes(f, Type::array(elem.elems[k], t.dims), v.array->components[k], span, entry,
+                   bind_only);
     }
   }
 
@@ -868,6 +873,8 @@ public:
     size_t saved_base = frame_base_;
     size_t base = env_.size();
     frame_base_ = base;
+    for (size_t i = 0; i < args.size(); i++)
+      bind_param_sizes(f, f.params[i], args[i], call_span, entry, /*bind_only=*/true);
     for (size_t i = 0; i < args.size(); i++) {
       const Pattern &p = f.params[i];
       bind_param_sizes(f, p, args[i], call_span, entry);
@@ -885,11 +892,11 @@ private:
   // Binds the size parameters that a parameter's types name: the pattern's own type
   // and the annotations inside a tuple pattern (`(_, xs: [n]i64): (i32, []i64)`).
   void bind_param_sizes(const FunDef &f, const Pattern &p, const Value &v, const Span &span,
-                        bool entry) {
-    bind_sizes(f, p.annotation ? *p.annotation : p.type, v, span, entry);
+                        bool entry, bool bind_only = false) {
+    bind_sizes(f, p.annotation ? *p.annotation : p.type, v, span, entry, bind_only);
     if (p.kind != Pattern::Tuple || v.kind != Value::Tuple) return;
     for (size_t k = 0; k < p.elems.size() && k < v.elems.size(); k++)
-      bind_param_sizes(f, p.elems[k], v.elems[k], span, entry);
+      bind_param_sizes(f, p.elems[k], v.elems[k], span, entry, bind_only);
   }
 
   Value call(const Callable &c, Value *args, size_t n, const Span &span) {

@@ -673,12 +673,19 @@ private:
         return std::nullopt;
       return to_i64((*v)[0]);
     }
-    if (const FunDef *f = src_.find(d.name); f && f->params.empty())
-      unsupported(span, "a size given by a top-level constant");
+    if (const FunDef *f = src_.find(d.name); f && f->params.empty()) {
+      // A top-level constant (`def n = 4` and then `[n]f32`): its value, as where the
+      // constant is used in an expression.
+      if (!f->ret_type.is_prim() || !is_int(f->ret_type.prim))
+        unsupported(span, "a size given by a top-level constant that is not an integer");
+      return to_i64(inline_call(*f, {}, span, false)[0]);
+    }
     return std::nullopt;
   }
 
-  // A size expression such as "k + (n - k)" or "n * m": + - * on names and integers.
+  // A size expression such as "k + (n - k)", "n * m" or "n / 8 * 8": + - * on names and
+  // integers, and / by a positive integer constant (the sizes are not negative, so
+  // rounding down and towards zero agree; a divisor that may be zero is not taken).
   std::optional<SubExp> size_expression(const std::string &text, const Span &span) {
     size_t pos = 0;
     bool ok = true;
@@ -716,11 +723,16 @@ private:
       std::optional<SubExp> v = atom();
       for (;;) {
         skip();
-        if (!v || pos >= text.size() || text[pos] != '*') return v;
-        pos++;
+        if (!v || pos >= text.size() || (text[pos] != '*' && text[pos] != '/')) return v;
+        char op = text[pos++];
         std::optional<SubExp> r = atom();
         if (!r) return std::nullopt;
-        v = mul(*v, *r);
+        if (op == '*') {
+          v = mul(*v, *r);
+          continue;
+        }
+        if (r->is_var() || r->constant.as_i64() <= 0) return ok = false, std::nullopt;
+        v = binop(BinOp::Div, *v, *r, PrimType::I64);
       }
     };
     sum = [&]() -> std::optional<SubExp> {
@@ -742,11 +754,14 @@ private:
 
   // Binds the size parameters of f named in t from v's shapes, or checks known sizes
   // (the interpreter's bind_sizes / check_result_shape). `f` null: check only.
+  // `bind_only`: only bind the size parameters that are whole dims, check nothing (the
+  // first pass over a call's parameters: a size expression in an earlier parameter's
+  // type, [n * m], may use sizes that only a later parameter binds).
   void sizes(const FunDef *f, const Type &t, const Val &v, size_t off, const Span &span,
-             const std::string &msg) {
+             const std::string &msg, bool bind_only = false) {
     if (t.is_tuple()) {
       for (const Type &e : t.elems) {
-        sizes(f, e, v, off, span, msg);
+        sizes(f, e, v, off, span, msg, bind_only);
         off += count(e);
       }
       return;
@@ -756,6 +771,12 @@ private:
     for (size_t d = 0; d < t.dims.size() && d < shape.size(); d++) {
       const Dim &dim = t.dims[d];
       if (dim.kind == Dim::Unknown) continue;
+      if (bind_only) {
+        if (f && dim.kind == Dim::Var && is_identifier(dim.name) && !lookup(dim.name) &&
+            std::find(f->size_params.begin(), f->size_params.end(), dim.name) != f->size_params.end())
+          bind_name(dim.name, {shape[d]});
+        continue;
+      }
       std::optional<SubExp> known = resolve_dim(dim, span);
       if (!known) {
         if (f && dim.kind == Dim::Var &&
@@ -774,18 +795,18 @@ private:
     if (elem.is_tuple()) {
       size_t o = off;
       for (const Type &c : elem.elems) {
-        sizes(f, Type::array(c, t.dims), v, o, span, msg);
+        sizes(f, Type::array(c, t.dims), v, o, span, msg, bind_only);
         o += count(c);
       }
     }
   }
 
   void param_sizes(const FunDef &f, const Pattern &p, const Val &v, size_t off, const Span &span,
-                   const std::string &msg) {
-    sizes(&f, p.annotation ? *p.annotation : p.type, v, off, span, msg);
+                   const std::string &msg, bool bind_only = false) {
+    sizes(&f, p.annotation ? *p.annotation : p.type, v, off, span, msg, bind_only);
     if (p.kind != Pattern::Tuple) return;
     for (const Pattern &e : p.elems) {
-      param_sizes(f, e, v, off, span, msg);
+      param_sizes(f, e, v, off, span, msg, bind_only);
       off += count(e.type);
     }
   }
@@ -797,6 +818,8 @@ private:
     frame_ = env_.size();
     if (f.is_unsafe) enter_unsafe(unsafe_fn_location(f));
     std::string msg = is_entry ? "entry point arguments have invalid sizes." : "function arguments of wrong shape";
+    for (size_t i = 0; i < args.size(); i++)
+      param_sizes(f, f.params[i], args[i], 0, span, msg, /*bind_only=*/true);
     for (size_t i = 0; i < args.size(); i++) {
       param_sizes(f, f.params[i], args[i], 0, span, msg);
       bind(f.params[i], args[i]);

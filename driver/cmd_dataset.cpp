@@ -37,7 +37,7 @@ outcome on them. The same options give the same values.
 
 Options:
   -e, --entry NAME    the entry point (default: main)
-  --size N            the length of every size variable (default 10)
+  --size N            the length of every size variable (default 16)
   --size-of NAME=N    the length of size variable NAME (may be repeated)
   --seed S            the random generator's seed, a whole number (default 0)
   -o, --output FILE   write the values to FILE instead of stdout

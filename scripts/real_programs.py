@@ -120,11 +120,11 @@ def failure(code, err):
         return ("crash", f"signal {-code}: " + (text.splitlines()[-1] if text else ""))
     if code not in (0, 1, 2):
         return ("crash", f"exit status {code}: " + (text.splitlines()[-1] if text else ""))
-    if "internal" in text.lower() or "Assertion" in text:
-        return ("crash", first_line(text))
     m = re.search(r"^Error: (.*)\nat (.*)$", text, re.M)
-    if m:
+    if m:  # a failed check (an `assert` says "Assertion is false: ...")
         return ("check", m.group(1), m.group(2))
+    if "internal" in text.lower():
+        return ("crash", first_line(text))
     if re.search(r"not (yet )?supported|does not support|cannot (yet )?(compile|generate)", text):
         return ("unsupported", first_line(text))
     return ("error", first_line(text))
@@ -172,6 +172,8 @@ def run_entry(args, root, prog, entry, work):
         return res
     interp = None if code == 0 else failure(code, err)
     res["interp"] = "ok" if interp is None else " ".join(interp[1:])
+    if interp is not None and interp[0] == "check":
+        res["found"] = f"{interp[1]} at {interp[2]}"
     if interp is not None and interp[0] != "check":
         res["outcome"] = "crashes" if interp[0] == "crash" else "unsupported"
         res["note"] = "interp: " + short(interp[1])
@@ -214,11 +216,11 @@ def run_entry(args, root, prog, entry, work):
     f = failure(code, err)
     if f[0] == "check" and f[1:] == interp[1:]:
         res["outcome"] = "fails alike"
-        res["note"] = f"{interp[1]} at {interp[2]}"
         return res
     res["outcome"] = {"crash": "crashes", "unsupported": "unsupported"}.get(f[0], "disagrees")
-    res["note"] = f"interp: {short(interp[1])} at {interp[2]}; {args.device}: " + \
-        short(" ".join(f[1:]))
+    res["note"] = f"{args.device}: " + short(" ".join(f[1:]))
+    if res["outcome"] == "disagrees":
+        res["note"] = f"interp: {short(interp[1])} at {interp[2]}; " + res["note"]
     return res
 
 
@@ -292,7 +294,7 @@ def main():
                     help="run the entry points of the programs that compile")
     ap.add_argument("--device", default="cpu", choices=["cpu", "cuda"],
                     help="the device compared with the interpreter (default cpu)")
-    ap.add_argument("--size", type=int, default=10, help="kerb dataset --size for the check")
+    ap.add_argument("--size", type=int, default=16, help="kerb dataset --size for the check")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rtol", type=float, default=1e-4,
                     help="float tolerance when the results differ exactly (default 1e-4)")
@@ -339,11 +341,11 @@ def main():
                 for name, _ in entries(args.kerb, path, args.timeout):
                     todo.append((path, name))
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-            done = list(pool.map(lambda t: run_entry(args, args.root, t[0], t[1], work), todo))
-        for (path, _), r in zip(todo, done):
-            runs.setdefault(path, []).append(r)
-            print(f"{r['outcome']:12} {r['program']} {r['entry']}"
-                  f"{'  ' + r['note'] if r.get('note') else ''}", file=sys.stderr, flush=True)
+            done = pool.map(lambda t: run_entry(args, args.root, t[0], t[1], work), todo)
+            for (path, _), r in zip(todo, done):
+                runs.setdefault(path, []).append(r)
+                print(f"{r['outcome']:12} {r['program']} {r['entry']}"
+                      f"{'  ' + r['note'] if r.get('note') else ''}", file=sys.stderr, flush=True)
         if args.bench:
             # One program at a time: the timings should not share the device.
             for path in programs:
@@ -360,7 +362,7 @@ def main():
     kinds = Counter()
     ok = 0
     outcome_counts = Counter()
-    programs_agreeing = 0
+    programs_agreeing = programs_run = 0
     if args.markdown and args.run:
         print(f"| program | compiles | entries | agree on {args.device} | failures found | notes |")
         print("|---|---|---|---|---|---|")
@@ -378,16 +380,19 @@ def main():
         for r in rs:
             outcome_counts[r["outcome"]] += 1
         agree = sum(r["outcome"] in ("agrees", "fails alike") for r in rs)
+        if rs:
+            programs_run += 1
         if rs and agree == len(rs):
             programs_agreeing += 1
-        found = [f"{r['entry']}: {r['note']}" for r in rs if r["outcome"] == "fails alike"]
+        found = [f"{r['entry']}: {r['found']}" for r in rs if r.get("found")]
         notes = [f"{r['entry']}: {r['outcome']}" + (f" ({r['note']})" if r.get("note") else "")
                  for r in rs if r["outcome"] not in ("agrees", "fails alike")]
         notes += [f"{r['entry']}: {r['note']}" for r in rs
                   if r["outcome"] == "agrees" and r.get("note")]
         if args.markdown:
             def cell(items):
-                return "<br>".join(i.replace("|", "\\|") for i in items)
+                return "<br>".join(i.replace(args.root.rstrip("/") + "/", "")
+                                   .replace("|", "\\|") for i in items)
             if args.run:
                 print(f"| {rel} | {'yes' if good else 'no'} | {len(rs) if good else ''} | "
                       f"{f'{agree} of {len(rs)}' if good else ''} | {cell(found)} | "
@@ -400,8 +405,8 @@ def main():
     print(f"\n{ok} of {len(programs)} programs compile (kerb check)")
     if args.run:
         total = sum(outcome_counts.values())
-        print(f"{programs_agreeing} of {ok} programs: every entry point agrees with the "
-              f"interpreter on {args.device} (or fails alike)")
+        print(f"{programs_run} of them have entry points; in {programs_agreeing} every entry "
+              f"point agrees with the interpreter on {args.device} (or fails alike)")
         print(f"{total} entry points: " +
               ", ".join(f"{outcome_counts[o]} {o}" for o in OUTCOMES if outcome_counts[o]))
     else:

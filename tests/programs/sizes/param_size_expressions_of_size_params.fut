@@ -1,7 +1,6 @@
 -- A size expression of a size parameter in a function's parameter type, checked at the
--- call. The code generator does not take such a size yet.
+-- call (on every device: the sizes are bound from all the parameters before any is checked).
 -- ==
--- tags { no_cpu no_cuda }
 -- input { [1, 2, 3] }  output { [1, 2, 3] }
 -- input { [1] }  error: Index \[0:3\] out of bounds for array of shape \[1\]
 
