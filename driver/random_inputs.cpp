@@ -54,7 +54,8 @@ private:
     throw InputError(fmt::format("cannot choose a value for the size '{}'", s_));
   }
   void skip() {
-    while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+    while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_])))
+      ++pos_;
   }
   bool eat(char c) {
     skip();
@@ -67,9 +68,12 @@ private:
   int64_t sum() {
     int64_t v = product();
     for (;;) {
-      if (eat('+')) v += product();
-      else if (eat('-')) v -= product();
-      else return v;
+      if (eat('+'))
+        v += product();
+      else if (eat('-'))
+        v -= product();
+      else
+        return v;
     }
   }
   int64_t product() {
@@ -96,10 +100,12 @@ private:
     }
     size_t start = pos_;
     if (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) {
-      while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+      while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_])))
+        ++pos_;
       int64_t v = std::stoll(s_.substr(start, pos_ - start));
       // A type suffix (2i64, 3u32) changes nothing here.
-      while (pos_ < s_.size() && std::isalnum(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+      while (pos_ < s_.size() && std::isalnum(static_cast<unsigned char>(s_[pos_])))
+        ++pos_;
       return v;
     }
     while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) ||
@@ -138,16 +144,19 @@ public:
   Value value(const Type &t, const std::string &size_name = "") {
     switch (t.kind) {
     case Type::Prim:
-      if (!size_name.empty()) return Value(PrimValue::from_int(t.prim, length(Dim::var(size_name))));
+      if (!size_name.empty())
+        return Value(PrimValue::from_int(t.prim, length(Dim::var(size_name))));
       return Value(scalar(t.prim));
     case Type::Tuple: {
       std::vector<Value> elems;
-      for (const Type &e : t.elems) elems.push_back(value(e));
+      for (const Type &e : t.elems)
+        elems.push_back(value(e));
       return Value::tuple(std::move(elems));
     }
     case Type::Array: {
       std::vector<int64_t> shape;
-      for (const Dim &d : t.dims) shape.push_back(length(d));
+      for (const Dim &d : t.dims)
+        shape.push_back(length(d));
       return array(t.element(), shape);
     }
     default:
@@ -171,20 +180,28 @@ public:
             }
           }
         }
-    for (const Type &e : t.elems) size_names(e, out);
+    for (const Type &e : t.elems)
+      size_names(e, out);
   }
 
 private:
   // The largest value of an integer type, as a size bound.
   static int64_t int_max(PrimType p) {
     switch (p) {
-    case PrimType::I8: return 127;
-    case PrimType::U8: return 255;
-    case PrimType::I16: return 32767;
-    case PrimType::U16: return 65535;
-    case PrimType::I32: return 2147483647;
-    case PrimType::U32: return 4294967295;
-    default: return std::numeric_limits<int64_t>::max();
+    case PrimType::I8:
+      return 127;
+    case PrimType::U8:
+      return 255;
+    case PrimType::I16:
+      return 32767;
+    case PrimType::U16:
+      return 65535;
+    case PrimType::I32:
+      return 2147483647;
+    case PrimType::U32:
+      return 4294967295;
+    default:
+      return std::numeric_limits<int64_t>::max();
     }
   }
 
@@ -195,13 +212,15 @@ private:
   PrimValue scalar(PrimType p) {
     if (p == PrimType::Bool) return PrimValue::boolean(rng_() & 1);
     if (is_signed_int(p) || is_unsigned_int(p))
-      return PrimValue::from_int(p, uniform(1, std::max<int64_t>(1, std::min(opts_.size, int_max(p)))));
+      return PrimValue::from_int(
+          p, uniform(1, std::max<int64_t>(1, std::min(opts_.size, int_max(p)))));
     return PrimValue::floating(p, std::uniform_real_distribution<double>(0, 1)(rng_));
   }
 
   PrimValue element(PrimType p) {
     if (is_signed_int(p) || is_unsigned_int(p))
-      return PrimValue::from_int(p, uniform(0, std::max<int64_t>(0, std::min(opts_.size, int_max(p)) - 1)));
+      return PrimValue::from_int(
+          p, uniform(0, std::max<int64_t>(0, std::min(opts_.size, int_max(p)) - 1)));
     return scalar(p);
   }
 
@@ -212,7 +231,8 @@ private:
         std::vector<int64_t> cshape = shape;
         Type ct = c;
         if (c.kind == Type::Array) {
-          for (const Dim &d : c.dims) cshape.push_back(length(d));
+          for (const Dim &d : c.dims)
+            cshape.push_back(length(d));
           ct = c.element();
         }
         components.push_back(array(ct, cshape));
@@ -225,7 +245,8 @@ private:
     for (int64_t d : shape) {
       if (d != 0 && count > (int64_t(1) << 27) / d) {
         std::string dims;
-        for (int64_t e : shape) dims += fmt::format("[{}]", e);
+        for (int64_t e : shape)
+          dims += fmt::format("[{}]", e);
         throw InputError(fmt::format("a random {}{} would be too large (more than 2^27 elements)",
                                      dims, prim_name(elem.prim)));
       }
@@ -233,7 +254,8 @@ private:
     }
     if (count == 0) return make_empty_array(ValueType::of_prim(elem.prim), shape);
     std::vector<Bits> data(size_t(count), Bits{0});
-    for (Bits &b : data) b = element(elem.prim).bits;
+    for (Bits &b : data)
+      b = element(elem.prim).bits;
     return make_prim_array(elem.prim, shape, std::move(data));
   }
 
@@ -246,8 +268,10 @@ private:
 
 std::vector<Value> random_entry_inputs(const FunDef &entry, const RandomInputOptions &opts) {
   std::set<std::string> used;
-  for (const Pattern &p : entry.params) Generator::size_names(p.type, used);
-  for (const std::string &s : entry.size_params) used.insert(s);
+  for (const Pattern &p : entry.params)
+    Generator::size_names(p.type, used);
+  for (const std::string &s : entry.size_params)
+    used.insert(s);
   for (const auto &[name, n] : opts.sizes)
     if (!used.count(name))
       throw InputError(fmt::format("entry '{}' has no size '{}'", entry.name, name));
@@ -255,7 +279,8 @@ std::vector<Value> random_entry_inputs(const FunDef &entry, const RandomInputOpt
   std::vector<Value> values;
   for (const Pattern &p : entry.params) {
     bool names_size = p.kind == Pattern::Id && p.type.kind == Type::Prim && used.count(p.name) &&
-                      p.type.prim != PrimType::Bool && (is_signed_int(p.type.prim) || is_unsigned_int(p.type.prim));
+                      p.type.prim != PrimType::Bool &&
+                      (is_signed_int(p.type.prim) || is_unsigned_int(p.type.prim));
     values.push_back(gen.value(p.type, names_size ? p.name : ""));
   }
   return flatten_values(values);

@@ -18,8 +18,8 @@
 namespace kerb::driver {
 
 struct RandomInputOptions {
-  int64_t size = 16;                     // the length of every size variable ...
-  std::map<std::string, int64_t> sizes;  // ... except these (--size-of n=K)
+  int64_t size = 16;                    // the length of every size variable ...
+  std::map<std::string, int64_t> sizes; // ... except these (--size-of n=K)
   uint64_t seed = 0;
 };
 
