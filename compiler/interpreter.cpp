@@ -816,14 +816,17 @@ private:
       const Dim &dim = t.dims[d];
       if (dim.kind == Dim::Unknown) continue;
       bool unreliable = d > 0 && shape[d - 1] == 0; // See Note [Inner sizes of empty arrays]
-      std::optional<int64_t> known = resolve_dim(dim);
       auto size_param = std::find(f.size_params.begin(), f.size_params.end(), dim.name);
-      if (!known && dim.kind == Dim::Var && size_param != f.size_params.end()) {
+      // A size parameter not yet bound in this call is bound here, even where a top-level
+      // constant has its name (parboil's tpacf: `def numBins : i32 = 20` and
+      // `def sumBins [numBins] ...`): the parameter shadows the constant.
+      if (dim.kind == Dim::Var && size_param != f.size_params.end() && !find_slot(dim.name)) {
         // The slot's name must outlive `t`, which may be a temporary: use the FunDef's.
         push(*size_param, i64_value(shape[d]));
         continue;
       }
       if (bind_only) continue;
+      std::optional<int64_t> known = resolve_dim(dim);
       if (known && *known != shape[d] && !unreliable) {
         if (entry)
           fail_text(FailureKind::Size, span, "entry point arguments have invalid sizes.");
