@@ -29,6 +29,8 @@ With --run, for each entry point of each program that compiles (`kerb check --en
      same place.
 An entry then `agrees` (same results), `fails alike` (both failed the same check on the
 random data: a failure found, to read: a real bug or a precondition random data break),
+`undefined` (the interpreter failed a check that the program turns off with #[unsafe],
+which the interpreter makes anyway: DEV's behaviour is then undefined, docs/CHECKS.md),
 `disagrees`, `crashes` (an internal compiler error or a signal), `unsupported` (DEV's
 code generator rejects a construct), `no inputs` (no arguments could be made), or
 `timeout`. With --bench it is then timed on DEV with `kerb bench --input` on arguments
@@ -55,8 +57,8 @@ NAME_RE = re.compile(r"'[^']*'|\"[^\"]*\"")
 NUM_RE = re.compile(r"\b\d+\b")
 
 # Outcomes of one entry point, in the order the summary lists them.
-OUTCOMES = ["agrees", "fails alike", "disagrees", "crashes", "unsupported", "no inputs",
-            "timeout"]
+OUTCOMES = ["agrees", "fails alike", "undefined", "disagrees", "crashes", "unsupported",
+            "no inputs", "timeout"]
 
 
 def select(root):
@@ -208,12 +210,22 @@ def run_entry(args, root, prog, entry, work):
         res["outcome"] = {"crash": "crashes", "unsupported": "unsupported"}.get(f[0], "disagrees")
         res["note"] = f"{args.device}: " + short(" ".join(f[1:]))
         return res
-    # The interpreter failed a check: the device must fail alike.
+    # The interpreter failed a check: the device must fail alike, unless the program
+    # turns that check off (#[unsafe]): the interpreter makes it anyway, compiled code
+    # then has no defined behaviour (docs/CHECKS.md).
+    f = failure(code, err) if code != 0 else None
+    if f is None or f[0] != "check" or f[1:] != interp[1:]:
+        _, report, _ = run([args.kerb, "check", prog, "--report-checks"], args.timeout)
+        if any(line.startswith(interp[2] + " ") and " disabled " in line
+               for line in report.splitlines()):
+            res["outcome"] = "undefined"
+            res["note"] = (f"the failing check is disabled (#[unsafe]); {args.device}: " +
+                           ("succeeded" if f is None else short(" ".join(f[1:]))))
+            return res
     if code == 0:
         res["outcome"] = "disagrees"
         res["note"] = f"interp failed ({short(interp[1])} at {interp[2]}), {args.device} succeeded"
         return res
-    f = failure(code, err)
     if f[0] == "check" and f[1:] == interp[1:]:
         res["outcome"] = "fails alike"
         return res
