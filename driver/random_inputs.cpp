@@ -1,6 +1,7 @@
 // Random arguments for an entry point from its parameter types (see random_inputs.h).
 #include "driver/random_inputs.h"
 
+#include "compiler/size_expr.h"
 #include "driver/cli.h"
 #include "driver/entry_io.h"
 
@@ -35,108 +36,26 @@ namespace {
 // be recorded, not an error of the generator. The parameters are generated in order
 // from one generator seeded by opts.seed.
 
-// Evaluates a size expression's text (`n`, `3`, `n * m`, `(n + 1) / 2`, `2i64 * n`)
-// with the sizes known so far; unknown names get `fresh(name)`.
-class SizeExpr {
-public:
-  SizeExpr(const std::string &text, std::map<std::string, int64_t> &sizes, int64_t dflt)
-      : s_(text), sizes_(sizes), default_(dflt) {}
-
-  int64_t eval() {
-    int64_t v = sum();
-    skip();
-    if (pos_ != s_.size()) fail();
-    return v;
-  }
-
-private:
-  [[noreturn]] void fail() {
-    throw InputError(fmt::format("cannot choose a value for the size '{}'", s_));
-  }
-  void skip() {
-    while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_])))
-      ++pos_;
-  }
-  bool eat(char c) {
-    skip();
-    if (pos_ < s_.size() && s_[pos_] == c) {
-      ++pos_;
-      return true;
-    }
-    return false;
-  }
-  int64_t sum() {
-    int64_t v = product();
-    for (;;) {
-      if (eat('+'))
-        v += product();
-      else if (eat('-'))
-        v -= product();
-      else
-        return v;
-    }
-  }
-  int64_t product() {
-    int64_t v = atom();
-    for (;;) {
-      if (eat('*')) {
-        v *= atom();
-      } else if (eat('/') || eat('%')) {
-        char op = s_[pos_ - 1];
-        int64_t d = atom();
-        if (d == 0) fail();
-        v = op == '/' ? v / d : v % d;
-      } else {
-        return v;
-      }
-    }
-  }
-  int64_t atom() {
-    skip();
-    if (eat('(')) {
-      int64_t v = sum();
-      if (!eat(')')) fail();
-      return v;
-    }
-    size_t start = pos_;
-    if (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) {
-      while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_])))
-        ++pos_;
-      int64_t v = std::stoll(s_.substr(start, pos_ - start));
-      // A type suffix (2i64, 3u32) changes nothing here.
-      while (pos_ < s_.size() && std::isalnum(static_cast<unsigned char>(s_[pos_])))
-        ++pos_;
-      return v;
-    }
-    while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) ||
-                                s_[pos_] == '_' || s_[pos_] == '\''))
-      ++pos_;
-    if (pos_ == start) fail();
-    std::string name = s_.substr(start, pos_ - start);
-    auto it = sizes_.find(name);
-    if (it != sizes_.end()) return it->second;
-    return sizes_[name] = default_;
-  }
-
-  std::string s_;
-  size_t pos_ = 0;
-  std::map<std::string, int64_t> &sizes_;
-  int64_t default_;
-};
-
 class Generator {
 public:
   explicit Generator(const RandomInputOptions &opts) : opts_(opts), rng_(opts.seed) {
     sizes_ = opts.sizes;
   }
 
-  // The length of dimension `d`.
+  // The length of dimension `d`: a size variable not seen before (and not given by
+  // --size-of) has length opts.size.
   int64_t length(const Dim &d) {
-    int64_t n = opts_.size;
+    std::optional<int64_t> n = opts_.size;
     if (d.kind == Dim::Const) n = d.value;
-    if (d.kind == Dim::Var) n = SizeExpr(d.name, sizes_, opts_.size).eval();
-    if (n < 0) throw InputError(fmt::format("the size '{}' would be {}", d.str(), n));
-    return n;
+    if (d.kind == Dim::Var)
+      n = eval_size_expr(d.name, [this](std::string_view name) -> std::optional<int64_t> {
+        auto it = sizes_.find(std::string(name));
+        if (it != sizes_.end()) return it->second;
+        return sizes_[std::string(name)] = opts_.size;
+      });
+    if (!n) throw InputError(fmt::format("cannot choose a value for the size '{}'", d.name));
+    if (*n < 0) throw InputError(fmt::format("the size '{}' would be {}", d.str(), *n));
+    return *n;
   }
 
   // A value of type `t` (a parameter's type, sizes included). `size_name`: the
