@@ -214,7 +214,7 @@ def run_entry(args, root, prog, entry, work):
     # turns that check off (#[unsafe]): the interpreter makes it anyway, compiled code
     # then has no defined behaviour (docs/CHECKS.md).
     f = failure(code, err) if code != 0 else None
-    if f is None or f[0] != "check" or f[1:] != interp[1:]:
+    if f is None or f[0] in ("check", "crash", "error") and f[1:] != interp[1:]:
         _, report, _ = run([args.kerb, "check", prog, "--report-checks"], args.timeout)
         if any(line.startswith(interp[2] + " ") and " disabled " in line
                for line in report.splitlines()):
