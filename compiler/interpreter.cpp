@@ -23,6 +23,7 @@
 
 #include "compiler/interp_arrays.h"
 #include "compiler/prim_ops.h"
+#include "compiler/size_expr.h"
 
 #include <fmt/format.h>
 
@@ -66,104 +67,6 @@ std::string shape_text(const std::vector<int64_t> &shape) {
   for (int64_t d : shape) out += fmt::format("[{}]", d);
   return out;
 }
-
-// ---------------------------------------------------------------------------------
-// Size expressions in types. A dimension is a constant, a name, or (for sizes such as
-// [n * m] or [k + (n - k)]) the text of a size expression held as a Var dim; this small
-// evaluator handles names, integer literals, + - * / % and parentheses.
-
-class SizeExprEval {
-public:
-  using Lookup = std::function<std::optional<int64_t>(std::string_view)>;
-  SizeExprEval(std::string_view text, const Lookup &lookup) : s_(text), lookup_(lookup) {}
-
-  std::optional<int64_t> run() {
-    std::optional<int64_t> v = sum();
-    skip_space();
-    if (pos_ != s_.size()) return std::nullopt;
-    return v;
-  }
-
-private:
-  void skip_space() {
-    while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) pos_++;
-  }
-  bool eat(char c) {
-    skip_space();
-    if (pos_ < s_.size() && s_[pos_] == c) {
-      pos_++;
-      return true;
-    }
-    return false;
-  }
-  std::optional<int64_t> sum() {
-    std::optional<int64_t> v = product();
-    for (;;) {
-      if (eat('+')) {
-        std::optional<int64_t> r = product();
-        if (!v || !r) return std::nullopt;
-        v = int64_t(uint64_t(*v) + uint64_t(*r));
-      } else if (eat('-')) {
-        std::optional<int64_t> r = product();
-        if (!v || !r) return std::nullopt;
-        v = int64_t(uint64_t(*v) - uint64_t(*r));
-      } else {
-        return v;
-      }
-    }
-  }
-  std::optional<int64_t> product() {
-    std::optional<int64_t> v = atom();
-    for (;;) {
-      char op = 0;
-      if (eat('*')) op = '*';
-      else if (eat('/')) op = '/';
-      else if (eat('%')) op = '%';
-      else return v;
-      std::optional<int64_t> r = atom();
-      if (!v || !r) return std::nullopt;
-      if (op == '*') {
-        v = int64_t(uint64_t(*v) * uint64_t(*r));
-        continue;
-      }
-      if (*r == 0 || *r == -1) return std::nullopt;
-      v = op == '/' ? *v / *r : *v % *r;
-    }
-  }
-  std::optional<int64_t> atom() {
-    skip_space();
-    if (eat('(')) {
-      std::optional<int64_t> v = sum();
-      if (!eat(')')) return std::nullopt;
-      return v;
-    }
-    if (eat('-')) {
-      std::optional<int64_t> v = atom();
-      if (!v) return std::nullopt;
-      return int64_t(uint64_t(0) - uint64_t(*v));
-    }
-    size_t start = pos_;
-    if (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) {
-      uint64_t v = 0;
-      while (pos_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) {
-        if (s_[pos_] != '_') v = v * 10 + uint64_t(s_[pos_] - '0');
-        pos_++;
-      }
-      // An integer suffix such as i64.
-      while (pos_ < s_.size() && std::isalnum(static_cast<unsigned char>(s_[pos_]))) pos_++;
-      return int64_t(v);
-    }
-    while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) ||
-                                s_[pos_] == '_' || s_[pos_] == '\''))
-      pos_++;
-    if (pos_ == start) return std::nullopt;
-    return lookup_(s_.substr(start, pos_ - start));
-  }
-
-  std::string_view s_;
-  const Lookup &lookup_;
-  size_t pos_ = 0;
-};
 
 // Splits a size expression "a <op> b" at its last top-level `op`, for the sizes of
 // unflatten's [n * m] and split's [n + m] arguments. `op` must be the operator applied
@@ -701,8 +604,7 @@ private:
   }
 
   std::optional<int64_t> size_of_text(std::string_view text) {
-    SizeExprEval::Lookup lookup = [this](std::string_view n) { return lookup_size(n); };
-    return SizeExprEval(text, lookup).run();
+    return eval_size_expr(text, [this](std::string_view n) { return lookup_size(n); });
   }
 
   std::optional<int64_t> resolve_dim(const Dim &d) {
@@ -799,12 +701,15 @@ private:
   }
 
   // Binds the size parameters of `f` that appear in `t` from v's shape, or checks them
-  // where they (or other names, or constants) are already known.
-  void bind_sizes(const FunDef &f, const Type &t, const Value &v, const Span &span, bool entry) {
+  // where they (or other names, or constants) are already known. `bind_only`: bind, check
+  // nothing (the first pass over a call's parameters, so that a size expression of an
+  // earlier parameter, [r * c], is checked with the sizes later ones bind).
+  void bind_sizes(const FunDef &f, const Type &t, const Value &v, const Span &span, bool entry,
+                  bool bind_only = false) {
     if (t.is_tuple()) {
       if (v.kind != Value::Tuple) return;
       for (size_t i = 0; i < t.elems.size() && i < v.elems.size(); i++)
-        bind_sizes(f, t.elems[i], v.elems[i], span, entry);
+        bind_sizes(f, t.elems[i], v.elems[i], span, entry, bind_only);
       return;
     }
     if (!t.is_array() || v.kind != Value::Array) return;
@@ -813,13 +718,17 @@ private:
       const Dim &dim = t.dims[d];
       if (dim.kind == Dim::Unknown) continue;
       bool unreliable = d > 0 && shape[d - 1] == 0; // See Note [Inner sizes of empty arrays]
-      std::optional<int64_t> known = resolve_dim(dim);
       auto size_param = std::find(f.size_params.begin(), f.size_params.end(), dim.name);
-      if (!known && dim.kind == Dim::Var && size_param != f.size_params.end()) {
+      // A size parameter not yet bound in this call is bound here, even where a top-level
+      // constant has its name (parboil's tpacf: `def numBins : i32 = 20` and
+      // `def sumBins [numBins] ...`): the parameter shadows the constant.
+      if (dim.kind == Dim::Var && size_param != f.size_params.end() && !find_slot(dim.name)) {
         // The slot's name must outlive `t`, which may be a temporary: use the FunDef's.
         push(*size_param, i64_value(shape[d]));
         continue;
       }
+      if (bind_only) continue;
+      std::optional<int64_t> known = resolve_dim(dim);
       if (known && *known != shape[d] && !unreliable) {
         if (entry)
           fail_text(FailureKind::Size, span, "entry point arguments have invalid sizes.");
@@ -829,7 +738,8 @@ private:
     const Type &elem = t.element();
     if (elem.is_tuple()) {
       for (size_t k = 0; k < elem.elems.size() && k < v.array->components.size(); k++)
-        bind_sizes(f, Type::array(elem.elems[k], t.dims), v.array->components[k], span, entry);
+        bind_sizes(f, Type::array(elem.elems[k], t.dims), v.array->components[k], span, entry,
+                   bind_only);
     }
   }
 
@@ -868,6 +778,8 @@ public:
     size_t saved_base = frame_base_;
     size_t base = env_.size();
     frame_base_ = base;
+    for (size_t i = 0; i < args.size(); i++)
+      bind_param_sizes(f, f.params[i], args[i], call_span, entry, /*bind_only=*/true);
     for (size_t i = 0; i < args.size(); i++) {
       const Pattern &p = f.params[i];
       bind_param_sizes(f, p, args[i], call_span, entry);
@@ -885,11 +797,11 @@ private:
   // Binds the size parameters that a parameter's types name: the pattern's own type
   // and the annotations inside a tuple pattern (`(_, xs: [n]i64): (i32, []i64)`).
   void bind_param_sizes(const FunDef &f, const Pattern &p, const Value &v, const Span &span,
-                        bool entry) {
-    bind_sizes(f, p.annotation ? *p.annotation : p.type, v, span, entry);
+                        bool entry, bool bind_only = false) {
+    bind_sizes(f, p.annotation ? *p.annotation : p.type, v, span, entry, bind_only);
     if (p.kind != Pattern::Tuple || v.kind != Value::Tuple) return;
     for (size_t k = 0; k < p.elems.size() && k < v.elems.size(); k++)
-      bind_param_sizes(f, p.elems[k], v.elems[k], span, entry);
+      bind_param_sizes(f, p.elems[k], v.elems[k], span, entry, bind_only);
   }
 
   Value call(const Callable &c, Value *args, size_t n, const Span &span) {

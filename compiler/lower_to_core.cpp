@@ -688,7 +688,9 @@ private:
     return std::nullopt;
   }
 
-  // A size expression such as "k + (n - k)" or "n * m": + - * on names and integers.
+  // A size expression such as "k + (n - k)", "n * m" or "n / 8 * 8": + - * on names and
+  // integers, and / by a positive integer constant (the sizes are not negative, so
+  // rounding down and towards zero agree; a divisor that may be zero is not taken).
   std::optional<SubExp> size_expression(const std::string &text, const Span &span) {
     size_t pos = 0;
     bool ok = true;
@@ -726,11 +728,16 @@ private:
       std::optional<SubExp> v = atom();
       for (;;) {
         skip();
-        if (!v || pos >= text.size() || text[pos] != '*') return v;
-        pos++;
+        if (!v || pos >= text.size() || (text[pos] != '*' && text[pos] != '/')) return v;
+        char op = text[pos++];
         std::optional<SubExp> r = atom();
         if (!r) return std::nullopt;
-        v = mul(*v, *r);
+        if (op == '*') {
+          v = mul(*v, *r);
+          continue;
+        }
+        if (r->is_var() || r->constant.as_i64() <= 0) return ok = false, std::nullopt;
+        v = binop(BinOp::Div, *v, *r, PrimType::I64);
       }
     };
     sum = [&]() -> std::optional<SubExp> {
@@ -752,11 +759,14 @@ private:
 
   // Binds the size parameters of f named in t from v's shapes, or checks known sizes
   // (the interpreter's bind_sizes / check_result_shape). `f` null: check only.
+  // `bind_only`: only bind the size parameters that are whole dims, check nothing (the
+  // first pass over a call's parameters: a size expression in an earlier parameter's
+  // type, [n * m], may use sizes that only a later parameter binds).
   void sizes(const FunDef *f, const Type &t, const Val &v, size_t off, const Span &span,
-             const std::string &msg) {
+             const std::string &msg, bool bind_only = false) {
     if (t.is_tuple()) {
       for (const Type &e : t.elems) {
-        sizes(f, e, v, off, span, msg);
+        sizes(f, e, v, off, span, msg, bind_only);
         off += count(e);
       }
       return;
@@ -766,9 +776,8 @@ private:
     for (size_t d = 0; d < t.dims.size() && d < shape.size(); d++) {
       const Dim &dim = t.dims[d];
       if (dim.kind == Dim::Unknown) continue;
-      if (binding_only_) {
-        const FunDef *constant = src_.find(dim.name);
-        if (f && dim.kind == Dim::Var && !lookup(dim.name) && !(constant && constant->params.empty()) &&
+      if (bind_only) {
+        if (f && dim.kind == Dim::Var && is_identifier(dim.name) && !lookup(dim.name) &&
             std::find(f->size_params.begin(), f->size_params.end(), dim.name) != f->size_params.end())
           bind_name(dim.name, {shape[d]});
         continue;
@@ -791,18 +800,18 @@ private:
     if (elem.is_tuple()) {
       size_t o = off;
       for (const Type &c : elem.elems) {
-        sizes(f, Type::array(c, t.dims), v, o, span, msg);
+        sizes(f, Type::array(c, t.dims), v, o, span, msg, bind_only);
         o += count(c);
       }
     }
   }
 
   void param_sizes(const FunDef &f, const Pattern &p, const Val &v, size_t off, const Span &span,
-                   const std::string &msg) {
-    sizes(&f, p.annotation ? *p.annotation : p.type, v, off, span, msg);
+                   const std::string &msg, bool bind_only = false) {
+    sizes(&f, p.annotation ? *p.annotation : p.type, v, off, span, msg, bind_only);
     if (p.kind != Pattern::Tuple) return;
     for (const Pattern &e : p.elems) {
-      param_sizes(f, e, v, off, span, msg);
+      param_sizes(f, e, v, off, span, msg, bind_only);
       off += count(e.type);
     }
   }
@@ -814,12 +823,8 @@ private:
     frame_ = env_.size();
     if (f.is_unsafe) enter_unsafe(unsafe_fn_location(f));
     std::string msg = is_entry ? "entry point arguments have invalid sizes." : "function arguments of wrong shape";
-    // The size parameters that some parameter's type gives as a name are bound first, so
-    // that a size expression of an earlier parameter can use them (`[n * 2]i32` before
-    // `[n]i32`); then each parameter's sizes are bound or checked in order.
-    binding_only_ = true;
-    for (size_t i = 0; i < args.size(); i++) param_sizes(f, f.params[i], args[i], 0, span, msg);
-    binding_only_ = false;
+    for (size_t i = 0; i < args.size(); i++)
+      param_sizes(f, f.params[i], args[i], 0, span, msg, /*bind_only=*/true);
     for (size_t i = 0; i < args.size(); i++) {
       param_sizes(f, f.params[i], args[i], 0, span, msg);
       bind(f.params[i], args[i]);
@@ -2057,8 +2062,6 @@ private:
   size_t frame_ = 0;
   std::vector<std::string> unsafe_at_; // the #[unsafe] attributes around (innermost last)
   std::map<int, SubExp> alias_; // size variables known (checked) equal to another
-  // sizes(): only bind size parameters given as names (inline_call's first pass).
-  bool binding_only_ = false;
   // Arrays coerced (`:>`) to other sizes: the sizes they have after the check (lower_coerce
   // binds them again with these).
   std::map<int, Val> coerced_;

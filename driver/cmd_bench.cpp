@@ -39,6 +39,7 @@ namespace kerb::driver {
 namespace {
 
 const char kHelp[] = R"(Usage: kerb bench FILE|DIR... [options]
+       kerb bench PROG --input [ENTRY=]FILE... [options]
        kerb bench --copy-bandwidth [--device DEVICE] [--json FILE]
 
 Times the benchmark inputs of .fut programs (directories are searched recursively):
@@ -55,6 +56,10 @@ an expected output must give it (Futhark's float tolerance), a case with `error:
 fail with a matching message (its failing call is what is timed), and no run of a case
 may succeed or fail otherwise.
 
+With --input, the blocks are not read: each --input is one case, the arguments in FILE
+(as `kerb run --input` reads them, e.g. made by `kerb dataset`) for entry ENTRY (or the
+-e entry) of the one program PROG, which must run without failing.
+
 What is timed: one entry call, that is its host code with every kernel launch,
 allocation, copy and scalar read-back it makes; on the CUDA device between two CUDA
 events on the program's stream (the second queued when the entry returns, so the time
@@ -66,6 +71,9 @@ arguments, reading the results back, freeing the previous call's memory.
 Options:
   --device DEVICE     cuda or cpu (default: cuda when a CUDA device is found, else cpu)
   -e, --entry NAME    only this entry point (default: those the blocks name)
+  --input [ENTRY=]FILE  time ENTRY (default: the -e entry) on the arguments in FILE
+                      instead of the blocks' cases (Futhark's text or binary values, or
+                      .npy; one PROG); may be repeated
   --runs N            timed runs per case and variant (default 10)
   --warmup N          untimed runs before them (default 3; the first checks the outcome)
   --time-budget SEC   stop a case's timed runs once they have taken SEC seconds in all
@@ -107,6 +115,8 @@ struct Variant {
 struct Options {
   std::optional<Device> device;
   std::string entry;
+  // --input: (entry, file) cases instead of the blocks'.
+  std::vector<std::pair<std::string, std::string>> inputs;
   int runs = 10, warmup = 3;
   double time_budget_s = 0;
   std::string json_path;
@@ -262,7 +272,7 @@ public:
     if (!ok) return program_error(report, path, fmt::format("cannot read '{}'", path));
     TestSpec spec;
     try {
-      spec = parse_test_spec(text, path);
+      spec = opts_.inputs.empty() ? parse_test_spec(text, path) : input_spec();
     } catch (const TestSpecError &e) {
       return program_error(report, path, fmt::format("malformed test block: {}", e.what()));
     }
@@ -311,7 +321,7 @@ public:
     fs::path dir = fs::path(path).parent_path();
     for (const auto &[block, c] : todo)
       for (const std::string &entry_name : block->entries) {
-        if (!opts_.entry.empty() && entry_name != opts_.entry) continue;
+        if (opts_.inputs.empty() && !opts_.entry.empty() && entry_name != opts_.entry) continue;
         report.cases.push_back(bench_case(program, path, dir, entry_name, *c, compiled));
         print_case(report.cases.back());
         if (!case_ok(report.cases.back())) report.failed = true;
@@ -319,6 +329,23 @@ public:
   }
 
 private:
+  // The cases of --input: each an entry on a file's arguments, expected to succeed.
+  TestSpec input_spec() const {
+    TestSpec spec;
+    for (const auto &[entry, file] : opts_.inputs) {
+      TestCase c;
+      c.input.kind = SpecValues::File;
+      c.input.path = fs::absolute(file).string();
+      c.expect = TestCase::Succeed;
+      c.name = file;
+      TestBlock block;
+      block.entries = {entry};
+      block.cases.push_back(std::move(c));
+      spec.blocks.push_back(std::move(block));
+    }
+    return spec;
+  }
+
   void program_error(Report &report, const std::string &path, const std::string &error) {
     std::fprintf(table_, "%s: %s\n", path.c_str(), error.c_str());
     report.program_errors.push_back(ProgramError{path, error});
@@ -670,6 +697,14 @@ Options parse_options(const std::vector<std::string> &args, std::vector<std::str
       opts.entry = value;
       continue;
     }
+    if (match_option(args, i, {"--input"}, value)) {
+      size_t eq = value.find('=');
+      std::string entry = eq == std::string::npos ? "" : value.substr(0, eq);
+      std::string file = eq == std::string::npos ? value : value.substr(eq + 1);
+      if (file.empty()) throw UsageError("--input needs a file name");
+      opts.inputs.push_back({entry, file});
+      continue;
+    }
     if (match_option(args, i, {"--runs"}, value)) {
       opts.runs = parse_count("--runs", value, 1);
       continue;
@@ -714,6 +749,15 @@ Options parse_options(const std::vector<std::string> &args, std::vector<std::str
   if (opts.variants.empty()) opts.variants.push_back(Variant{variant_name(checks), checks});
   if (paths.empty() && !opts.copy_bandwidth)
     throw UsageError("'kerb bench' needs at least one file or directory (or --copy-bandwidth)");
+  if (!opts.inputs.empty() && paths.size() != 1)
+    throw UsageError("--input needs one program (kerb bench PROG --input [ENTRY=]FILE)");
+  for (auto &[entry, file] : opts.inputs) {
+    if (entry.empty()) entry = opts.entry;
+    if (entry.empty())
+      throw UsageError(fmt::format("--input '{}' needs an entry point: -e ENTRY or --input "
+                                   "ENTRY={}",
+                                   file, file));
+  }
   return opts;
 }
 

@@ -1,5 +1,6 @@
 // `kerb check PROG [--emit=tokens|ast|inferred|first-order|typed-ast]`: runs the front end on a program
-// and optionally prints one of its stages. Silent on success (like `futhark check`).
+// and optionally prints one of its stages, or (--entries) its entry points' types. Silent on
+// success (like `futhark check`).
 #include "codegen/compiled_program.h"
 #include "driver/check_flags.h"
 #include "driver/cli.h"
@@ -18,7 +19,7 @@ namespace kerb::driver {
 
 namespace {
 
-const char kHelp[] = R"(Usage: kerb check PROG [--emit=STAGE]
+const char kHelp[] = R"(Usage: kerb check PROG [--emit=STAGE | --entries]
 
 Parses and type-checks PROG. On success it prints nothing and exits with status 0;
 on a compile error it prints the diagnostic (file:line:col, the source line and a
@@ -31,6 +32,10 @@ Options:
   --emit=first-order print the program the elimination passes make (first-order,
                      monomorphic: no polymorphism, function values, records or sums)
   --emit=typed-ast   type-check, then print the AST with every expression's type
+  --entries          print the entry points, one a line, with their types after
+                     type checking (records and opaque types as the tuples of their
+                     components): `main: [n][m]f32 -> i64 -> []f32` (a main
+                     defined with `def` counts when no entry is declared)
   -h, --help         show this help
 
   --emit=ir          lower to the core IR and print it
@@ -57,13 +62,29 @@ int emit_tokens(const std::string &path) {
   return report_frontend_failure(r);
 }
 
+// --entries: "NAME: PARAM -> ... -> RESULT" for each entry point.
+void print_entries(const Program &program) {
+  for (const auto &def : program.defs) {
+    if (find_entry(program, def->name) != def.get()) continue;
+    std::string line = def->name + ":";
+    for (const Pattern &p : def->params) line += " " + p.type.str() + " ->";
+    line += " " + def->ret_type.str() + "\n";
+    std::fputs(line.c_str(), stdout);
+  }
+}
+
 int run_check(const std::vector<std::string> &args) {
   std::string emit, prog, sm;
+  bool entries = false;
   CheckFlags checks;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string value;
     if (match_option(args, i, {"--emit"}, value)) {
       emit = value;
+      continue;
+    }
+    if (args[i] == "--entries") {
+      entries = true;
       continue;
     }
     if (match_option(args, i, {"--sm"}, value)) {
@@ -93,6 +114,7 @@ int run_check(const std::vector<std::string> &args) {
     throw UsageError(fmt::format("--report-checks and --dump-after need a type-checked program: "
                                  "not with --emit={}",
                                  emit));
+  if (entries && !emit.empty()) throw UsageError("--entries and --emit cannot be used together");
   if (emit == "tokens") return emit_tokens(prog);
   FrontendStage stop = emit == "inferred"      ? FrontendStage::Inferred
                        : emit == "first-order" ? FrontendStage::FirstOrder
@@ -114,6 +136,7 @@ int run_check(const std::vector<std::string> &args) {
     return kExitOk;
   }
   if (checks.report) print_check_report(*r.program, checks, stdout);
+  if (entries) print_entries(*r.program);
   if (!emit.empty()) {
     std::string dump = print_ast(*r.program, /*with_types=*/emit == "typed-ast" || emit == "inferred");
     std::fputs(dump.c_str(), stdout);

@@ -19,6 +19,7 @@ struct Command {
 
 extern const Command kCheckCommand;
 extern const Command kRunCommand;
+extern const Command kDatasetCommand;
 extern const Command kTestCommand;
 extern const Command kDifftestCommand;
 extern const Command kCompileCommand;

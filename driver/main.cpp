@@ -105,9 +105,10 @@ int run_main(int argc, char **argv) {
 } // namespace
 
 const std::vector<const Command *> &all_commands() {
-  static const std::vector<const Command *> commands = {&kCheckCommand, &kRunCommand, &kTestCommand,
-                                                        &kDifftestCommand, &kCompileCommand,
-                                                        &kConfigCommand, &kBenchCommand};
+  static const std::vector<const Command *> commands = {&kCheckCommand, &kRunCommand, &kDatasetCommand,
+                                                        &kTestCommand, &kDifftestCommand,
+                                                        &kCompileCommand, &kConfigCommand,
+                                                        &kBenchCommand};
   return commands;
 }
 

@@ -70,7 +70,7 @@ g=$dir/gather.fut
 run 0 '' --help;            has out 'Usage: kerb'; has out 'compile'; has out 'bench'
 run 0 '' --version;         has out 'kerb '
 run 0 '' help run;          has out '--npy-out'
-for cmd in check run test compile config bench; do
+for cmd in check run dataset test compile config bench; do
   run 0 '' "$cmd" --help;   has out "kerb $cmd"
 done
 run 2 '';                   has err 'Usage: kerb'
@@ -412,6 +412,50 @@ run 0 '' run --help;  has out '--compare-golden FILE'; has out '--ulps N'
 # An array too large for the machine's memory: a clear error, not an internal one.
 printf 'def main (n: i64) : i64 = iota n |> reduce (+) 0\n' >"$tmp/huge.fut"
 run 1 '576460752303423488i64' run "$tmp/huge.fut" --device interp; has err 'the interp device ran out of memory'
+# kerb check --entries, kerb dataset (random arguments from the parameter types) and
+# kerb bench --input.
+ds=$dir/dataset.fut
+run 0 '' check "$ds" --entries
+is out 'main: i64 -> [n][m]f32 -> [m * 2]i32 -> [3]u8 -> (bool, [n]i64) -> (i32, f64) -> [k]i16 -> [m](i8, u64) -> i64
+none: i32'
+run 2 '' check "$ds" --entries --emit=ast;  has err '--entries and --emit cannot be used together'
+run 0 '' dataset "$ds" --size 4 --size-of m=2 --seed 3 -o "$tmp/ds.in"
+run 0 '' dataset "$ds" --size 4 --size-of m=2 --seed 3
+# One line a flattened value: k, xs, ys, c, p (2), r (2), zs, ps (2).
+checks=$((checks + 1))
+[ "$(wc -l <<<"$out")" = 11 ] || { echo "FAIL: kerb dataset: $(wc -l <<<"$out") lines, expected 11"; failures=$((failures + 1)); }
+checks=$((checks + 1))
+cmp -s "$tmp/ds.in" "$tmp/out" || { echo "FAIL: kerb dataset -o differs from stdout"; failures=$((failures + 1)); }
+has out '4i64'              # k names the size k: 4
+checks=$((checks + 1))
+# Every size as given: [4][2] floats in [0, 1), [m * 2] = 4 ints in [0, 4), [k] = 4.
+python3 - "$tmp/ds.in" <<'PY' || { echo "FAIL: kerb dataset: sizes or ranges"; failures=$((failures + 1)); }
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+xs = [[float(v) for v in re.findall(r"([0-9.e-]+)f32", row)] for row in lines[1].split("], [")]
+assert len(xs) == 4 and all(len(r) == 2 and all(0 <= v < 1 for v in r) for r in xs), lines[1]
+ys = [int(v) for v in re.findall(r"(-?\d+)i32", lines[2])]
+assert len(ys) == 4 and all(0 <= v < 4 for v in ys), lines[2]
+assert len(re.findall(r"u8", lines[3])) == 3  # a constant size is kept
+assert len(re.findall(r"i64", lines[5])) == 4 and len(re.findall(r"i16", lines[8])) == 4
+assert len(re.findall(r"i8", lines[9])) == 2 and len(re.findall(r"u64", lines[10])) == 2
+PY
+run 0 '' run "$ds" --input "$tmp/ds.in" --device cpu;  is out '27i64'
+run 0 '' dataset "$ds" --size 4 --seed 4
+checks=$((checks + 1))
+cmp -s "$tmp/ds.in" "$tmp/out" && { echo "FAIL: kerb dataset: another seed gave the same values"; failures=$((failures + 1)); }
+run 0 '' dataset "$ds" -e none;            is out ''
+run 2 '' dataset "$ds" --size-of q=3;      has err "entry 'main' has no size 'q'"
+run 2 '' dataset "$ds" --size-of m;        has err "--size-of needs NAME=N"
+run 2 '' dataset "$ds" --size -1;          has err "--size needs a whole number >= 0"
+run 2 '' dataset "$ds" --size 100000;      has err "too large (more than 2^27 elements)"
+run 2 '' dataset "$ds" -e nope;            has err "has no entry point 'nope'"
+run 2 '' dataset;                          has err "needs a program"
+run 0 '' bench "$ds" --device cpu --input "main=$tmp/ds.in" --runs 1 --warmup 0 --variant=default --variant=--unsafe
+has out '--unsafe'; has out "input @ $tmp/ds.in"
+run 2 '' bench "$ds" --device cpu --input "$tmp/ds.in";  has err "needs an entry point: -e ENTRY or --input ENTRY="
+run 2 '' bench "$ds" "$g" --device cpu -e main --input "$tmp/ds.in";  has err "--input needs one program"
+run 1 '' bench "$ds" --device cpu -e main --input "$tmp/nope.in" --runs 1 --warmup 0;  has out "bad input"
 
 echo "$checks checks, $failures failed"
 [ "$failures" -eq 0 ]

@@ -1,5 +1,5 @@
 -- A size expression of a size parameter in a function's parameter type, checked at the
--- call (the size parameter is bound by the later parameter first).
+-- call (on every device: the sizes are bound from all the parameters before any is checked).
 -- ==
 -- input { [1, 2, 3] }  output { [1, 2, 3] }
 -- input { [1] }  error: Index \[0:3\] out of bounds for array of shape \[1\]
