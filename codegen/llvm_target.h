@@ -35,7 +35,7 @@ std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(const std::string
 
 // Verifies, optimises (O3) and compiles a kernel module to PTX text. Math functions of
 // libdevice (__nv_*) are linked from the CUDA toolkit's libdevice when the module uses
-// them (see find_libdevice), and made internal. The kernels compile part by part on
+// them (see find_libdevice). The kernels compile part by part on
 // `threads` threads (0: $KERB_PTX_THREADS, else one per hardware thread), identical parts
 // once (Note [PTX per kernel] in ptx_parts.cpp); `m` is left linked and renamed, not
 // optimised.

@@ -11,6 +11,7 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
+#include <cstring>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -33,13 +34,13 @@ namespace kerb::codegen {
 // definition is compiled in exactly one part, with all its callers: the inliner sees the
 // same call sites as in the whole module (an internal function called once is inlined,
 // one called from several kernels may not be), and no name is defined twice in the joined
-// PTX. The exception is an internal function marked alwaysinline (kerb_ipow_*,
-// libdevice's __nv_* once internalised): it is inlined into every caller whatever their
-// number and then deleted, so each part that calls it gets a copy. Kerb's shared-memory
-// arrays belong to one kernel each, and its outlined slow copies (Note [The slow copy
-// outlined]) to one kernel, so in practice every part is one kernel; a program using
-// libdevice's functions with tables (sin, cos) or noinline helpers (pow) puts the kernels
-// that use them together.
+// PTX. The exception is an internal function marked alwaysinline (kerb_ipow_*): it is
+// inlined into every caller whatever their number and then deleted, so each part that
+// calls it gets a copy. Kerb's shared-memory arrays belong to one kernel each, and its
+// outlined slow copies (Note [The slow copy outlined]) to one kernel, so without libdevice
+// every part is one kernel. libdevice's functions (__nv_expf, ...) are linked with
+// external linkage, as definitions of their own like kernels, so the kernels that call
+// one are in one part with it.
 //
 // The code of every kernel is the same as from the whole module: the pipeline's
 // module-level passes only ever look across kernels through what they share. The PTX
@@ -169,6 +170,32 @@ std::unique_ptr<Module> extract(const Module &m, const std::vector<const GlobalV
   return part;
 }
 
+// NVPTX numbers call sites with a counter of the process (`{ // callseq 3, 0`, and the
+// `prototype_3` of an indirect call), so a part's numbers depend on what compiled before
+// it, on any thread. Renumbered from `next` in the order they appear, the joined PTX is
+// the same on every run, and a part used for several kernels gets fresh numbers for each.
+std::string renumber_call_sites(const std::string &ptx, size_t &next) {
+  std::map<std::string, size_t> fresh;
+  std::string out;
+  size_t at = 0;
+  for (;;) {
+    size_t a = ptx.find("// callseq ", at), b = ptx.find("prototype_", at);
+    size_t p = std::min(a, b);
+    if (p == std::string::npos) break;
+    size_t d = p + (p == a ? std::strlen("// callseq ") : std::strlen("prototype_")), e = d;
+    while (e < ptx.size() && isDigit(ptx[e])) e++;
+    out.append(ptx, at, d - at);
+    if (e > d) {
+      auto [it, added] = fresh.emplace(ptx.substr(d, e - d), next);
+      if (added) next++;
+      out += std::to_string(it->second);
+    }
+    at = e;
+  }
+  out.append(ptx, at, std::string::npos);
+  return out;
+}
+
 } // namespace
 
 std::vector<PtxPart> split_kernel_module(Module &m) {
@@ -285,7 +312,9 @@ std::string restore_names(const std::string &ptx, const std::vector<std::string>
 
 std::string join_ptx(const std::vector<std::string> &parts) {
   std::string out, header;
-  for (const std::string &p : parts) {
+  size_t call_sites = 0;
+  for (const std::string &text : parts) {
+    std::string p = renumber_call_sites(text, call_sites);
     size_t a = p.find("\n.address_size ");
     size_t end = a == std::string::npos ? a : p.find('\n', a + 1);
     if (end == std::string::npos)

@@ -30,7 +30,8 @@ std::vector<PtxPart> split_kernel_module(llvm::Module &m);
 std::string restore_names(const std::string &ptx, const std::vector<std::string> &names);
 
 // One PTX module: the header (.version, .target, .address_size) of the first part, then
-// the rest of every part in order. Every part must have the same header.
+// the rest of every part in order, call sites renumbered from 0 (NVPTX's numbers depend
+// on what the process compiled before). Every part must have the same header.
 std::string join_ptx(const std::vector<std::string> &parts);
 
 } // namespace kerb::codegen
