@@ -69,7 +69,7 @@ std::unique_ptr<llvm::Module> build_kernels(llvm::LLVMContext &ctx) {
 
 } // namespace
 
-TEST_CASE("ptx parts: kernels sharing a helper are one part; identical kernels, identical parts",
+TEST_CASE("ptx parts: kernels sharing a helper are one part, and identical kernels identical parts",
           "[llvm][ptx_parts]") {
   llvm::LLVMContext ctx;
   std::unique_ptr<llvm::Module> m = build_kernels(ctx);
