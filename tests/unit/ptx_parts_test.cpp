@@ -4,6 +4,7 @@
 // threads, accepted by ptxas where the CUDA toolkit has it), and the errors.
 #include "codegen/llvm_target.h"
 #include "codegen/ptx_parts.h"
+#include "ptxas_check.h"
 
 #include <catch2/catch.hpp>
 
@@ -13,12 +14,9 @@
 #include <llvm/IR/Module.h>
 
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <unistd.h>
 
 using namespace kerb::codegen;
 
@@ -94,26 +92,7 @@ TEST_CASE("ptx parts: emit_ptx defines every kernel and helper once, the same on
   CHECK(ptx.find("__kerb_sym") == std::string::npos);
   CHECK(ptx.find("[k_b_param_0]") != std::string::npos);
 
-#ifdef KERB_PTXAS
-  const std::string ptxas = KERB_PTXAS;
-  std::error_code ec;
-  if (!std::filesystem::exists(ptxas, ec)) {
-    WARN("ptxas not found at " << ptxas << "; not assembling the PTX");
-    return;
-  }
-  std::filesystem::path file =
-      std::filesystem::temp_directory_path() / ("kerb_ptx_parts_" + std::to_string(::getpid()) + ".ptx");
-  {
-    std::ofstream out(file);
-    REQUIRE(out);
-    out << ptx;
-  }
-  std::string cmd = ptxas + " -arch=sm_90 " + file.string() + " -o /dev/null";
-  int status = std::system(cmd.c_str());
-  std::filesystem::remove(file, ec);
-  INFO(cmd << "\n" << ptx);
-  REQUIRE(status == 0);
-#endif
+  check_ptxas_accepts(ptx, "kerb_ptx_parts");
 }
 
 TEST_CASE("ptx parts: restore_names puts names back and rejects what it cannot place", "[ptx_parts]") {
