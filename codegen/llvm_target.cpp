@@ -2,6 +2,8 @@
 // llvm_target.h).
 #include "codegen/llvm_target.h"
 
+#include "codegen/ptx_parts.h"
+
 #include <fmt/format.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
@@ -17,13 +19,19 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/ThreadPool.h>
+#include <llvm/Support/Threading.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/TargetParser/Host.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <stdexcept>
+#include <string_view>
 
 extern "C" {
 void LLVMInitializeNVPTXTarget();
@@ -109,7 +117,11 @@ void run_pipeline(llvm::Module &m, llvm::TargetMachine *tm, llvm::OptimizationLe
   mpm.run(m, mam);
 }
 
-// Links libdevice into `m` if `m` calls __nv_* functions.
+// Links the libdevice functions `m` calls (__nv_*, and what they call) into `m`. They
+// keep their external linkage, so each is also compiled to a .visible .func that nothing
+// calls once it is inlined; making them internal drops those, but changes the order of
+// the instructions (not the instructions) of kernels that call pow (tried on
+// tests/programs/lang/prelude.fut), so it waits for a GPU measurement.
 void link_libdevice(llvm::Module &m) {
   bool uses = false;
   for (llvm::Function &f : m)
@@ -127,6 +139,33 @@ void link_libdevice(llvm::Module &m) {
   lib->setDataLayout(m.getDataLayout());
   if (llvm::Linker::linkModules(m, std::move(lib), llvm::Linker::LinkOnlyNeeded))
     llvm_fail("Linker::linkModules", __FILE__, __LINE__, "cannot link libdevice from " + path);
+}
+
+// O3 and NVPTX code generation of `m` to PTX text.
+std::string compile_to_ptx(llvm::Module &m, llvm::TargetMachine &tm) {
+  run_pipeline(m, &tm, llvm::OptimizationLevel::O3);
+  llvm::SmallString<0> ptx;
+  llvm::raw_svector_ostream os(ptx);
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
+    llvm_fail("TargetMachine::addPassesToEmitFile", __FILE__, __LINE__, "NVPTX cannot emit PTX");
+  pm.run(m);
+  return std::string(ptx.str());
+}
+
+// The number of threads emit_ptx compiles on: `requested`, else $KERB_PTX_THREADS, else
+// one per hardware thread.
+unsigned ptx_threads(unsigned requested) {
+  if (requested > 0) return requested;
+  if (const char *env = std::getenv("KERB_PTX_THREADS")) {
+    char *end = nullptr;
+    long n = std::strtol(env, &end, 10);
+    if (end == env || *end != '\0' || n < 1 || n > 1024)
+      throw std::invalid_argument(fmt::format("KERB_PTX_THREADS must be a number of threads "
+                                              "from 1 to 1024, not '{}'", env));
+    return unsigned(n);
+  }
+  return std::max(1u, llvm::hardware_concurrency().compute_thread_count());
 }
 
 } // namespace
@@ -167,24 +206,55 @@ std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(const std::string
   return tm;
 }
 
-void optimize_module(llvm::Module &m, llvm::TargetMachine &tm) {
-  run_pipeline(m, &tm, llvm::OptimizationLevel::O3);
-}
-
-std::string emit_ptx(llvm::Module &m, const std::string &sm, bool fp_contract) {
+std::string emit_ptx(llvm::Module &m, const std::string &sm, bool fp_contract, unsigned threads) {
   std::unique_ptr<llvm::TargetMachine> tm = make_nvptx_target_machine(sm, fp_contract);
   m.setTargetTriple(tm->getTargetTriple().str());
   m.setDataLayout(tm->createDataLayout());
   verify(m);
   link_libdevice(m);
-  optimize_module(m, *tm);
-  llvm::SmallString<0> ptx;
-  llvm::raw_svector_ostream os(ptx);
-  llvm::legacy::PassManager pm;
-  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
-    llvm_fail("TargetMachine::addPassesToEmitFile", __FILE__, __LINE__, "NVPTX cannot emit PTX");
-  pm.run(m);
-  return std::string(ptx.str());
+  // One compilation per different part, on several threads (Note [PTX per kernel] in
+  // ptx_parts.cpp).
+  std::vector<PtxPart> parts = split_kernel_module(m);
+  if (parts.empty()) return compile_to_ptx(m, *tm);
+  std::vector<size_t> compiled_as(parts.size()), firsts;
+  std::map<std::string_view, size_t> seen;
+  for (size_t i = 0; i < parts.size(); i++) {
+    auto [it, fresh] = seen.emplace(parts[i].bitcode, firsts.size());
+    if (fresh) firsts.push_back(i);
+    compiled_as[i] = it->second;
+  }
+  std::vector<std::string> ptx(firsts.size());
+  std::vector<std::exception_ptr> errors(firsts.size());
+  auto compile = [&](size_t u) {
+    try {
+      llvm::LLVMContext ctx;
+      const PtxPart &p = parts[firsts[u]];
+      std::unique_ptr<llvm::Module> pm = KERB_LLVM_EXPECTED(
+          llvm::parseBitcodeFile(llvm::MemoryBufferRef(p.bitcode, "kerb_part"), ctx));
+      ptx[u] = compile_to_ptx(*pm, *make_nvptx_target_machine(sm, fp_contract));
+    } catch (...) {
+      errors[u] = std::current_exception();
+    }
+  };
+  // The biggest first, so that no thread is left with a big one at the end.
+  std::vector<size_t> order(firsts.size());
+  for (size_t u = 0; u < order.size(); u++) order[u] = u;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return parts[firsts[a]].instructions > parts[firsts[b]].instructions;
+  });
+  unsigned n = std::min<size_t>(ptx_threads(threads), order.size());
+  if (n <= 1) {
+    for (size_t u : order) compile(u);
+  } else {
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(n));
+    for (size_t u : order) pool.async([&compile, u] { compile(u); });
+    pool.wait();
+  }
+  for (const std::exception_ptr &e : errors)
+    if (e) std::rethrow_exception(e);
+  std::vector<std::string> texts;
+  for (size_t i = 0; i < parts.size(); i++) texts.push_back(restore_names(ptx[compiled_as[i]], parts[i].names));
+  return join_ptx(texts);
 }
 
 std::string emit_object(llvm::Module &m, const std::string &cpu) {

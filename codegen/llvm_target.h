@@ -33,13 +33,13 @@ void initialize_llvm();
 // not fuse either).
 std::unique_ptr<llvm::TargetMachine> make_nvptx_target_machine(const std::string &sm, bool fp_contract = true);
 
-// Optimises `m` (O3) for the target machine `tm`.
-void optimize_module(llvm::Module &m, llvm::TargetMachine &tm);
-
-// Verifies, optimises and compiles a kernel module to PTX text. Math functions of
+// Verifies, optimises (O3) and compiles a kernel module to PTX text. Math functions of
 // libdevice (__nv_*) are linked from the CUDA toolkit's libdevice when the module uses
-// them (see find_libdevice).
-std::string emit_ptx(llvm::Module &m, const std::string &sm, bool fp_contract = true);
+// them (see find_libdevice). The kernels compile part by part on
+// `threads` threads (0: $KERB_PTX_THREADS, else one per hardware thread), identical parts
+// once (Note [PTX per kernel] in ptx_parts.cpp); `m` is left linked and renamed, not
+// optimised.
+std::string emit_ptx(llvm::Module &m, const std::string &sm, bool fp_contract = true, unsigned threads = 0);
 
 // Verifies, optimises (O2, as the JIT does) and compiles a host module to a relocatable,
 // position-independent x86-64 ELF object for `cpu` ("x86-64" runs on every x86-64

@@ -2,6 +2,7 @@
 // where the CUDA toolkit's ptxas is present, that ptxas accepts it), the host JIT on a
 // hand-built loop, and that invalid modules and unknown symbols are reported as errors.
 #include "codegen/llvm_target.h"
+#include "ptxas_check.h"
 
 #include <catch2/catch.hpp>
 
@@ -15,15 +16,11 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
-#include <chrono>
 #include <cstdint>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <unistd.h>
 
 using namespace kerb::codegen;
 
@@ -115,12 +112,6 @@ std::unique_ptr<llvm::Module> build_invalid(llvm::LLVMContext &ctx) {
   return m;
 }
 
-std::filesystem::path temp_path(const std::string &stem, const std::string &ext) {
-  auto now = std::chrono::steady_clock::now().time_since_epoch().count();
-  return std::filesystem::temp_directory_path() /
-         (stem + "_" + std::to_string(::getpid()) + "_" + std::to_string(now) + ext);
-}
-
 } // namespace
 
 TEST_CASE("llvm: add_one kernel compiles to PTX that ptxas accepts", "[llvm]") {
@@ -132,27 +123,7 @@ TEST_CASE("llvm: add_one kernel compiles to PTX that ptxas accepts", "[llvm]") {
   CHECK(ptx.find("ld.global") != std::string::npos);
   CHECK(ptx.find("st.global") != std::string::npos);
 
-#ifdef KERB_PTXAS
-  const std::string ptxas = KERB_PTXAS;
-  std::error_code ec;
-  if (!std::filesystem::exists(ptxas, ec)) {
-    WARN("ptxas not found at " << ptxas << "; not assembling the PTX");
-    return;
-  }
-  std::filesystem::path file = temp_path("kerb_add_one", ".ptx");
-  {
-    std::ofstream out(file);
-    REQUIRE(out);
-    out << ptx;
-  }
-  std::string cmd = ptxas + " -arch=sm_90 " + file.string() + " -o /dev/null";
-  int status = std::system(cmd.c_str());
-  std::filesystem::remove(file, ec);
-  INFO(cmd << "\n" << ptx);
-  REQUIRE(status == 0);
-#else
-  WARN("built without KERB_PTXAS; not assembling the PTX");
-#endif
+  check_ptxas_accepts(ptx, "kerb_add_one");
 }
 
 TEST_CASE("llvm: sm_90 target machine emits .target sm_90", "[llvm]") {
