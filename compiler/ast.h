@@ -206,7 +206,15 @@ struct TypeParam {
   enum Kind : uint8_t { Plain, Lifted, SizeLifted } kind = Plain;
   std::string name;
   Span span;
+  // Found by inference for an unannotated parameter (infer.cpp), not written: lifted
+  // unless constrained, as nothing but the checks after inference constrains it.
+  bool inferred = false;
 };
+
+// Liftedness as an order: plain 0 < size-lifted ('~) 1 < lifted ('^) 2.
+inline int lift_rank(TypeParam::Kind k) {
+  return k == TypeParam::Lifted ? 2 : k == TypeParam::SizeLifted ? 1 : 0;
+}
 
 // `def`, `let` (top level) or `entry`; [full] or a local function (LetFun).
 struct FunDef {

@@ -8,6 +8,7 @@
 #include "compiler/syntax/parser.h"
 #include "compiler/types/check_consumption.h"
 #include "compiler/types/check_first_order.h"
+#include "compiler/types/check_type_declarations.h"
 #include "compiler/types/infer.h"
 #include "driver/cli.h"
 
@@ -38,6 +39,7 @@ FrontendResult run_frontend(const std::string &path, bool check, FrontendStage s
     // The stages of type_check() (compiler/types/type_check.cpp), one at a time.
     if (check) add_prelude(program);
     if (check && stop >= FrontendStage::Inferred) {
+      check_type_declarations(program);
       infer_types(program);
       check_consumption(program);
     }

@@ -154,6 +154,8 @@ def main():
     ap.add_argument("--out", help="write one tab-separated line per program and device")
     ap.add_argument("--only", help="only programs whose path contains this text")
     ap.add_argument("--no-reject", action="store_true", help="skip the lone-error programs")
+    ap.add_argument("--reject-only", action="store_true",
+                    help="only the lone-error programs (a quick loop on `kerb check`)")
     args = ap.parse_args()
 
     root = os.path.abspath(args.tests)
@@ -163,6 +165,8 @@ def main():
     if args.only:
         runnable = [p for p in runnable if args.only in p]
         rejected = [p for p in rejected if args.only in p]
+    if args.reject_only:
+        runnable = []
     devices = args.device.split(",")
     jobs = [(p, d) for d in devices for p in runnable]
     if not args.no_reject:

@@ -20,8 +20,9 @@
 //   definition; each application `F(A)` elaborates a fresh copy of its body with P bound
 //   to A (so a module applied twice gives two sets of definitions, as in Futhark).
 // - Ascription `M : S` (and a parameter's signature) checks that M defines every value,
-//   type and module S specifies, and hides the rest. Types are transparent: an opaque
-//   type of S is the module's type (see Note [Transparent ascription]).
+//   type and module S specifies, that its types match their specifications (Note [Type
+//   specifications]), and hides the rest. Types are transparent: an opaque type of S is
+//   the module's type (see Note [Transparent ascription]).
 // - The numeric modules (`f32`, `i64`, ... and `bool`) are modules too: `module real =
 //   f32`, `F(f64)`, `R.sqrt`, `R.t`, `f32.(x + sqrt y)`, `(R.+)` resolve to the built-ins
 //   the type checker knows (`f32.sqrt`, f32, ...). Futhark's module types of them
@@ -40,7 +41,21 @@
 // i32}` makes M.t the same type as i32 everywhere. A program Futhark accepts means the
 // same under this reading; one that relies on t being i32 outside M is accepted where
 // Futhark rejects it. The values a signature specifies are checked to exist, not checked
-// against their specified types.
+// against their specified types; the types it specifies are checked as Futhark checks
+// them (Note [Type specifications]).
+//
+// Note [Type specifications]
+// Each `type` specification keeps its parameters, liftedness and definition (resolved
+// where the signature is written; a name of the signature's own types is kept as
+// `#spec.t` and becomes the module's type when matched). Ascription then checks, as
+// Futhark's resolveAbsTypes and matchTypeAbbr do: the module's type takes the same
+// parameters; an abstract one is no more lifted than specified, hides no size if
+// specified non-lifted, and uses each size parameter as an array size (a value of it
+// must carry the size); a specified definition is the module's, with both expanded,
+// where a type name left on either side (a parameter's abstract type) matches anything
+// and sizes differ only when both are constants. `with` refines only an abstract type,
+// with the parameters it is specified with. A parametric module never applied is
+// checked only for the names its body declares (check_functor_body).
 #include "compiler/modules/elaborate_modules.h"
 
 #include "compiler/builtins.h"
@@ -64,13 +79,28 @@ namespace {
 struct Env;
 using EnvPtr = std::shared_ptr<Env>;
 
+// A type a signature specifies: its parameters and liftedness, and its definition if
+// it has one (`type t = ...`, or refined by `with`), resolved where the signature is
+// written; a name of the signature's own types in it is `#spec.t` (spec_type_name).
+struct TypeSpec {
+  TypeParam::Kind lifted = TypeParam::Plain;
+  std::vector<bool> param_is_size;
+  std::vector<std::string> size_params;
+  std::vector<TypeParam> type_params;
+  std::optional<Type> definition;
+};
+
 // What a signature requires, by name (see Note [Transparent ascription]).
 struct SigInfo {
   bool builtin = false; // numeric, real, ...: any module matches
   bool functor = false; // (P: S) -> T
   std::vector<std::string> values, types;
+  std::map<std::string, TypeSpec> type_specs; // by name, for `types`
   std::vector<std::pair<std::string, std::shared_ptr<SigInfo>>> modules;
 };
+
+std::string spec_type_name(const std::string &n) { return "#spec." + n; }
+
 using SigPtr = std::shared_ptr<SigInfo>;
 
 // A module, or the scope of the declarations being elaborated.
@@ -294,6 +324,7 @@ private:
         m->result_sig = d.sig;
         m->body = d.mod;
         m->closure = std::make_shared<Env>(scope);
+        if (d.sig) check_functor_body(*d.mod, *d.sig, scope);
       } else {
         bool saved = main_;
         main_ = false;
@@ -501,15 +532,28 @@ private:
     }
     case SigExp::Specs: {
       auto out = std::make_shared<SigInfo>();
+      // The signature's own types, as they are named in the definitions of later ones.
+      auto own = std::make_shared<Env>(scope);
       for (const Spec &sp : s.specs) {
         switch (sp.kind) {
-        case Spec::Val: out->values.push_back(sp.name); break;
-        case Spec::Type: out->types.push_back(sp.name); break;
-        case Spec::Module: out->modules.push_back({sp.name, elab_sig(*sp.sig, scope)}); break;
+        case Spec::Val:
+          check_val_spec(sp);
+          out->values.push_back(sp.name);
+          break;
+        case Spec::Type:
+          out->types.push_back(sp.name);
+          out->type_specs[sp.name] = type_spec(*sp.tdecl, sp.abstract, *own);
+          own->types[sp.name] = Type::named(spec_type_name(sp.name));
+          break;
+        case Spec::Module: out->modules.push_back({sp.name, elab_sig(*sp.sig, *own)}); break;
         case Spec::Include: {
-          SigPtr inc = elab_sig(*sp.sig, scope);
+          SigPtr inc = elab_sig(*sp.sig, *own);
           out->values.insert(out->values.end(), inc->values.begin(), inc->values.end());
           out->types.insert(out->types.end(), inc->types.begin(), inc->types.end());
+          for (const auto &[n, ts] : inc->type_specs) {
+            out->type_specs[n] = ts;
+            own->types[n] = Type::named(spec_type_name(n));
+          }
           out->modules.insert(out->modules.end(), inc->modules.begin(), inc->modules.end());
           out->builtin = out->builtin || inc->builtin;
           break;
@@ -525,6 +569,7 @@ private:
       if (!base->builtin && parts.size() == 1 &&
           std::find(base->types.begin(), base->types.end(), s.with_type) == base->types.end())
         error_at(s.span, fmt::format("the module type has no type '{}' to refine", s.with_type));
+      refine(*out, parts, 0, s, scope);
       return out;
     }
     case SigExp::Functor: {
@@ -537,7 +582,9 @@ private:
   }
 
   // `m` restricted to what `s` specifies; an error at `span` if m lacks any of it.
-  EnvPtr ascribe(const EnvPtr &m, const SigPtr &s, const Span &span) {
+  // `path` names the module inside the ascribed one, for the messages ("bar.").
+  EnvPtr ascribe(const EnvPtr &m, const SigPtr &s, const Span &span,
+                 const std::string &path = "") {
     if (s->builtin) return m;
     if (s->functor) {
       if (!m->is_functor())
@@ -578,15 +625,303 @@ private:
                                  "requires it)",
                                  t));
     }
+    for (const auto &[t, spec] : s->type_specs)
+      if (auto it = out->types.find(t); it != out->types.end())
+        match_type_spec(path + t, spec, it->second, *out, span);
     for (const auto &[name, sub] : s->modules) {
       auto it = m->modules.find(name);
       if (it == m->modules.end())
         error_at(span, fmt::format("Module does not define a module named '{}' (its module type "
                                    "requires it)",
                                    name));
-      out->modules[name] = ascribe(it->second, sub, span);
+      out->modules[name] = ascribe(it->second, sub, span, path + name + ".");
     }
     return out;
+  }
+
+  // ---- type specifications (Note [Type specifications])
+
+  // A `type` specification as the signature states it.
+  TypeSpec type_spec(const TypeDecl &d, bool abstract, const Env &scope) {
+    std::set<std::string> seen;
+    for (const std::string &n : d.size_params)
+      if (!seen.insert(n).second)
+        error_at(d.name_span, fmt::format("Type parameter \"{}\" previously defined in the "
+                                          "parameters of type '{}'.",
+                                          n, d.name));
+    seen.clear();
+    for (const TypeParam &p : d.type_params)
+      if (!seen.insert(p.name).second)
+        error_at(p.span, fmt::format("Type parameter \"{}\" previously defined in the "
+                                     "parameters of type '{}'.",
+                                     p.name, d.name));
+    TypeSpec ts;
+    ts.lifted = d.lifted;
+    ts.param_is_size = d.param_is_size;
+    ts.size_params = d.size_params;
+    ts.type_params = d.type_params;
+    if (!abstract) ts.definition = resolved_type(d, scope);
+    return ts;
+  }
+
+  // The definition of `d` with its names resolved in `scope`; nullopt where they cannot
+  // be (the match is then not checked).
+  std::optional<Type> resolved_type(const TypeDecl &d, const Env &scope) {
+    const Env *saved_scope = scope_;
+    auto saved_opens = opens_;
+    scope_ = &scope;
+    opens_.clear();
+    Locals l;
+    for (const TypeParam &p : d.type_params) l.types.push_back(p.name);
+    for (const std::string &s : d.size_params) l.values.push_back(s);
+    std::optional<Type> out;
+    try {
+      Type t = d.definition;
+      resolve_type(t, l, d.span);
+      out = std::move(t);
+    } catch (const CompileError &) {
+    }
+    scope_ = saved_scope;
+    opens_ = std::move(saved_opens);
+    return out;
+  }
+
+  // Futhark's checks of a `val` specification's type that need no inference.
+  static void check_val_spec(const Spec &sp) {
+    std::set<std::string> named;
+    for (const Type *t = &sp.type; t->kind == Type::Function; t = &t->elems[1]) {
+      if (!t->name.empty() && !named.insert(t->name).second)
+        error_at(sp.span, fmt::format("The parameter name \"{}\" is bound twice in the type of "
+                                      "'{}'.",
+                                      t->name, sp.name));
+      if (has_unknown_dim(t->elems[0]))
+        error_at(sp.span, fmt::format("All function parameters must have non-anonymous sizes.\n"
+                                      "Hint: add size parameters to \"{}\".",
+                                      sp.name));
+    }
+  }
+
+  // `with parts = definition` on `sig` (parts[i] onwards; a qualified type is in a
+  // sub-signature, copied so that the base signature keeps its own).
+  void refine(SigInfo &sig, const std::vector<std::string> &parts, size_t i, const SigExp &s,
+              const Env &scope) {
+    if (i + 1 < parts.size()) {
+      for (auto &[n, sub] : sig.modules)
+        if (n == parts[i]) {
+          sub = std::make_shared<SigInfo>(*sub);
+          refine(*sub, parts, i + 1, s, scope);
+        }
+      return;
+    }
+    auto it = sig.type_specs.find(parts[i]);
+    if (it == sig.type_specs.end()) return;
+    TypeSpec &ts = it->second;
+    const TypeDecl &w = *s.with_def;
+    // A type defined as another abstract type of the signature (`type real` and an
+    // included `type real = real`) is abstract too: both are refined.
+    std::string alias;
+    if (ts.definition && ts.definition->kind == Type::Named && ts.definition->elems.empty() &&
+        ts.definition->name.starts_with("#spec."))
+      alias = ts.definition->name.substr(6);
+    if (ts.definition && alias.empty())
+      error_at(s.span, fmt::format("\"{}\" is not an abstract type in the module type.",
+                                   s.with_type));
+    bool match = ts.param_is_size == w.param_is_size;
+    for (size_t k = 0; match && k < ts.type_params.size(); k++)
+      match = lift_rank(ts.type_params[k].kind) <= lift_rank(w.type_params[k].kind);
+    if (!match)
+      error_at(s.span, fmt::format("Cannot refine a type having {} with a type having {}.",
+                                   params_text(w.size_params, w.type_params),
+                                   params_text(ts.size_params, ts.type_params)));
+    ts.size_params = w.size_params;
+    ts.type_params = w.type_params;
+    ts.definition = resolved_type(w, scope);
+    if (auto a = sig.type_specs.find(alias); !alias.empty() && a != sig.type_specs.end() &&
+                                             alias != parts[i] && !a->second.definition)
+      a->second = ts;
+  }
+
+  // " [n] 'a" for the parameters.
+  static std::string params_suffix(const std::vector<std::string> &sizes,
+                                   const std::vector<TypeParam> &types) {
+    std::string out;
+    for (const std::string &n : sizes) out += " [" + n + "]";
+    for (const TypeParam &p : types)
+      out += std::string(" '") +
+             (p.kind == TypeParam::Lifted ? "^" : p.kind == TypeParam::SizeLifted ? "~" : "") +
+             p.name;
+    return out;
+  }
+
+  static std::string params_text(const std::vector<std::string> &sizes,
+                                 const std::vector<TypeParam> &types) {
+    if (sizes.empty() && types.empty()) return "no type parameters";
+    return "type parameters" + params_suffix(sizes, types);
+  }
+
+  const TypeDecl *find_type_decl(const std::string &name) const {
+    for (size_t i = prog_.types.size(); i-- > 0;)
+      if (prog_.types[i]->name == name) return prog_.types[i].get();
+    return nullptr;
+  }
+
+  // `t` with the abbreviations in it replaced by their definitions.
+  Type expand(const Type &t, int depth = 0) const {
+    if (depth > 50) return t;
+    if (t.kind == Type::Named)
+      if (const TypeDecl *d = find_type_decl(t.name);
+          d && d->param_is_size.size() == t.elems.size()) {
+        std::map<std::string, Type> args;
+        for (size_t i = 0, ti = 0; i < t.elems.size(); i++)
+          if (!d->param_is_size[i]) args[d->type_params[ti++].name] = t.elems[i];
+        return expand(substitute_named(d->definition, args), depth + 1);
+      }
+    Type out = t;
+    for (Type &e : out.elems) e = expand(e, depth + 1);
+    for (auto &p : out.payloads)
+      for (Type &e : p) e = expand(e, depth + 1);
+    if (out.kind == Type::Array) out = Type::array(out.elems[0], out.dims);
+    return out;
+  }
+
+  // `t` with the signature's own types (`#spec.t`, also applied to arguments) made the
+  // module's.
+  static Type own_types(Type t, const Env &module) {
+    if (t.kind == Type::Named && t.name.starts_with("#spec."))
+      if (auto it = module.types.find(t.name.substr(6)); it != module.types.end()) {
+        if (it->second.kind != Type::Named) return it->second;
+        t.name = it->second.name;
+      }
+    for (Type &e : t.elems) e = own_types(e, module);
+    for (auto &p : t.payloads)
+      for (Type &e : p) e = own_types(e, module);
+    return t;
+  }
+
+  // Whether a type the module defines may be the one its signature specifies: false only
+  // where they certainly differ (a type name left, such as a parameter's abstract type,
+  // matches anything; sizes other than two constants match).
+  static bool compatible(const Type &a, const Type &b) {
+    if (a.kind == Type::Named && b.kind == Type::Named) return a.name == b.name;
+    if (a.kind == Type::Named || b.kind == Type::Named || a.kind == Type::SizeArg) return true;
+    if (a.kind != b.kind || a.elems.size() != b.elems.size() || a.names != b.names ||
+        a.payloads.size() != b.payloads.size())
+      return false;
+    if (a.kind == Type::Prim) return a.prim == b.prim;
+    if (a.kind == Type::Array) {
+      // An element left a name may be an array (a parameter's abstract type).
+      if (a.elems[0].kind == Type::Named || b.elems[0].kind == Type::Named) return true;
+      if (a.dims.size() != b.dims.size()) return false;
+      for (size_t i = 0; i < a.dims.size(); i++)
+        if (a.dims[i].kind == Dim::Const && b.dims[i].kind == Dim::Const &&
+            a.dims[i].value != b.dims[i].value)
+          return false;
+    }
+    for (size_t i = 0; i < a.elems.size(); i++)
+      if (!compatible(a.elems[i], b.elems[i])) return false;
+    for (size_t i = 0; i < a.payloads.size(); i++) {
+      if (a.payloads[i].size() != b.payloads[i].size()) return false;
+      for (size_t k = 0; k < a.payloads[i].size(); k++)
+        if (!compatible(a.payloads[i][k], b.payloads[i][k])) return false;
+    }
+    return true;
+  }
+
+  // Whether size `n` is an array size of `t` outside any function type in it.
+  static bool witnessed(const Type &t, const std::string &n) {
+    if (t.kind == Type::Function) return false;
+    for (const Dim &d : t.dims)
+      if (d.kind == Dim::Var && d.name == n) return true;
+    for (const Type &e : t.elems)
+      if (witnessed(e, n)) return true;
+    for (const auto &p : t.payloads)
+      for (const Type &e : p)
+        if (witnessed(e, n)) return true;
+    return false;
+  }
+
+  // The module's type `mod_type` for the specification `spec` of type `name` (Futhark's
+  // resolveAbsTypes and matchTypeAbbr).
+  void match_type_spec(const std::string &name, const TypeSpec &spec, const Type &mod_type,
+                       const Env &module, const Span &span) {
+    const TypeDecl *d = mod_type.kind == Type::Named ? find_type_decl(mod_type.name) : nullptr;
+    if (mod_type.kind == Type::Named && !d) return;
+    TypeParam::Kind lifted = d ? d->lifted : TypeParam::Plain;
+    std::vector<bool> params = d ? d->param_is_size : std::vector<bool>{};
+    Type def = d ? d->definition : mod_type;
+    std::string defined = fmt::format(
+        "type{} {}{} = {}",
+        lifted == TypeParam::Lifted ? "^" : lifted == TypeParam::SizeLifted ? "~" : "", name,
+        d ? params_suffix(d->size_params, d->type_params) : "", def.str());
+    if (params != spec.param_is_size)
+      error_at(span, fmt::format("Module defines\n  {}\nbut module type requires type '{}' with "
+                                 "{}.",
+                                 defined, name, params_text(spec.size_params, spec.type_params)));
+    if (!spec.definition) {
+      if (lift_rank(lifted) > lift_rank(spec.lifted))
+        error_at(span, fmt::format("Module defines\n  {}\nbut module type requires {}.", defined,
+                                   spec.lifted == TypeParam::Plain ? "a non-lifted type"
+                                                                   : "a size-lifted type"));
+      if (spec.lifted == TypeParam::Plain && has_unknown_dim(def))
+        error_at(span, fmt::format("Module defines\n  {}\nwhich contains anonymous sizes, but "
+                                   "module type requires non-lifted type.",
+                                   defined));
+      if (d)
+        for (const std::string &n : d->size_params)
+          if (!witnessed(def, n))
+            error_at(span, fmt::format("Type\n  {}\ncannot be made abstract because size "
+                                       "parameter\n  {}\nis not used constructively as an array "
+                                       "size in the definition.",
+                                       defined, n));
+      return;
+    }
+    std::map<std::string, Type> names;
+    if (d)
+      for (size_t i = 0; i < spec.type_params.size(); i++)
+        names[spec.type_params[i].name] = Type::named(d->type_params[i].name);
+    Type expected = expand(substitute_named(own_types(*spec.definition, module), names));
+    if (!compatible(expected, expand(def)))
+      error_at(span, fmt::format("Module defines\n  {}\nbut module type requires\n  type {} = {}",
+                                 defined, name, spec.definition->str()));
+  }
+
+  // A parametric module is checked against its result signature where it is applied;
+  // one never applied only here, for the names its body must declare (those the body
+  // declares as written: a body that opens or includes a module is not checked).
+  void check_functor_body(const ModExp &body, const SigExp &sig, const Env &scope) {
+    if (body.kind != ModExp::Struct) return;
+    SigPtr s;
+    try {
+      s = elab_sig(sig, scope);
+    } catch (const CompileError &) {
+      return;
+    }
+    if (s->builtin || s->functor) return;
+    std::set<std::string> values, types, modules;
+    for (const auto &d : body.body) {
+      switch (d->kind) {
+      case Decl::Def: values.insert(d->def->name); break;
+      case Decl::Type: types.insert(d->tdecl->name); break;
+      case Decl::Module: modules.insert(d->name); break;
+      case Decl::ModType: case Decl::Local: break;
+      case Decl::Open: case Decl::Import: case Decl::Include: return;
+      }
+    }
+    for (const std::string &v : s->values)
+      if (!values.count(v))
+        error_at(body.span, fmt::format("Module does not define a value named '{}' (its module "
+                                        "type requires it)",
+                                        v));
+    for (const std::string &t : s->types)
+      if (!types.count(t))
+        error_at(body.span, fmt::format("Module does not define a type named '{}' (its module "
+                                        "type requires it)",
+                                        t));
+    for (const auto &m : s->modules)
+      if (!modules.count(m.first))
+        error_at(body.span, fmt::format("Module does not define a module named '{}' (its module "
+                                        "type requires it)",
+                                        m.first));
   }
 
   // ---- names in definitions

@@ -47,29 +47,9 @@ struct Local {
   Type type;
 };
 
-// The identifiers in a size expression's text ("k + (n - k)" -> k, n).
-std::vector<std::string> size_names(const std::string &text) {
-  std::vector<std::string> out;
-  for (size_t i = 0; i < text.size();) {
-    unsigned char c = static_cast<unsigned char>(text[i]);
-    if (std::isalpha(c) || c == '_') {
-      size_t j = i;
-      while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) ||
-                                 text[j] == '_' || text[j] == '\''))
-        j++;
-      out.push_back(text.substr(i, j - i));
-      i = j;
-    } else if (std::isdigit(c)) {
-      while (i < text.size() && std::isalnum(static_cast<unsigned char>(text[i]))) i++;
-    } else {
-      i++;
-    }
-  }
-  return out;
-}
 
 bool is_simple_name(const std::string &text) {
-  std::vector<std::string> names = size_names(text);
+  std::vector<std::string> names = size_expression_names(text);
   return names.size() == 1 && names[0] == text;
 }
 
@@ -84,7 +64,7 @@ Type forget_names(Type t, const std::set<std::string> &names) {
   if (names.empty()) return t;
   for_each_dim(t, [&](Dim &d) {
     if (d.kind != Dim::Var) return;
-    for (const std::string &n : size_names(d.name))
+    for (const std::string &n : size_expression_names(d.name))
       if (names.count(n)) {
         d = Dim::unknown();
         return;
@@ -294,7 +274,7 @@ private:
   void check_dims(Type &t, const Span &span) {
     for_each_dim(t, [&](Dim &d) {
       if (d.kind != Dim::Var) return;
-      for (const std::string &n : size_names(d.name)) {
+      for (const std::string &n : size_expression_names(d.name)) {
         if (const Local *l = find_local(n)) {
           Type lt = resolve(l->type);
           if (lt.kind == Type::TypeVar && narrow(lt.var, NumClass::Int)) continue;
@@ -387,7 +367,7 @@ private:
       for (const Pattern &p : f.params) names(p);
       for_each_dim(f.ret_type, [&](Dim &d) {
         if (d.kind != Dim::Var) return;
-        for (const std::string &n : size_names(d.name))
+        for (const std::string &n : size_expression_names(d.name))
           if (!params.count(n)) d = Dim::unknown();
       });
     }
@@ -1011,7 +991,7 @@ private:
         d = it->second;
         return;
       }
-      for (const std::string &n : size_names(d.name)) {
+      for (const std::string &n : size_expression_names(d.name)) {
         FunDef *c = find_function(n);
         if (!c || !c->params.empty()) {
           d = Dim::unknown();

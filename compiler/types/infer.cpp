@@ -477,10 +477,6 @@ private:
     for (const TypeParam &p : d.type_params) tparams_.push_back(p);
     d.definition = resolve_type(d.definition, d.span);
     tparams_ = saved;
-    if (d.lifted == TypeParam::Plain && contains_function(d.definition))
-      error_at(d.span, fmt::format("Type '{}' is declared non-lifted (with 'type'), but its "
-                                   "definition is a function type; declare it with 'type^'",
-                                   d.name));
     types_[d.name] = &d;
   }
 
@@ -836,6 +832,7 @@ private:
         taken.insert(name);
         TypeParam tp;
         tp.kind = v.no_function ? TypeParam::Plain : TypeParam::Lifted;
+        tp.inferred = true;
         tp.name = name;
         tp.span = v.origin;
         f.type_params.push_back(tp);
@@ -1732,14 +1729,15 @@ private:
     explicit LocalChecks(FunDef &f) : f_(f) {}
 
     void run() {
-      for (const TypeParam &p : f_.type_params) type_params_.insert(p.name);
+      for (const TypeParam &p : f_.type_params) type_params_[p.name] = written_kind(p);
       for (const Pattern &p : f_.params) irrefutable(p);
       expr(*f_.body);
     }
 
   private:
     FunDef &f_;
-    std::set<std::string> type_params_; // of the definition and its local functions
+    // The type parameters of the definition and its local functions, with their kinds.
+    std::map<std::string, TypeParam::Kind> type_params_;
 
     // The type parameter inside `t`, if any (they support no equality).
     const std::string *type_param_in(const Type &t) const {
@@ -1750,8 +1748,53 @@ private:
       return nullptr;
     }
 
+    // The liftedness a type parameter is checked with: an inferred one's is Plain (its
+    // uses in arrays and branches do not constrain it during inference, as Futhark's do).
+    static TypeParam::Kind written_kind(const TypeParam &p) {
+      return p.inferred ? TypeParam::Plain : p.kind;
+    }
+
+    // A type parameter inside `t` that is lifted ('^a), or also size-lifted ('~a) when
+    // `size_lifted` (a non-lifted type may be neither), if any.
+    const std::string *lifted_param_in(const Type &t, bool size_lifted) const {
+      if (t.kind == Type::Named && t.elems.empty()) {
+        auto it = type_params_.find(t.name);
+        if (it != type_params_.end() &&
+            (it->second == TypeParam::Lifted ||
+             (size_lifted && it->second == TypeParam::SizeLifted)))
+          return &it->first;
+      }
+      for (const Type &e : t.elems)
+        if (const std::string *n = lifted_param_in(e, size_lifted)) return n;
+      for (const auto &p : t.payloads)
+        for (const Type &e : p)
+          if (const std::string *n = lifted_param_in(e, size_lifted)) return n;
+      return nullptr;
+    }
+
+    // A function type, or one that may be (a lifted type parameter).
+    bool functional(const Type &t) const {
+      return contains_function(t) || lifted_param_in(t, false);
+    }
+
+    // A polymorphic call's instantiation (Futhark's checkLiftedness): a non-lifted type
+    // parameter ('a) may be neither a function type nor hold a lifted or size-lifted type
+    // parameter of the caller, a size-lifted one ('~a) no lifted one.
+    void instantiation(const Expr &e) const {
+      if (!e.fun || e.type_args.size() != e.fun->type_params.size()) return;
+      for (size_t i = 0; i < e.type_args.size(); i++) {
+        const TypeParam &p = e.fun->type_params[i];
+        if (p.kind == TypeParam::Lifted || p.inferred) continue;
+        if (const std::string *n = lifted_param_in(e.type_args[i], p.kind == TypeParam::Plain))
+          error_at(e.span, fmt::format("Cannot instantiate type parameter \"{}\" of '{}' with "
+                                       "type containing lifted type parameter \"{}\".",
+                                       p.name, e.fun->name, *n));
+      }
+    }
+
     void expr(const Expr &e) {
       switch (e.kind) {
+      case ExprKind::Var: case ExprKind::Apply: instantiation(e); break;
       case ExprKind::Binary:
         if (e.binop == BinOp::Eq || e.binop == BinOp::Neq)
           if (const std::string *n = type_param_in(e.args[0]->type))
@@ -1760,13 +1803,13 @@ private:
                                          e.args[0]->type.str(), *n));
         break;
       case ExprKind::If:
-        if (contains_function(e.type))
+        if (functional(e.type))
           error_at(e.span, fmt::format("If-expression returns type {}, but if-results may not "
                                        "be of function type (functional)",
                                        e.type.str()));
         break;
       case ExprKind::Match:
-        if (contains_function(e.type))
+        if (functional(e.type))
           error_at(e.span, fmt::format("Match-expression returns type {}, but match-results may "
                                        "not be of function type (functional)",
                                        e.type.str()));
@@ -1777,9 +1820,15 @@ private:
           error_at(e.span, fmt::format("Type {} found to be functional: the elements of an "
                                        "array may not be functions",
                                        e.type.row().str()));
+        if (e.type.is_array())
+          if (const std::string *n = lifted_param_in(e.type.element(), true))
+            error_at(e.span, fmt::format("An array element may not have type {}: type parameter "
+                                         "\"{}\" may be a function or hide a size ('^ or '~), "
+                                         "and arrays hold non-lifted types only",
+                                         e.type.row().str(), *n));
         break;
       case ExprKind::Loop:
-        if (contains_function(e.pattern.type))
+        if (functional(e.pattern.type))
           error_at(e.pattern.span, fmt::format("Loop parameter inferred to have type {}, but a "
                                                "loop parameter may not be of function type "
                                                "(functional)",
@@ -1792,7 +1841,7 @@ private:
         for (const Pattern &p : e.params) irrefutable(p);
         break;
       case ExprKind::LetFun:
-        for (const TypeParam &p : e.fundef->type_params) type_params_.insert(p.name);
+        for (const TypeParam &p : e.fundef->type_params) type_params_[p.name] = written_kind(p);
         for (const Pattern &p : e.fundef->params) irrefutable(p);
         expr(*e.fundef->body);
         break;

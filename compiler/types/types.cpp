@@ -7,6 +7,7 @@
 #include "compiler/source.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace kerb {
 
@@ -251,6 +252,37 @@ bool same_shape_class(const Type &a, const Type &b) {
       if (!same_shape_class(a.elems[i], b.elems[i])) return false;
     return true;
   }
+  return false;
+}
+
+std::vector<std::string> size_expression_names(const std::string &text) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < text.size();) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (std::isalpha(c) || c == '_') {
+      size_t j = i;
+      while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) ||
+                                 text[j] == '_' || text[j] == '\''))
+        j++;
+      out.push_back(text.substr(i, j - i));
+      i = j;
+    } else if (std::isdigit(c)) {
+      while (i < text.size() && std::isalnum(static_cast<unsigned char>(text[i]))) i++;
+    } else {
+      i++;
+    }
+  }
+  return out;
+}
+
+bool has_unknown_dim(const Type &t) {
+  for (const Dim &d : t.dims)
+    if (d.kind == Dim::Unknown) return true;
+  for (const Type &e : t.elems)
+    if (has_unknown_dim(e)) return true;
+  for (const auto &p : t.payloads)
+    for (const Type &e : p)
+      if (has_unknown_dim(e)) return true;
   return false;
 }
 

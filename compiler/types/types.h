@@ -96,6 +96,12 @@ bool same_shape_class(const Type &a, const Type &b);
 // Whether a function type occurs in `t` (not looking through type variables).
 bool contains_function(const Type &t);
 
+// The identifiers in a size expression's text ("k + (n - k)" -> k, n).
+std::vector<std::string> size_expression_names(const std::string &text);
+
+// Whether an unknown size (`[]`, or an existential `?[n].`) occurs in `t`.
+bool has_unknown_dim(const Type &t);
+
 // `t` with the Named types (without arguments) in `names` replaced by their images;
 // arrays of arrays are merged ([n]a with a = [m]i32 is [n][m]i32).
 Type substitute_named(const Type &t, const std::map<std::string, Type> &names);

@@ -31,7 +31,7 @@ module vec (E: elem) = {
 module ivec = vec i32_elem
 module fvec = vec f32_elem
 
-module pair (A: elem) (B: elem) : { val first : []A.t -> A.t  val second : []B.t -> B.t } = {
+module pair (A: elem) (B: elem) : { val first [n] : [n]A.t -> A.t  val second [n] : [n]B.t -> B.t } = {
   module va = vec A
   module vb = vec B
   def first (xs: []A.t) = va.sum xs
