@@ -151,9 +151,11 @@ const char *binop_text(BinOp op) {
 }
 
 FunDef *Program::find(const std::string &name) const {
-  for (const auto &def : defs)
-    if (def->name == name)
-      return def.get();
+  // The last definition of the name: a program's own definition of a prelude function's
+  // name (the only redefinition the type checker allows) shadows the prelude's.
+  for (auto it = defs.rbegin(); it != defs.rend(); ++it)
+    if ((*it)->name == name)
+      return it->get();
   return nullptr;
 }
 

@@ -118,12 +118,12 @@ public:
     std::map<std::string, const FunDef *> seen;
     for (auto &def : program_.defs) {
       auto it = seen.find(def->name);
-      if (it != seen.end())
+      if (it != seen.end() && !it->second->from_prelude) // a program may redefine the prelude's
         error_at(def->name_span,
                  fmt::format("'{}' is already defined (line {})", def->name,
                              def->name_span.file->line_of(it->second->name_span.begin)));
       check_def(*def);
-      seen.emplace(def->name, def.get());
+      seen[def->name] = def.get();
       defined_.insert(def->name);
     }
   }
