@@ -1162,6 +1162,10 @@ int32_t dlpack_problem(const Context &c, PrimType t, int rank, const dlpack::Ten
   return KERB_DLPACK_OK;
 }
 
+} // namespace
+} // extern "C": view_dlpack returns a C++ type, which clang rejects in C linkage
+namespace {
+
 // An array viewing the memory of `m`, which fits (dlpack_problem), and which the runtime
 // owns from here on; null on failure, with the error recorded and `m` still the
 // caller's. Registered, it is a handle (kerb_rt_array_from_dlpack); kerb_call_dlpack
@@ -1192,6 +1196,9 @@ std::unique_ptr<ArrayObj> view_dlpack(Context &c, PrimType t, int rank, dlpack::
   }
   return a;
 }
+} // namespace
+extern "C" {
+namespace {
 
 // PyCapsule_GetName and PyCapsule_GetPointer of the Python that loaded the runtime.
 std::atomic<const char *(*)(void *)> capsule_get_name{nullptr};
