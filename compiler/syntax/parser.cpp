@@ -1154,6 +1154,8 @@ private:
         p.elems.push_back(parse_pattern(allow_literal));
       }
       expect_sym(")", "to close the tuple pattern");
+      if (p.elems.size() == 1) // (x,) is x, as in tuple expressions and types
+        return std::move(p.elems[0]);
       p.span = span_from(t.span);
       return p;
     }
