@@ -1,6 +1,7 @@
 /* Kerb's C API: what every compiled program's header (NAME.h, written by `kerb compile
  * --library`) shares. The API follows Futhark's C API (futhark_ -> kerb_): a
- * configuration object, a context made from it, arrays made in a context, and one
+ * configuration object, a context made from it, arrays made in a context, opaque values
+ * (records, arrays of records, abstract types: kerb_opaque_T in NAME.h), and one
  * function per entry point. docs/C-API.md describes it in full.
  *
  * Functions that can fail return an int: KERB_SUCCESS (0), or an error code with a
@@ -77,11 +78,11 @@ char *kerb_context_get_error(struct kerb_context *ctx);
 int kerb_context_poll_error(struct kerb_context *ctx);
 /* The device the context runs on, e.g. "cpu (8 host threads)"; owned by the context. */
 const char *kerb_context_get_device(struct kerb_context *ctx);
-/* A JSON object with the context's counters: entry calls, live arrays, device bytes
- * allocated by the context now and at most, allocations (all, and the fresh ones: not
- * taken from the context's cache of freed blocks), the bytes in that cache, and (CUDA)
- * bytes the device's memory pool holds. Malloc'd; the caller frees it. NULL on
- * failure. */
+/* A JSON object with the context's counters: entry calls, live arrays and opaque
+ * values, device bytes allocated by the context now and at most, allocations (all, and
+ * the fresh ones: not taken from the context's cache of freed blocks), the bytes in that
+ * cache, and (CUDA) bytes the device's memory pool holds. Malloc'd; the caller frees it.
+ * NULL on failure. */
 char *kerb_context_report(struct kerb_context *ctx);
 /* Waits for the device and returns cached device memory that no array uses (the
  * context's cache of freed blocks, and the CUDA memory pool's). */
