@@ -14,9 +14,6 @@ size_t value_slots(const EntryTypes &types, const EntryValue &v) {
   return v.opaque < 0 ? 1 : types.opaques[size_t(v.opaque)].slots.size();
 }
 
-namespace {
-
-// The entry points: the `entry` definitions, or a `def main` when there are none.
 std::vector<const FunDef *> entry_defs(const Program &program) {
   std::vector<const FunDef *> out;
   for (const auto &d : program.defs)
@@ -25,8 +22,6 @@ std::vector<const FunDef *> entry_defs(const Program &program) {
     if (const FunDef *m = program.find("main")) out.push_back(m);
   return out;
 }
-
-} // namespace
 
 WrittenEntryTypes written_entry_types(const Program &program) {
   WrittenEntryTypes w;

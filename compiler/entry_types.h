@@ -42,6 +42,7 @@
 
 namespace kerb {
 
+struct FunDef;
 struct Program;
 
 // One value that crosses the C API: a primitive or an array of primitives (opaque < 0),
@@ -75,6 +76,10 @@ struct EntryTypes {
   std::vector<OpaqueType> opaques;
   std::map<std::string, EntryInterface> entries; // by entry name
 };
+
+// The entry points: the `entry` definitions, or (as Futhark allows) a `def main` when
+// there are none.
+std::vector<const FunDef *> entry_defs(const Program &program);
 
 // The number of slots a value takes.
 size_t value_slots(const EntryTypes &types, const EntryValue &v);

@@ -8,9 +8,18 @@
 // so an entry that returns its input (or the same array twice) gives independent
 // handles that are each freed once, as in Futhark.
 //
+// Opaque values (records, arrays of records, abstract and sum types:
+// compiler/entry_types.h) are handles too, each holding the slots of its type: scalars'
+// bits and arrays that share buffers as array handles do. An entry's C signature
+// (EntrySig::ins, outs) says which of its parameters and results are opaque; a call
+// lends their slots to the host code, which sees the flattened slots only, and gathers
+// opaque results from the slots it returns. `new` and `project` copy slots, sharing the
+// buffers.
+//
 // A failure found at a sync point happened in one of the calls since the last clean
 // look (ExecContext::failure_window): the arrays those calls returned hold garbage, so
-// they are marked, and reading them or passing them to an entry is refused.
+// they are marked (and the opaque values holding them), and reading them or passing
+// them to an entry is refused.
 //
 // Arrays also cross to and from other libraries without a copy, through DLPack (Note
 // [Arrays lent through DLPack]), and a CUDA context may queue its work on a stream of
@@ -74,7 +83,8 @@ struct EntrySig {
   std::string name;
   std::vector<SlotType> params, results;
   std::vector<SharedDims> shared;
-  // The C signature over the slots; without one (has_values false), a value per slot.
+  // The C signature over the slots; without one, or with no opaque value in it
+  // (has_values false), a value per slot.
   bool has_values = false;
   ValueList ins, outs;
 };
@@ -257,7 +267,7 @@ bool same_slots(const std::vector<SlotType> &a, const std::vector<SlotType> &b) 
 }
 
 // An opaque type's description "NAME;KIND;RANK;SLOTS[;FIELD=VALUES]..." (program_abi.h),
-// its fields' opaque types among the first `known` of `types`.
+// its fields' opaque types among `types` (the ones before it).
 bool parse_opaque(const std::string &text, const std::vector<OpaqueSig> &types, OpaqueSig &out) {
   std::vector<std::string> parts;
   size_t start = 0;
@@ -413,13 +423,15 @@ void Context::start(const Config &cfg, const kerb_program_desc *prog) {
     size_t arrow = sig.find("->");
     std::vector<SlotType> ins, outs;
     size_t at_in = 0, at_out = 0;
-    e.has_values = true;
     if (arrow == std::string::npos || !parse_values(sig.substr(0, arrow), opaque_types.size(), e.ins) ||
         !parse_values(sig.substr(arrow + 2), opaque_types.size(), e.outs) ||
         !value_slots(opaque_types, e.ins, &e.params, at_in, ins) ||
         !value_slots(opaque_types, e.outs, &e.results, at_out, outs) || !same_slots(ins, e.params) ||
         !same_slots(outs, e.results))
       throw DeviceError(fmt::format("{}: malformed C signature '{}' of entry '{}'", name, sig, e.name));
+    // One value per slot needs no translation.
+    e.has_values = std::any_of(e.ins.begin(), e.ins.end(), [](int v) { return v >= 0; }) ||
+                   std::any_of(e.outs.begin(), e.outs.end(), [](int v) { return v >= 0; });
   }
   std::vector<KernelDesc> descs;
   std::vector<std::string> names;
@@ -625,33 +637,50 @@ void release_buffer(Context &c, Buffer *b) {
   delete b;
 }
 
-uint64_t register_array(Context &c, std::unique_ptr<ArrayObj> a) {
+// Registers `obj` (an array or an opaque value) of context `c` in the registry's `table`
+// and its id in the context's `ids`.
+template <typename T>
+uint64_t register_in(Context &c, std::unordered_map<uint64_t, std::unique_ptr<T>> &table,
+                     std::unordered_set<uint64_t> &ids, std::unique_ptr<T> obj) {
   Registry &r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   uint64_t id = r.next++;
-  a->ctx = c.id;
-  r.arrays.emplace(id, std::move(a));
-  c.arrays.insert(id);
+  obj->ctx = c.id;
+  table.emplace(id, std::move(obj));
+  ids.insert(id);
   return id;
+}
+
+// Takes live `id` out of `table` and `ids` (register_in's).
+template <typename T>
+std::unique_ptr<T> unregister_from(std::unordered_map<uint64_t, std::unique_ptr<T>> &table,
+                                   std::unordered_set<uint64_t> &ids, uint64_t id) {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = table.find(id);
+  std::unique_ptr<T> obj = std::move(it->second);
+  table.erase(it);
+  ids.erase(id);
+  return obj;
+}
+
+// Gives back the buffers of a value being freed; the device's error, if any, as the
+// status of `fn`.
+int release_buffers(Context &c, const std::vector<Buffer *> &buffers, const std::string &fn) {
+  if (!c.exec) return KERB_SUCCESS;
+  c.exec->clear_error();
+  for (Buffer *b : buffers) release_buffer(c, b);
+  return c.exec->error.empty() ? KERB_SUCCESS : c.exec_status(fn);
+}
+
+uint64_t register_array(Context &c, std::unique_ptr<ArrayObj> a) {
+  return register_in(c, registry().arrays, c.arrays, std::move(a));
 }
 
 // Frees live array `id` of context `c` (found already).
 int free_array(Context &c, uint64_t id, const std::string &fn) {
-  std::unique_ptr<ArrayObj> owned;
-  {
-    Registry &r = registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
-    auto it = r.arrays.find(id);
-    owned = std::move(it->second);
-    r.arrays.erase(it);
-    c.arrays.erase(id);
-  }
-  if (c.exec) {
-    c.exec->clear_error();
-    release_buffer(c, owned->buffer);
-    if (!c.exec->error.empty()) return c.exec_status(fn);
-  }
-  return KERB_SUCCESS;
+  std::unique_ptr<ArrayObj> owned = unregister_from(registry().arrays, c.arrays, id);
+  return release_buffers(c, {owned->buffer}, fn);
 }
 
 // ---- opaque values
@@ -665,23 +694,11 @@ std::unique_ptr<ArrayObj> share_array(const ArrayObj &a) {
 
 // Takes registered array `h` (a handle the call just made) out of the registry.
 std::unique_ptr<ArrayObj> unregister_array(Context &c, void *h) {
-  Registry &r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  auto it = r.arrays.find(handle_id(h));
-  std::unique_ptr<ArrayObj> a = std::move(it->second);
-  r.arrays.erase(it);
-  c.arrays.erase(handle_id(h));
-  return a;
+  return unregister_from(registry().arrays, c.arrays, handle_id(h));
 }
 
 uint64_t register_opaque(Context &c, std::unique_ptr<OpaqueObj> o) {
-  Registry &r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  uint64_t id = r.next++;
-  o->ctx = c.id;
-  r.opaques.emplace(id, std::move(o));
-  c.opaques.insert(id);
-  return id;
+  return register_in(c, registry().opaques, c.opaques, std::move(o));
 }
 
 std::string opaque_text(const Context &c, int type) {
@@ -728,22 +745,11 @@ OpaqueObj *find_opaque(Context &c, const void *h, int type, const std::string &f
 
 // Frees live opaque value `id` of `c` (found already).
 int free_opaque(Context &c, uint64_t id, const std::string &fn) {
-  std::unique_ptr<OpaqueObj> owned;
-  {
-    Registry &r = registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
-    auto it = r.opaques.find(id);
-    owned = std::move(it->second);
-    r.opaques.erase(it);
-    c.opaques.erase(id);
-  }
-  if (c.exec) {
-    c.exec->clear_error();
-    for (SlotValue &v : owned->slots)
-      if (v.array) release_buffer(c, v.array->buffer);
-    if (!c.exec->error.empty()) return c.exec_status(fn);
-  }
-  return KERB_SUCCESS;
+  std::unique_ptr<OpaqueObj> owned = unregister_from(registry().opaques, c.opaques, id);
+  std::vector<Buffer *> buffers;
+  for (SlotValue &v : owned->slots)
+    if (v.array) buffers.push_back(v.array->buffer);
+  return release_buffers(c, buffers, fn);
 }
 
 // The outer dims that the arrays of an array of records share, or a message naming the

@@ -8,40 +8,7 @@
  * check and a last line "N checks, M failed"; exits 1 if any failed. */
 #include "opaque.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static int checks, failed;
-
-#define CHECK(cond)                                                                       \
-  do {                                                                                    \
-    checks++;                                                                             \
-    if (!(cond)) {                                                                        \
-      failed++;                                                                           \
-      printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                              \
-    }                                                                                     \
-  } while (0)
-
-/* Whether the context's error contains `part` (and takes the error). */
-static int error_has(struct kerb_context *ctx, const char *part) {
-  char *e = kerb_context_get_error(ctx);
-  int ok = e && strstr(e, part);
-  if (!ok) printf("  error was: %s\n  expected it to contain: %s\n", e ? e : "(none)", part);
-  free(e);
-  return ok;
-}
-
-static long long report_value(struct kerb_context *ctx, const char *key) {
-  char *r = kerb_context_report(ctx);
-  if (!r) return -2;
-  char pattern[64];
-  snprintf(pattern, sizeof pattern, "\"%s\": ", key);
-  char *at = strstr(r, pattern);
-  long long v = at ? strtoll(at + strlen(pattern), NULL, 10) : -3;
-  free(r);
-  return v;
-}
+#include "checks.h"
 
 static struct kerb_opaque_point *point(struct kerb_context *ctx, float x, float y) {
   struct kerb_opaque_point *p = NULL;
@@ -283,27 +250,11 @@ static void test_misuse(struct kerb_context *ctx, const char *device) {
 
 int main(int argc, char **argv) {
   const char *device = argc > 1 ? argv[1] : "cpu";
-  struct kerb_context_config *cfg = kerb_context_config_new();
-  if (kerb_context_config_set_device(cfg, device) != 0) {
-    printf("bad device %s\n", device);
-    return 2;
-  }
-  struct kerb_context *ctx = kerb_context_new(cfg);
-  char *e = kerb_context_get_error(ctx);
-  if (e) {
-    printf("cannot start: %s\n", e);
-    return 2;
-  }
-  printf("device: %s\n", kerb_context_get_device(ctx));
+  struct kerb_context_config *cfg;
+  struct kerb_context *ctx = start_context(device, &cfg);
   test_records(ctx);
   test_arrays_of_records(ctx);
   test_abstract_and_sums(ctx);
   test_misuse(ctx, device);
-  CHECK(report_value(ctx, "live_opaques") == 0);
-  CHECK(report_value(ctx, "live_arrays") == 0);
-  CHECK(report_value(ctx, "bytes_in_use") == 0);
-  kerb_context_free(ctx);
-  kerb_context_config_free(cfg);
-  printf("%d checks, %d failed\n", checks, failed);
-  return failed ? 1 : 0;
+  return finish(ctx, cfg);
 }
