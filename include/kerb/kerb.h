@@ -109,11 +109,11 @@ int kerb_context_order_cuda_stream(struct kerb_context *ctx, void *stream);
  * from and given to other libraries without a copy as DLPack tensors (DLManagedTensor,
  * dlpack.h), so that a binding crosses into C once per call.
  *
- * args: one per flattened parameter, as kerb_entry_NAME takes them after its results:
- * for a scalar, a pointer to its value; for an array, a DLManagedTensor * (compact
+ * args: one per flattened parameter (slot: an opaque value's too, one by one, as the
+ * manifest's `slots` list them): for a scalar, a pointer to its value; for an array, a DLManagedTensor * (compact
  * row-major, on the context's device, of the parameter's element type and rank), or an
  * array handle of the context where kinds (one byte per parameter; NULL: none) is
- * non-zero. outs: one per result, as kerb_entry_NAME's: a scalar's storage, or where an
+ * non-zero. outs: one per result slot, likewise: a scalar's storage, or where an
  * array goes: a handle, or with KERB_CALL_EXPORT a DLManagedTensor * whose deleter gives
  * it back (kerb_rt_array_to_dlpack's: `consumer_stream` is the CUstream the consumer will
  * use it on, as DLPack's __dlpack__(stream=...) gives it, -1 for none).
