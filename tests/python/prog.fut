@@ -37,3 +37,17 @@ entry mirror (p: point) (k: i32) : (point, i32) = ({x = p.y, y = p.x}, k + 1)
 entry centroid (ps: []point) : {at: point, n: i64} =
   {at = {x = f32.sum (map (.x) ps) / f32.i64 (length ps), y = f32.sum (map (.y) ps) / f32.i64 (length ps)},
    n = length ps}
+
+module tally : {
+  type~ t
+  val make : i64 -> t
+  val total : t -> i64
+} = {
+  type~ t = {counts: []i64, base: i64}
+  def make (n: i64) : t = {counts = iota n, base = n}
+  def total (t: t) : i64 = i64.sum t.counts + t.base
+}
+
+entry tally_make (n: i64) : tally.t = tally.make n
+
+entry tally_total (t: tally.t) : i64 = tally.total t

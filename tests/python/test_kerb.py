@@ -102,6 +102,11 @@ class KerbCpuTest(unittest.TestCase):
         with self.assertRaisesRegex(TypeError, "p: expected a point"):
             p.norm2(3)
         self.assertIn("norm2(p: point) -> f32", p.entries["norm2"])
+        # A module's abstract type: the tuple of its components, which goes back in.
+        t = p.tally_make(4)
+        self.assertIsInstance(t, tuple)
+        self.assertEqual(len(t), 2)
+        self.assertEqual(p.tally_total(t), 0 + 1 + 2 + 3 + 4)
 
     def test_zero_copy(self):
         # On the CPU device a numpy argument is used where it is, and a result is a numpy
