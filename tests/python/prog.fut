@@ -1,7 +1,8 @@
 -- The program behind the Python package's tests (tests/python/*.py): gathers (checked
 -- indexing), scalars of several types, tuples in and out, sizes named across parameters,
 -- a fixed size, 2-D arrays, bools, a result that is its argument, and failures of an
--- index, a division and an assert; records in and out (Python namedtuples).
+-- index, a division and an assert; records in and out (Python namedtuples) and a
+-- module's abstract type.
 
 -- The elements of xs at the positions in is.
 entry gather [n] [m] (xs: [n]f32) (is: [m]i64) : [m]f32 = map (\i -> xs[i]) is
