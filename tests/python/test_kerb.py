@@ -267,16 +267,16 @@ class KerbCpuTest(unittest.TestCase):
             p.gather(xs, np.array([0, 7], dtype=np.int64))
         self.assertIsInstance(e.exception, RuntimeError)
         self.assertEqual(e.exception.message, "Index [7] out of bounds for array of shape [3].")
-        self.assertRegex(e.exception.location, r"prog\.fut:7:\d+-\d+$")
+        self.assertRegex(e.exception.location, r"prog\.fut:8:\d+-\d+$")
         self.assertIn("at ", str(e.exception))
         # The program stays usable.
         np.testing.assert_array_equal(p.gather(xs, [1]), [2])
         with self.assertRaisesRegex(kerb.CheckError, r"(?i)division by zero") as e:
             p.divide(1, 0)
-        self.assertRegex(e.exception.location, r"prog\.fut:13:")
+        self.assertRegex(e.exception.location, r"prog\.fut:14:")
         with self.assertRaisesRegex(kerb.CheckError, r"(?i)assert") as e:
             p.root(-1.0)
-        self.assertRegex(e.exception.location, r"prog\.fut:15:")
+        self.assertRegex(e.exception.location, r"prog\.fut:16:")
         self.assertEqual(p.divide(9, 3), 3)
 
     def test_bad_arguments(self):
