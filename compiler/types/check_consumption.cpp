@@ -1181,7 +1181,6 @@ private:
                                      : fmt::format("Cannot apply \"{}\" to \"{{}}\" (invalid type): ", fname);
     // The arguments, last first (as Futhark evaluates them).
     std::vector<Als> args(n);
-    std::vector<const Expr *> later;
     for (size_t k = n; k-- > 0;) {
       const Expr &a = *e.args[first + k];
       std::vector<std::pair<const Expr *, const Als *>> prev;
