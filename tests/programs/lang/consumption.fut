@@ -71,3 +71,14 @@ entry swap_and_capture (xs: []i32) (ys: []i32) : ([]i32, []i32, i32) =
   let f (i: i64) = a[i] + 1
   let k = f 0
   in (a with [1] = 4, b, k)
+
+-- The prelude's tabulate_2d, manifest and indices give unique arrays, as Futhark's do,
+-- even where the function given to tabulate_2d captures a non-unique parameter.
+-- ==
+-- entry: prelude_unique
+-- input { [1, 2] 2i64 } output { [[1, 2], [2, 0]] }
+entry prelude_unique (xs: []i32) (n: i64) : [][]i32 =
+  let a = tabulate_2d n n (\i j -> xs[i] + i32.i64 j)
+  let b = manifest xs
+  let is = indices xs
+  in (a with [0, 0] = b[0] + i32.i64 is[0]) with [1, 1] = 0
