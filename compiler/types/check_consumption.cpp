@@ -1470,4 +1470,6 @@ private:
 
 void check_consumption(const Program &program) { Checker(program).run(); }
 
+bool type_consumes(const Type &t) { return consumes(push_unique(t)); }
+
 } // namespace kerb

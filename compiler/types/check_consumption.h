@@ -15,4 +15,8 @@ namespace kerb {
 // Throws CompileError at the first violation, with Futhark's wording.
 void check_consumption(const Program &program);
 
+// Whether a parameter of type `t` (as written, with its `*` marks) consumes its argument;
+// for a result type, whether it is unique.
+bool type_consumes(const Type &t);
+
 } // namespace kerb
