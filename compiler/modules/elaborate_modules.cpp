@@ -97,7 +97,8 @@ struct SigInfo {
   bool builtin = false; // numeric, real, ...: any module matches
   bool functor = false; // (P: S) -> T
   std::vector<std::string> values, types;
-  std::map<std::string, Type> value_types;    // by name, for `values`: the type as written
+  // By name, for `values`: the type as written, and the specification's text.
+  std::map<std::string, std::pair<Type, std::string>> value_types;
   std::map<std::string, TypeSpec> type_specs; // by name, for `types`
   std::vector<std::pair<std::string, std::shared_ptr<SigInfo>>> modules;
 };
@@ -542,7 +543,7 @@ private:
         case Spec::Val:
           check_val_spec(sp);
           out->values.push_back(sp.name);
-          out->value_types[sp.name] = sp.type;
+          out->value_types[sp.name] = {sp.type, std::string(sp.span.text())};
           break;
         case Spec::Type:
           out->types.push_back(sp.name);
@@ -605,7 +606,7 @@ private:
       if (auto it = m->values.find(v); it != m->values.end()) {
         out->values[v] = it->second;
         if (auto t = s->value_types.find(v); t != s->value_types.end())
-          check_val_uniqueness(path + v, t->second, it->second, span);
+          check_val_uniqueness(t->second.second, t->second.first, it->second, span);
         continue;
       }
       std::optional<PrimType> p = m->prim;
@@ -696,15 +697,15 @@ private:
   // A function the module provides for `val name : spec` may consume an argument only
   // where the specification does, and must return a unique result where it does
   // (Note [Transparent ascription]: the types themselves are not compared).
-  void check_val_uniqueness(const std::string &name, const Type &spec, const std::string &def,
+  void check_val_uniqueness(const std::string &spec_text, const Type &spec, const std::string &def,
                             const Span &span) {
     const FunDef *f = nullptr;
     for (const auto &d : prog_.defs)
       if (d->name == def) f = d.get();
     if (!f) return;
-    std::string head = fmt::format("Module type specifies val {} : {}, but module provides a "
-                                   "different one: ",
-                                   name, spec.str());
+    std::string head = fmt::format("Module type specifies {}, but module provides a different "
+                                   "one: ",
+                                   spec_text);
     const Type *t = &spec;
     for (const Pattern &p : f->params) {
       if (t->kind != Type::Function) return;
