@@ -46,6 +46,12 @@
 // Kerb's built-ins follow Futhark's prelude: scatter and reduce_by_index consume their
 // destination; map, scan, filter, iota, replicate, copy, concat, ... give unique results;
 // transpose, flatten, zip, take, reverse, reduce, ... results alias their arguments.
+//
+// Where Kerb's tree differs from Futhark's: `xs with [i].f = v` arrives as `xs with [i] =
+// (xs[i] with f = v)` and is checked as the one update it is (path_value); an entry
+// point whose value is a function arrives with parameters (infer.cpp's eta_expand) and
+// is checked against its written type; a constant of a size-polymorphic type aliases
+// nothing, as Futhark's instantiations do not.
 #include "compiler/types/check_consumption.h"
 
 #include <fmt/format.h>
