@@ -529,7 +529,9 @@ void Context::tidy(bool all) {
 
 // Marks the arrays that calls in the failure window returned.
 void poison_window(Context &c) {
-  auto [first, last] = c.exec->failure_window();
+  // (Not a structured binding: clang 14, the fuzz build's compiler, cannot capture one.)
+  const auto window = c.exec->failure_window();
+  const auto first = window.first, last = window.second;
   Registry &r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   auto in_window = [&](const ArrayObj &a) { return a.produced_by >= first && a.produced_by <= last; };
