@@ -10,7 +10,10 @@
 //     array element);
 //   - a level, for generalising local functions (a variable made inside a local
 //     function's definition and not escaping into the enclosing scope becomes one of
-//     its type parameters).
+//     its type parameters);
+//   - `equality`: compared with == or !=. A local function does not generalise such a
+//     variable (Futhark closes over unconstrained variables only): in
+//     `let f x = x != x in map f xs` the use decides x's type.
 // Arrays unify rank-polymorphically: [n]a unifies with [n][m]i32 by binding a to [m]i32.
 // Sizes are not unified (see infer.h).
 //
@@ -58,6 +61,7 @@ struct VarInfo {
   uint8_t mask = kAnyPrim;
   bool prefer_i64 = false;       // a size: an integer here defaults to i64
   bool no_function = false;
+  bool equality = false;         // compared with == or != (see the top of the file)
   std::map<std::string, Type> fields;
   std::map<std::string, std::vector<Type>> constrs;
   int level = 0;
@@ -214,6 +218,16 @@ private:
     for_each_child(n, [&](Type &c) { propagate(c, level, no_function); });
   }
 
+  // The variables in `t` are compared for equality.
+  void mark_equality(const Type &t) {
+    Type n = norm(t);
+    if (n.kind == Type::TypeVar) {
+      vars_[size_t(root(n.var))].equality = true;
+      return;
+    }
+    for_each_child(n, [&](Type &c) { mark_equality(c); });
+  }
+
   bool contains_function_now(const Type &t) {
     Type n = norm(t);
     if (n.kind == Type::Function) return true;
@@ -285,6 +299,7 @@ private:
       }
     }
     propagate(t, info.level, info.no_function);
+    if (info.equality) mark_equality(t);
     Type b = t;
     b.unique = false;
     vars_[size_t(v)].bound = b;
@@ -306,12 +321,14 @@ private:
       return false;
     m.prefer_i64 = va.prefer_i64 || vb.prefer_i64;
     m.no_function = va.no_function || vb.no_function;
+    m.equality = va.equality || vb.equality;
     m.level = std::min(va.level, vb.level);
     vars_[size_t(b)].link = a;
     vars_[size_t(a)].prim_only = m.prim_only;
     vars_[size_t(a)].mask = m.mask;
     vars_[size_t(a)].prefer_i64 = m.prefer_i64;
     vars_[size_t(a)].no_function = m.no_function;
+    vars_[size_t(a)].equality = m.equality;
     vars_[size_t(a)].level = m.level;
     for (auto &[name, ft] : vb.fields) {
       auto it = va.fields.find(name);
@@ -824,7 +841,7 @@ private:
         int r = root(n.var);
         VarInfo &v = vars_[size_t(r)];
         if (v.level <= outer || v.prim_only || !v.fields.empty() || !v.constrs.empty() ||
-            kept.count(r))
+            kept.count(r) || (outer > 0 && v.equality))
           return;
         std::string name;
         do name = "t" + std::to_string(next_param_name_++);
@@ -1247,6 +1264,7 @@ private:
     case BinOp::Eq: case BinOp::Neq:
       same();
       propagate(a, level_, true);
+      mark_equality(a);
       if (contains_function_now(a))
         error_at(sa, fmt::format("Comparing equality of values of type {} which does not "
                                  "support equality (it holds functions)",
@@ -1298,6 +1316,7 @@ private:
       return Type::function(t, Type::function(t, t));
     case BinOp::Eq: case BinOp::Neq:
       propagate(t, level_, true);
+      mark_equality(t);
       return Type::function(t, Type::function(t, boolean));
     case BinOp::Lt: case BinOp::Le: case BinOp::Gt: case BinOp::Ge:
       require_prim(t, kAnyPrim);
