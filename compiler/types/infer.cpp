@@ -849,8 +849,15 @@ private:
         return Type::named("t" + std::to_string(root(n.var)));
       }
       for_each_child(n, [&](Type &c) { c = go(c); });
-      // The checker's own sizes show as `[]` (the "Sizes" sentences name them).
-      for (Dim &d : n.dims) d = export_dim(d);
+      // The checker's own sizes show as `[]` (the "Sizes" sentences name them), a size
+      // expression with them by their names.
+      for (Dim &d : n.dims) {
+        Dim r = resolve_dim(d);
+        if (r.kind == Dim::Var && is_internal_size_name(r.name) &&
+            term_of_dim(r).kind == SizeTerm::Name)
+          d = Dim::unknown();
+        else d = r.kind == Dim::Var ? Dim::var(show_dim(r)) : r;
+      }
       if (n.kind == Type::Function && !n.name.empty() && n.name[0] == '#') {
         auto it = param_names_.find(n.name);
         n.name = it == param_names_.end() ? "" : it->second;
@@ -982,8 +989,12 @@ private:
       }
     }
     if (out.kind == Type::Function) {
+      // The parameters of a curried function type are parameters; its final result is
+      // the result.
       out.elems[0] = fill_anonymous(out.elems[0], span, shared, in_result);
-      out.elems[1] = fill_anonymous(out.elems[1], span, shared, true);
+      out.elems[1] = out.elems[1].kind == Type::Function
+                         ? fill_anonymous(out.elems[1], span, shared, in_result)
+                         : fill_anonymous(out.elems[1], span, shared, true);
       return out;
     }
     for_each_child(out, [&](Type &c) { c = fill_anonymous(c, span, shared, in_result); });
