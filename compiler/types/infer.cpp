@@ -700,9 +700,10 @@ private:
 
   std::string scope_violation(const std::string &what, const SizeTerm &to, const std::string &bad) {
     return fmt::format("Cannot link size \"{}\" to \"{}\" (scope violation): \"{}\" is not in "
-                       "scope when \"{}\" is introduced. For more information, see "
+                       "scope when \"{}\" is introduced{}. For more information, see "
                        "https://futhark-lang.org/error-index.html#scope-violation",
-                       what, show_dim(dim_of_term(to)), show_dim(Dim::var(bad)), what);
+                       what, show_dim(dim_of_term(to)), show_dim(Dim::var(bad)), what,
+                       size_notes(Dim::var(bad)));
   }
 
   // Solves size variable `v` (unsolved) with `t`.
@@ -1214,6 +1215,7 @@ private:
     locals_.clear();
     tparams_.clear();
     svars_.clear();
+    next_rigid_ = 0; // the checker's sizes are numbered per definition (schemes rename theirs)
     pending_sizes_.clear();
     explicit_defs_.clear();
     level_ = 1;
