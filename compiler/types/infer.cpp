@@ -1322,6 +1322,7 @@ private:
     if (f.ret_annotation) {
       *f.ret_annotation = resolve_type(*f.ret_annotation, f.name_span);
       size_names_are_i64(*f.ret_annotation, f.name_span);
+      check_hidden_names(f, *f.ret_annotation);
       // `[]` (and `?[n].`) in the declared result: what the body has, as in Futhark;
       // an existential where that is an unknown size (make_scheme).
       Type want = fill_anonymous(*f.ret_annotation, f.name_span);
@@ -1338,6 +1339,33 @@ private:
     depth_ = info.depth;
     tparams_.resize(tmark);
     return info;
+  }
+
+  // The declared result may not name what a parameter binds inside a tuple or record:
+  // a caller does not see it.
+  void check_hidden_names(const FunDef &f, const Type &ret) {
+    std::set<std::string> hidden;
+    std::function<void(const Pattern &, bool)> collect = [&](const Pattern &p, bool inner) {
+      if (p.kind == Pattern::Id && inner) hidden.insert(p.name);
+      for (const Pattern &e : p.elems) collect(e, true);
+    };
+    for (const Pattern &p : f.params) collect(p, false);
+    if (hidden.empty()) return;
+    std::string bad;
+    std::function<void(const Type &)> go = [&](const Type &t) {
+      for (const Dim &d : t.dims)
+        if (d.kind == Dim::Var && bad.empty())
+          for_each_size_name(term_of_dim(d), [&](const std::string &n) {
+            if (bad.empty() && hidden.count(n)) bad = n;
+          });
+      for (const Type &e : t.elems) go(e);
+    };
+    go(ret);
+    if (!bad.empty())
+      error_at(f.name_span, fmt::format("The return type annotation {} refers to the name \"{}\" "
+                                        "which is bound to an inner component of a function "
+                                        "parameter.",
+                                        ret.str(), bad));
   }
 
   // The names bound since scope mark `mark`.
@@ -1523,6 +1551,37 @@ private:
       t = Type::function(params[i], t, name);
     }
     s.type = map_dims(t, [&](const Dim &d) { return resolve_dim(d); });
+    // An existential that is only the size of a returned function's parameter: no
+    // caller could give it (Futhark's "Unknown size ... in parameter").
+    std::set<std::string> produced, in_params;
+    std::function<void(const Type &, bool)> uses = [&](const Type &x, bool in_param) {
+      for (const Dim &d : x.dims)
+        if (d.kind == Dim::Var)
+          for_each_size_name(term_of_dim(d), [&](const std::string &n) {
+            (in_param ? in_params : produced).insert(n);
+          });
+      if (x.kind == Type::Function) {
+        uses(x.elems[0], true);
+        uses(x.elems[1], in_param);
+        return;
+      }
+      for (const Type &e : x.elems) uses(e, in_param);
+      for (const auto &ps : x.payloads)
+        for (const Type &e : ps) uses(e, in_param);
+    };
+    uses(map_dims(ret, [&](const Dim &d) { return resolve_dim(d); }), false);
+    for (const std::string &n : s.existentials)
+      if (in_params.count(n) && !produced.count(n))
+        error_at(f.name_span, fmt::format("Unknown size \"{}\" in parameter of \"{}\", which is "
+                                          "inferred as: {}{}",
+                                          show_dim(Dim::var(n)), f.name, show(s.type),
+                                          size_notes(Dim::var(n))));
+    if (f.params.empty() && !s.sizes.empty() && !s.existentials.empty() &&
+        std::any_of(s.existentials.begin(), s.existentials.end(),
+                    [&](const std::string &n) { return produced.count(n) > 0; }))
+      error_at(f.name_span, fmt::format("A size-polymorphic value binding may not have a type "
+                                        "with an existential size. Type of this binding is: {}",
+                                        show(s.type)));
     // The written size parameters that no parameter has as a whole size.
     std::set<std::string> whole;
     std::function<void(const Type &)> collect = [&](const Type &x) {
