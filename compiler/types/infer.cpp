@@ -158,6 +158,7 @@ private:
   std::vector<VarInfo> vars_;
   std::vector<Binding> locals_;
   std::vector<TypeParam> tparams_;  // the type parameters in scope
+  std::vector<int> tparam_depths_;  // ... the depths they are bound at (Note [Size scopes])
   int level_ = 0;
   int next_param_name_ = 0;
   // Why the last failed unification failed, in Futhark's words (the innermost reason),
@@ -773,6 +774,19 @@ private:
         v.depth = std::min(v.depth, depth);
         return;
       }
+      if (x.kind == Type::Named && x.elems.empty() && ok)
+        for (size_t i = tparams_.size(); i-- > 0;)
+          if (tparams_[i].name == x.name) {
+            if (tparam_depths_[i] > depth) {
+              ok = false;
+              fail(fmt::format("Cannot unify type variable \"{}\" with type parameter \"{}\" "
+                               "(scope violation): \"{}\" is not in scope there. For more "
+                               "information, see "
+                               "https://futhark-lang.org/error-index.html#scope-violation",
+                               show(Type::type_var(var)), x.name, x.name));
+            }
+            break;
+          }
       for (Dim &d : x.dims) {
         if (!ok || d.kind != Dim::Var) continue;
         SizeTerm term = term_of_dim(d);
@@ -877,9 +891,14 @@ private:
       error_at(d.name_span, fmt::format("Duplicate definition of type '{}' (line {})", d.name,
                                         d.name_span.file->line_of(types_[d.name]->name_span.begin)));
     std::vector<TypeParam> saved = tparams_;
-    for (const TypeParam &p : d.type_params) tparams_.push_back(p);
+    std::vector<int> saved_depths = tparam_depths_;
+    for (const TypeParam &p : d.type_params) {
+      tparams_.push_back(p);
+      tparam_depths_.push_back(depth_);
+    }
     d.definition = resolve_type(d.definition, d.span);
     tparams_ = saved;
+    tparam_depths_ = saved_depths;
     types_[d.name] = &d;
   }
 
@@ -1214,6 +1233,7 @@ private:
     vars_.clear();
     locals_.clear();
     tparams_.clear();
+    tparam_depths_.clear();
     svars_.clear();
     next_rigid_ = 0; // the checker's sizes are numbered per definition (schemes rename theirs)
     pending_sizes_.clear();
@@ -1292,6 +1312,7 @@ private:
                                      "(duplicate type parameter)",
                                      p.name, f.name));
       tparams_.push_back(p);
+      tparam_depths_.push_back(depth_ + 1);
     }
     depth_++;
     for (const std::string &n : f.size_params) {
@@ -1338,6 +1359,7 @@ private:
     pop_scope(mark);
     depth_ = info.depth;
     tparams_.resize(tmark);
+    tparam_depths_.resize(tmark);
     return info;
   }
 
@@ -1621,7 +1643,7 @@ private:
         if (!b || b->fun) continue;
         Type bt = b->type;
         if (!unify(bt, Type::prim_type(PrimType::I64)))
-          error_at(span, fmt::format("the size '{}' must have type i64, but has type {}", n, show(bt)));
+          error_at(span, fmt::format("the size \"{}\" must have type i64, but has type {}", n, show(bt)));
       }
     }
     for (const Type &e : t.elems) size_names_are_i64(e, span);
