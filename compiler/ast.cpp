@@ -40,6 +40,7 @@ ExprPtr clone_in(const Expr &e, std::map<const FunDef *, FunDef *> &copies) {
   c->binop = e.binop;
   c->unop = e.unop;
   c->section_left = e.section_left;
+  c->pipe_left = e.pipe_left;
   c->pattern = e.pattern;
   c->pattern2 = e.pattern2;
   c->params = e.params;

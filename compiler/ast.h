@@ -156,6 +156,7 @@ struct Expr {
   BinOp binop = BinOp::Add;
   UnOp unop = UnOp::Neg;
   bool section_left = false; // OpSection: true when args[0] is the left operand
+  bool pipe_left = false;    // Apply, ApplyExpr from `f <| x`: f is evaluated before x
   // Patterns and bindings.
   Pattern pattern;             // Let, Loop
   Pattern pattern2;            // Loop ForIn element pattern

@@ -170,6 +170,7 @@ private:
   // Sizes (see Note [Size unification]).
   std::vector<SizeVar> svars_;                     // ?N is svars_[N]
   std::map<std::string, std::string> rigid_notes_; // !N: what it is, for the messages
+  std::map<std::string, const Expr *> producer_of_; // !N: what computes it (causality)
   int next_rigid_ = 0;
   int next_param_ = 0;                             // #N
   int depth_ = 0;                                  // see Note [Size scopes]
@@ -557,9 +558,11 @@ private:
 
   // A size of its own, equal only to itself, in scope from here; `note` says what it is
   // (Futhark's words: "is unknown size returned by "f" at 3:5.").
-  Dim fresh_rigid(std::string note) {
+  // `producer`: the expression whose evaluation computes the size (the causality check).
+  Dim fresh_rigid(std::string note, const Expr *producer = nullptr) {
     std::string n = "!" + std::to_string(next_rigid_++);
     rigid_notes_[n] = std::move(note);
+    if (producer) producer_of_[n] = producer;
     bind_local(n, Type::prim_type(PrimType::I64));
     return Dim::var(n);
   }
@@ -1108,7 +1111,7 @@ private:
       sizes[n] = term_of_dim(fresh_size(use.span, n[0] == '!' ? "" : n));
     for (const std::string &n : s.existentials)
       sizes[n] = term_of_dim(fresh_rigid(
-          fmt::format("is unknown size returned by \"{}\"{}", f.name, here(use.span))));
+          fmt::format("is unknown size returned by \"{}\"{}", f.name, here(use.span)), &use));
     if (!s.explicit_sizes.empty()) {
       PendingSizes p{&use, {}, locals_, f.name, s.explicit_sizes};
       for (const std::string &n : s.explicit_sizes) p.sizes.push_back(dim_of_term(sizes[n]));
@@ -1128,12 +1131,13 @@ private:
   // A built-in's signature with fresh variables for its named types and sizes: a size
   // named in the signature is a size variable, `[]` in a parameter too, and `[]` in the
   // result an existential.
-  Type instantiate_builtin(const Type &sig0, const std::string &name, const Span &span) {
+  Type instantiate_builtin(const Type &sig0, const std::string &name, const Span &span,
+                          const Expr *use) {
     Type sig = fresh_parameter_names(sig0);
     std::map<std::string, SizeTerm> sizes;
     auto size_of = [&](const Dim &d, bool result) -> Dim {
       if (d.kind == Dim::Unknown)
-        return result ? fresh_rigid(fmt::format("is unknown size returned by \"{}\"{}", name, here(span)))
+        return result ? fresh_rigid(fmt::format("is unknown size returned by \"{}\"{}", name, here(span)), use)
                       : fresh_size(span);
       if (d.kind != Dim::Var) return d;
       return dim_of_term(substitute_size_names(term_of_dim(d), [&](const std::string &n) -> std::optional<SizeTerm> {
@@ -1206,7 +1210,7 @@ private:
       const Type *pick = &forms[0];
       for (const Type &f : forms)
         if (arity(f) == nargs) pick = &f;
-      return instantiate_builtin(*pick, e.name, e.span);
+      return instantiate_builtin(*pick, e.name, e.span, &e);
     }
     if (std::optional<PrimBuiltin> b = prim_builtin_from_name(e.name)) {
       e.callee = Callee::PrimBuiltin;
@@ -1236,6 +1240,7 @@ private:
     tparam_depths_.clear();
     svars_.clear();
     next_rigid_ = 0; // the checker's sizes are numbered per definition (schemes rename theirs)
+    producer_of_.clear();
     pending_sizes_.clear();
     explicit_defs_.clear();
     level_ = 1;
@@ -1402,7 +1407,7 @@ private:
   // in Futhark; `known` gives the names that stand for a size expression instead (`let
   // n = length xs in ...`).
   Type unscope(const Type &t, const std::set<std::string> &gone, const Span &span,
-               const std::map<std::string, SizeTerm> &known = {}) {
+               const std::map<std::string, SizeTerm> &known = {}, const Expr *producer = nullptr) {
     if (gone.empty()) return t;
     std::map<std::string, Dim> made;
     return map_dims(t, [&](const Dim &d0) {
@@ -1428,7 +1433,7 @@ private:
               ? rigid_notes_[cause]
               : fmt::format("is an unknown size arising from \"{}\" going out of scope{}",
                             show_dim(Dim::var(cause)), here(span));
-      Dim r = fresh_rigid(note);
+      Dim r = fresh_rigid(note, producer);
       made[d.name] = r;
       return r;
     });
@@ -1825,7 +1830,7 @@ private:
       expect(*e.args[0], Type::prim_type(PrimType::Bool), "the condition of 'if'");
       Type a = infer(*e.args[1]);
       Type b = infer(*e.args[2]);
-      std::optional<Type> t = unify_branches(a, b, e.span);
+      std::optional<Type> t = unify_branches(a, b, e.span, &e);
       if (!t)
         error_at(e.span, fmt::format("the branches of 'if' have different types: 'then' has "
                                      "type {}, 'else' has type {}{}",
@@ -1846,12 +1851,12 @@ private:
       Type body = infer(*e.args[0]);
       std::set<std::string> gone = names_since(mark);
       pop_scope(mark);
-      return unscope(body, gone, e.span);
+      return unscope(body, gone, e.span, {}, &e);
     }
     case ExprKind::Loop: return infer_loop(e);
     case ExprKind::Index: {
       Type arr = infer(*e.args[0]);
-      return indexed_type(arr, e.indices, e.span, e.args[0]->span, false);
+      return indexed_type(arr, e.indices, e.span, e.args[0]->span, false, &e);
     }
     case ExprKind::Update: {
       Type arr = infer(*e.args[0]);
@@ -1902,12 +1907,12 @@ private:
         std::set<std::string> gone = names_since(mark);
         pop_scope(mark);
         depth_--;
-        t = unscope(t, gone, e.args[i + 1]->span);
+        t = unscope(t, gone, e.args[i + 1]->span, {}, &e);
         if (i == 0) {
           result = t;
           continue;
         }
-        std::optional<Type> r = unify_branches(result, t, e.span);
+        std::optional<Type> r = unify_branches(result, t, e.span, &e);
         if (!r)
           error_at(e.args[i + 1]->span,
                    fmt::format("the cases of 'match' have different types: the first has type "
@@ -2314,13 +2319,13 @@ private:
   }
 
   // The size an argument gives the parameter a result's size names.
-  SizeTerm argument_size(const Expr &arg, const std::string &fname) {
+  SizeTerm argument_size(const Expr &arg, const std::string &fname, const Expr &apply) {
     if (std::optional<SizeTerm> t = size_term_of_expr(arg)) return *t;
     std::string text(arg.span.text());
     if (text.size() > 40) text = text.substr(0, 37) + "...";
     return term_of_dim(fresh_rigid(fmt::format(
         "is value of argument \"{}\" passed to {}{}", text,
-        fname.empty() ? "function" : "\"" + fname + "\"", here(arg.span))));
+        fname.empty() ? "function" : "\"" + fname + "\"", here(arg.span)), &apply));
   }
 
   // unflatten and split with one argument: their sizes are what unification makes them
@@ -2377,7 +2382,7 @@ private:
       bool used = type_mentions(cur, pnames[i]);
       for (size_t j = i + 1; j < params.size(); j++) used = used || type_mentions(params[j], pnames[i]);
       if (!used) return;
-      SizeTerm term = argument_size(*e.args[first + i], fname);
+      SizeTerm term = argument_size(*e.args[first + i], fname, e);
       for (size_t j = i + 1; j < params.size(); j++) params[j] = replace_size_name(params[j], pnames[i], term);
       cur = replace_size_name(cur, pnames[i], term);
     };
@@ -2501,7 +2506,7 @@ private:
         if (!unify(n.elems[0], t)) arg_error(i, n.elems[0], t);
         f = n.elems[1];
         if (!n.name.empty() && type_mentions(f, n.name))
-          f = replace_size_name(f, n.name, argument_size(*e.args[first + i], fname));
+          f = replace_size_name(f, n.name, argument_size(*e.args[first + i], fname, e));
         continue;
       }
       Type r = fresh(e.span);
@@ -2600,7 +2605,7 @@ private:
       auto it = made.find(d.name);
       if (it == made.end())
         it = made.emplace(d.name, fresh_rigid(fmt::format("is unknown size of value returned{}",
-                                                          here(e.span))))
+                                                          here(e.span)), &e))
                  .first;
       return it->second;
     });
@@ -2722,7 +2727,7 @@ private:
   // stride 1; other slices have an unknown size of their own. In an update
   // (`flexible`) a slice's size is a size variable: the value's size.
   Type indexed_type(const Type &arr0, std::vector<IndexPart> &parts, const Span &span,
-                    const Span &arr_span, bool flexible) {
+                    const Span &arr_span, bool flexible, const Expr *producer = nullptr) {
     Type arr = norm(arr0);
     if (arr.kind != Type::Array && arr.kind != Type::TypeVar)
       error_at(span, fmt::format("only arrays can be indexed, but this has type {}", show(arr)));
@@ -2744,7 +2749,7 @@ private:
       }
       for (ExprPtr *x : {&p.start, &p.end, &p.stride})
         if (*x) expect_index(**x, "a slice bound", true);
-      out.push_back(flexible ? fresh_size(span) : slice_size(resolve_dim(dims[i]), p, span));
+      out.push_back(flexible ? fresh_size(span) : slice_size(resolve_dim(dims[i]), p, span, producer));
     }
     return Type::array(elem, out);
   }
@@ -2757,7 +2762,7 @@ private:
     return false;
   }
 
-  Dim slice_size(const Dim &d, const IndexPart &p, const Span &span) {
+  Dim slice_size(const Dim &d, const IndexPart &p, const Span &span, const Expr *producer) {
     auto term = [&](const ExprPtr &x) -> std::optional<SizeTerm> {
       if (!x) {
         if (d.kind == Dim::Unknown) return std::nullopt;
@@ -2767,7 +2772,7 @@ private:
     };
     auto unknown = [&]() {
       return fresh_rigid(fmt::format("is size produced by slice \"{}\"{}", std::string(span.text()),
-                                     here(span)));
+                                     here(span)), producer);
     };
     bool step1 = !p.stride || is_literal(p.stride, 1);
     std::optional<SizeTerm> t;
@@ -2795,7 +2800,7 @@ private:
     Type t = norm(t0);
     if (t.kind == Type::TypeVar) return Dim::unknown(); // not known yet: anything
     auto unknown = [&]() {
-      return fresh_rigid(fmt::format("is unknown length of range{}", here(e.span)));
+      return fresh_rigid(fmt::format("is unknown length of range{}", here(e.span)), &e);
     };
     if (!t.is_prim(PrimType::I64)) return unknown();
     const ExprPtr &start = e.args[0], &second = e.args[1], &end = e.args[2];
@@ -2817,7 +2822,8 @@ private:
   // The type of an if or a match from the types of its branches: they must be the same
   // up to sizes; where their sizes differ the result has an unknown size of its own
   // (Futhark's unifyMostCommon).
-  std::optional<Type> unify_branches(const Type &a, const Type &b, const Span &span) {
+  std::optional<Type> unify_branches(const Type &a, const Type &b, const Span &span,
+                                     const Expr *producer) {
     branch_mode_ = true;
     bool ok = unify(a, b);
     branch_mode_ = false;
@@ -2841,7 +2847,7 @@ private:
             it = made.emplace(key, fresh_rigid(fmt::format(
                                        "is unknown due to conditional expression{}: one branch "
                                        "returns array of type {}, the other an array of type {}",
-                                       here(span), ta, tb)))
+                                       here(span), ta, tb), producer))
                      .first;
           out.dims[i] = it->second;
         }
@@ -2914,7 +2920,7 @@ private:
     std::set<std::string> gone = names_since(mark);
     pop_scope(mark);
     depth_--;
-    return unscope(body, gone, e.span, known);
+    return unscope(body, gone, e.span, known, &e);
   }
 
   // A size a let binds must be the size of a value the pattern binds.
@@ -3002,6 +3008,133 @@ private:
     };
     check(t);
     return simple ? d : Dim::unknown();
+  }
+
+  // Note [Causality check]
+  // As Futhark checks: a value whose type needs a size when it is made (an empty array,
+  // a constructor's sum type, a function value: a lambda's parameters, a section, a
+  // variable; a hole) may not need an unknown size that is computed only later in
+  // evaluation order (`if b then #none else #some (filter p xs)`: #none's payload size
+  // comes from the other branch). The walk follows evaluation order: a let's value
+  // before its body, a call's arguments last to first and then the function, an
+  // operator's operands left to right; the sizes an expression computes (the unknown
+  // sizes made for it, with the expression that makes them in producer_of_) are known
+  // after it. Returns the sizes `e` makes known.
+  std::set<std::string> causality(const Expr &e, const std::set<std::string> &known) {
+    std::set<std::string> fresh;
+    auto check = [&](const Type &t, const std::string &what, const std::set<std::string> &k) {
+      std::string bad;
+      map_dims(t, [&](const Dim &d0) {
+        Dim d = resolve_dim(d0);
+        if (d.kind == Dim::Var && bad.empty())
+          for_each_size_name(term_of_dim(d), [&](const std::string &n) {
+            if (bad.empty() && producer_of_.count(n) && !k.count(n)) bad = n;
+          });
+        return d;
+      });
+      if (bad.empty()) return;
+      const Expr *at = producer_of_.at(bad);
+      error_at(e.span, fmt::format("Causality check: size \"{}\" needed for type of {}: {}. But "
+                                   "\"{}\" is computed at {}. Hint: Bind the expression producing "
+                                   "\"{}\" with 'let' beforehand.",
+                                   show_dim(Dim::var(bad)), what, show(t), show_dim(Dim::var(bad)),
+                                   at->span.place(), show_dim(Dim::var(bad))));
+    };
+    auto made_here = [&]() {
+      for (const auto &[n, p] : producer_of_)
+        if (p == &e) fresh.insert(n);
+    };
+    auto with = [](std::set<std::string> a, const std::set<std::string> &b) {
+      a.insert(b.begin(), b.end());
+      return a;
+    };
+    switch (e.kind) {
+    case ExprKind::Var: check(e.type, "\"" + e.name + "\"", known); break;
+    case ExprKind::OpSection: check(e.type, "operator section", known); break;
+    case ExprKind::ProjSection: check(e.type, "projection section", known); break;
+    case ExprKind::Hole: check(e.type, "hole", known); break;
+    case ExprKind::ArrayLit:
+      if (e.args.empty()) check(e.type, "empty array", known);
+      break;
+    case ExprKind::Lambda:
+      for (const Pattern &p : e.params) check(p.type, std::string(p.span.text()), known);
+      causality(*e.args[0], known); // what it computes is not known outside it
+      return fresh;
+    case ExprKind::Let: {
+      std::set<std::string> first = causality(*e.args[0], known);
+      causality(*e.args[1], with(known, first));
+      made_here();
+      return with(fresh, first);
+    }
+    case ExprKind::Match: {
+      std::set<std::string> first = causality(*e.args[0], known);
+      for (size_t i = 1; i < e.args.size(); i++) causality(*e.args[i], with(known, first));
+      made_here();
+      return with(fresh, first);
+    }
+    case ExprKind::Apply: case ExprKind::ApplyExpr: {
+      size_t first = e.kind == ExprKind::ApplyExpr ? 1 : 0;
+      std::set<std::string> k = known, got;
+      // `f <| x`: the function (with its other arguments) first, then x.
+      std::vector<size_t> order;
+      for (size_t i = e.args.size(); i-- > first;) order.push_back(i);
+      if (e.pipe_left && !order.empty()) {
+        order.erase(order.begin());
+        order.push_back(e.args.size() - 1);
+        if (first) {
+          std::set<std::string> n = causality(*e.args[0], k);
+          k.insert(n.begin(), n.end());
+          got.insert(n.begin(), n.end());
+          first = 0;
+          order.erase(std::remove(order.begin(), order.end(), size_t(0)), order.end());
+        }
+      }
+      for (size_t i : order) {
+        std::set<std::string> n = causality(*e.args[i], k);
+        k.insert(n.begin(), n.end());
+        got.insert(n.begin(), n.end());
+      }
+      if (first) {
+        std::set<std::string> n = causality(*e.args[0], k);
+        got.insert(n.begin(), n.end());
+      } else if (e.kind == ExprKind::Apply) {
+        check(e.type.kind == Type::Function ? e.type : Type(), "\"" + e.name + "\"", k);
+      }
+      made_here();
+      return with(fresh, got);
+    }
+    case ExprKind::Constr: {
+      std::set<std::string> k = known, got;
+      for (const ExprPtr &a : e.args) {
+        std::set<std::string> n = causality(*a, k);
+        k.insert(n.begin(), n.end());
+        got.insert(n.begin(), n.end());
+      }
+      check(e.type, "\"#" + e.name + "\"", k);
+      return got;
+    }
+    case ExprKind::Binary: {
+      std::set<std::string> a = causality(*e.args[0], known);
+      std::set<std::string> b = causality(*e.args[1], with(known, a));
+      made_here();
+      return with(with(fresh, a), b);
+    }
+    default: break;
+    }
+    for (const ExprPtr &a : e.args)
+      if (a) {
+        std::set<std::string> n = causality(*a, known);
+        fresh.insert(n.begin(), n.end());
+      }
+    for (const IndexPart &part : e.indices)
+      for (const ExprPtr *x : {&part.index, &part.start, &part.end, &part.stride})
+        if (*x) {
+          std::set<std::string> n = causality(**x, known);
+          fresh.insert(n.begin(), n.end());
+        }
+    if (e.fundef) causality(*e.fundef->body, known);
+    made_here();
+    return fresh;
   }
 
   // Note [Sizes given by the context]
@@ -3158,6 +3291,7 @@ private:
   }
 
   void finish(FunDef &f) {
+    causality(*f.body, {});
     for (PendingSizes &p : pending_sizes_) give_sizes(p);
     for (FunDef *d : explicit_defs_) make_sizes_explicit(*d);
     for (Pattern &p : f.params) zonk_pattern(p);
