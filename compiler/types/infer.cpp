@@ -12,7 +12,7 @@
 //     function's definition and not escaping into the enclosing scope becomes one of
 //     its type parameters).
 // Arrays unify rank-polymorphically: [n]a unifies with [n][m]i32 by binding a to [m]i32.
-// Sizes are not unified (see infer.h).
+// Sizes unify as Futhark's do (Note [Size unification] and the Notes after it).
 //
 // Each top-level definition is checked in source order (a definition may only use the
 // ones before it). At its end, the unconstrained variables of its type become its type
@@ -1603,9 +1603,22 @@ private:
                                           "inferred as: {}{}",
                                           show_dim(Dim::var(n)), f.name, show(s.type),
                                           size_notes(Dim::var(n))));
-    if (f.params.empty() && !s.sizes.empty() && !s.existentials.empty() &&
+    // A constant's existentials outside function types (those in a function's result are
+    // that function's, as Futhark moves them).
+    std::set<std::string> immediate;
+    std::function<void(const Type &)> outside = [&](const Type &x) {
+      if (x.kind == Type::Function) return;
+      for (const Dim &d0 : x.dims)
+        if (Dim d = resolve_dim(d0); d.kind == Dim::Var)
+          for_each_size_name(term_of_dim(d), [&](const std::string &n) { immediate.insert(n); });
+      for (const Type &e : x.elems) outside(e);
+      for (const auto &ps : x.payloads)
+        for (const Type &e : ps) outside(e);
+    };
+    outside(deep(ret));
+    if (f.params.empty() && !s.sizes.empty() &&
         std::any_of(s.existentials.begin(), s.existentials.end(),
-                    [&](const std::string &n) { return produced.count(n) > 0; }))
+                    [&](const std::string &n) { return immediate.count(n) > 0; }))
       error_at(f.name_span, fmt::format("A size-polymorphic value binding may not have a type "
                                         "with an existential size. Type of this binding is: {}",
                                         show(s.type)));
@@ -3044,12 +3057,19 @@ private:
       for (const auto &[n, p] : producer_of_)
         if (p == &e) fresh.insert(n);
     };
+    // A use's own unknown sizes (a function's existentials instantiated there) are what
+    // its value has: known where it is.
+    auto own = [&](std::set<std::string> k) {
+      for (const auto &[n, p] : producer_of_)
+        if (p == &e) k.insert(n);
+      return k;
+    };
     auto with = [](std::set<std::string> a, const std::set<std::string> &b) {
       a.insert(b.begin(), b.end());
       return a;
     };
     switch (e.kind) {
-    case ExprKind::Var: check(e.type, "\"" + e.name + "\"", known); break;
+    case ExprKind::Var: check(e.type, "\"" + e.name + "\"", own(known)); break;
     case ExprKind::OpSection: check(e.type, "operator section", known); break;
     case ExprKind::ProjSection: check(e.type, "projection section", known); break;
     case ExprKind::Hole: check(e.type, "hole", known); break;
@@ -3098,7 +3118,7 @@ private:
         std::set<std::string> n = causality(*e.args[0], k);
         got.insert(n.begin(), n.end());
       } else if (e.kind == ExprKind::Apply) {
-        check(e.type.kind == Type::Function ? e.type : Type(), "\"" + e.name + "\"", k);
+        check(e.type.kind == Type::Function ? e.type : Type(), "\"" + e.name + "\"", own(k));
       }
       made_here();
       return with(fresh, got);
