@@ -41,8 +41,9 @@
 // i32}` makes M.t the same type as i32 everywhere. A program Futhark accepts means the
 // same under this reading; one that relies on t being i32 outside M is accepted where
 // Futhark rejects it. The values a signature specifies are checked to exist, not checked
-// against their specified types; the types it specifies are checked as Futhark checks
-// them (Note [Type specifications]).
+// against their specified types, but for uniqueness: a function may consume an argument
+// only where its `val` does (check_val_uniqueness); the types it specifies are checked as
+// Futhark checks them (Note [Type specifications]).
 //
 // Note [Type specifications]
 // Each `type` specification keeps its parameters, liftedness and definition (resolved
@@ -60,6 +61,7 @@
 
 #include "compiler/builtins.h"
 #include "compiler/modules/module_ast.h"
+#include "compiler/types/check_consumption.h"
 #include "compiler/prelude.h"
 #include "compiler/syntax/parser.h"
 
@@ -95,6 +97,8 @@ struct SigInfo {
   bool builtin = false; // numeric, real, ...: any module matches
   bool functor = false; // (P: S) -> T
   std::vector<std::string> values, types;
+  // By name, for `values`: the type as written, and the specification's text.
+  std::map<std::string, std::pair<Type, std::string>> value_types;
   std::map<std::string, TypeSpec> type_specs; // by name, for `types`
   std::vector<std::pair<std::string, std::shared_ptr<SigInfo>>> modules;
 };
@@ -539,6 +543,7 @@ private:
         case Spec::Val:
           check_val_spec(sp);
           out->values.push_back(sp.name);
+          out->value_types[sp.name] = {sp.type, std::string(sp.span.text())};
           break;
         case Spec::Type:
           out->types.push_back(sp.name);
@@ -549,6 +554,7 @@ private:
         case Spec::Include: {
           SigPtr inc = elab_sig(*sp.sig, *own);
           out->values.insert(out->values.end(), inc->values.begin(), inc->values.end());
+          out->value_types.insert(inc->value_types.begin(), inc->value_types.end());
           out->types.insert(out->types.end(), inc->types.begin(), inc->types.end());
           for (const auto &[n, ts] : inc->type_specs) {
             out->type_specs[n] = ts;
@@ -599,6 +605,8 @@ private:
     for (const std::string &v : s->values) {
       if (auto it = m->values.find(v); it != m->values.end()) {
         out->values[v] = it->second;
+        if (auto t = s->value_types.find(v); t != s->value_types.end())
+          check_val_uniqueness(t->second.second, t->second.first, it->second, span);
         continue;
       }
       std::optional<PrimType> p = m->prim;
@@ -684,6 +692,34 @@ private:
     scope_ = saved_scope;
     opens_ = std::move(saved_opens);
     return out;
+  }
+
+  // A function the module provides for `val name : spec` may consume an argument only
+  // where the specification does, and must return a unique result where it does
+  // (Note [Transparent ascription]: the types themselves are not compared).
+  void check_val_uniqueness(const std::string &spec_text, const Type &spec, const std::string &def,
+                            const Span &span) {
+    const FunDef *f = nullptr;
+    for (const auto &d : prog_.defs)
+      if (d->name == def) f = d.get();
+    if (!f) return;
+    std::string head = fmt::format("Module type specifies {}, but module provides a different "
+                                   "one: ",
+                                   spec_text);
+    const Type *t = &spec;
+    for (const Pattern &p : f->params) {
+      if (t->kind != Type::Function) return;
+      if (p.annotation && type_consumes(*p.annotation) && !type_consumes(t->elems[0]))
+        error_at(span, fmt::format("{}parameters {} and {} are incompatible regarding consuming "
+                                   "their arguments.",
+                                   head, p.annotation->str(), t->elems[0].str()));
+      t = &t->elems[1];
+    }
+    // (A result without a written type may be unique: the consumption checker infers it.)
+    if (t->kind != Type::Function && type_consumes(*t) && f->ret_annotation &&
+        !type_consumes(*f->ret_annotation))
+      error_at(span, fmt::format("{}return types {} and {} have incompatible uniqueness.", head,
+                                 f->ret_annotation->str(), t->str()));
   }
 
   // Futhark's checks of a `val` specification's type that need no inference.
@@ -873,6 +909,7 @@ private:
                                        "parameter\n  {}\nis not used constructively as an array "
                                        "size in the definition.",
                                        defined, n));
+      if (d) prog_.abstract_types.insert(d->name); // opaque in the C API (entry_types.h)
       return;
     }
     std::map<std::string, Type> names;
