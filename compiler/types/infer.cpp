@@ -1572,10 +1572,11 @@ private:
         });
       return d;
     });
+    // The parameters' names where what follows them has them as sizes.
     Type t = ret;
     for (size_t i = f.params.size(); i-- > 0;) {
-      std::string name = f.params[i].kind == Pattern::Id ? f.params[i].name : "";
-      t = Type::function(params[i], t, name);
+      bool named = f.params[i].kind == Pattern::Id && type_mentions(t, f.params[i].name);
+      t = Type::function(params[i], t, named ? f.params[i].name : "");
     }
     s.type = map_dims(t, [&](const Dim &d) { return resolve_dim(d); });
     // An existential that is only the size of a returned function's parameter: no
