@@ -1573,12 +1573,13 @@ private:
       return d;
     });
     // The parameters' names where what follows them has them as sizes.
-    Type t = ret;
+    auto resolved = [&](const Type &x) { return map_dims(x, [&](const Dim &d) { return resolve_dim(d); }); };
+    Type t = resolved(ret);
     for (size_t i = f.params.size(); i-- > 0;) {
       bool named = f.params[i].kind == Pattern::Id && type_mentions(t, f.params[i].name);
-      t = Type::function(params[i], t, named ? f.params[i].name : "");
+      t = Type::function(resolved(params[i]), t, named ? f.params[i].name : "");
     }
-    s.type = map_dims(t, [&](const Dim &d) { return resolve_dim(d); });
+    s.type = t;
     // An existential that is only the size of a returned function's parameter: no
     // caller could give it (Futhark's "Unknown size ... in parameter").
     std::set<std::string> produced, in_params;
