@@ -3272,12 +3272,7 @@ private:
         if (t.text != text) continue;
         ExprPtr a = size_expr(t.args[0], scope, span), b = size_expr(t.args[1], scope, span);
         if (!a || !b) return nullptr;
-        ExprPtr x = make_expr(ExprKind::Binary, span);
-        x->binop = op;
-        x->type = Type::prim_type(PrimType::I64);
-        x->args.push_back(std::move(a));
-        x->args.push_back(std::move(b));
-        return x;
+        return binary_expr(op, std::move(a), std::move(b), Type::prim_type(PrimType::I64), span);
       }
       return nullptr;
     }
