@@ -1,8 +1,10 @@
 // Size expressions as terms (see size_terms.h).
 #include "compiler/types/size_terms.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <initializer_list>
 
 namespace kerb {
 
@@ -75,37 +77,23 @@ private:
            c == '!' || c == '#' || c == '@';
   }
 
-  std::optional<SizeTerm> sum() {
-    std::optional<SizeTerm> l = product();
-    while (l) {
-      std::string op;
-      if (eat("+")) op = "+";
-      else if (eat("-")) op = "-";
-      else break;
-      std::optional<SizeTerm> r = product();
+  // A left-associative chain of `next`s joined by the operators `ops` (the longest
+  // first where one is a prefix of another); `**` ends a product (power() takes it).
+  std::optional<SizeTerm> chain(std::optional<SizeTerm> (Reader::*next)(),
+                                std::initializer_list<std::string_view> ops) {
+    std::optional<SizeTerm> l = (this->*next)();
+    while (l && !at("**")) {
+      auto op = std::find_if(ops.begin(), ops.end(), [&](std::string_view o) { return eat(o); });
+      if (op == ops.end()) break;
+      std::optional<SizeTerm> r = (this->*next)();
       if (!r) return std::nullopt;
-      l = SizeTerm::op(op, std::move(*l), std::move(*r));
+      l = SizeTerm::op(std::string(*op), std::move(*l), std::move(*r));
     }
     return l;
   }
 
-  std::optional<SizeTerm> product() {
-    std::optional<SizeTerm> l = power();
-    while (l) {
-      std::string op;
-      if (at("**")) break;
-      if (eat("//")) op = "//";
-      else if (eat("%%")) op = "%%";
-      else if (eat("*")) op = "*";
-      else if (eat("/")) op = "/";
-      else if (eat("%")) op = "%";
-      else break;
-      std::optional<SizeTerm> r = power();
-      if (!r) return std::nullopt;
-      l = SizeTerm::op(op, std::move(*l), std::move(*r));
-    }
-    return l;
-  }
+  std::optional<SizeTerm> sum() { return chain(&Reader::product, {"+", "-"}); }
+  std::optional<SizeTerm> product() { return chain(&Reader::power, {"//", "%%", "*", "/", "%"}); }
 
   std::optional<SizeTerm> power() {
     std::optional<SizeTerm> l = apply();
