@@ -223,6 +223,9 @@ private:
   // are at least kTileRowsMin rows (Note [Rows per thread]).
   static constexpr int64_t kTileRows = 4;
   static constexpr int64_t kTileRowsMin = 64;
+  // Blocks an SM asked of ptxas for the 32-bit kernel of several rows a thread (Note
+  // [Rows per thread]): 8 x 256 threads, at most 32 registers.
+  static constexpr int kTileRowsBlocksPerSm = 8;
   Tiles add_tiles(SlotList &sl, Value *rows, Value *cols, bool several_rows = false);
   // Kernel code: the element (i, j) of thread gid, and whether it has one.
   struct TileIndex {

@@ -341,6 +341,17 @@ const core::Stm *ProgramGen::segmented_reduce(const core::Stm &s) {
 // wide with its check (the 64-bit index against the unchecked kernel's low half): the
 // checked stencil ran 1.22x its unchecked one. Fewer than kTileRowsMin rows keep one
 // row a thread (the host passes rpt = 1).
+//
+// Four rows' deferred checks hold more values at once: nbr_stencil's checked 32-bit
+// kernel took 40 registers where the unchecked one takes 32 (the eight row indices are
+// compared whole, as i64, where the unchecked kernel keeps their low halves), six
+// blocks of 256 an SM instead of eight, and ran 1.07x its unchecked time on the H100
+// (0.0694 against 0.0647 ms, bench/results/2026-11-26-unproved-h100). Asking ptxas for
+// eight blocks an SM (.minnctapersm, kTileRowsBlocksPerSm) makes it fit 32 registers
+// without spills (its outlined slow copy, the cold path, spills 8 bytes): 0.0649
+// against 0.0628 ms, 1.03x, in the same run. No other map kernel of the corpus or the
+// bench spills under the bound (ptxas -v, sm_90). The 32-bit kernel only: the 64-bit
+// one (offsets past 2^31) holds 56 registers checked and would spill.
 ProgramGen::Tiles ProgramGen::add_tiles(SlotList &sl, Value *rows, Value *cols, bool several_rows) {
   FnGen &h = *host_;
   IRBuilder<> &b = h.builder();
@@ -549,6 +560,9 @@ void ProgramGen::flat_map_kernel(const core::Stm &s, const core::Stm &in) {
     std::map<Value *, ConstantRange> seeds;
     IRBuilder<> &b = g.builder();
     LLVMContext &c = b.getContext();
+    // The 32-bit kernel of several rows a thread: eight blocks an SM (Note [Rows per
+    // thread], the last paragraph).
+    if (gpu() && tiles.rpt_slot && ranges) min_blocks_per_sm(kernel_module(), k.f, kTileRowsBlocksPerSm);
     threads_kernel(k, k.slot(threads_slot), [&](Value *gid) {
       TileIndex at = tile_index(k, tiles, gid, ranges ? &seeds : nullptr);
       BasicBlock *row = BasicBlock::Create(c, "tile.elem", k.f);
