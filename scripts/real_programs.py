@@ -150,6 +150,16 @@ def possible_failures(err):
     return set(re.findall(r"^Possible failure: (.*)\nat (.*)$", err, re.M))
 
 
+def golden_line(out):
+    """The comparison's line of `kerb run --compare-golden` ("golden: the results ..."),
+    not its notes ("golden: note: the golden file was made on the interp device");
+    "" if there is none."""
+    for line in out.splitlines():
+        if line.startswith("golden:") and not line.startswith("golden: note:"):
+            return line.strip()
+    return ""
+
+
 def first_line(text):
     for line in text.splitlines():
         if line.strip():
@@ -210,9 +220,9 @@ def run_entry(args, root, prog, entry, work):
         res["outcome"] = "timeout"
         res["note"] = f"{args.device}: more than {args.run_timeout:g} s"
         return res
-    if interp is None and code == 1 and first_line(out).startswith("golden:") and \
+    if interp is None and code == 1 and golden_line(out) and \
             args.rtol > 0:
-        exact = first_line(out)
+        exact = golden_line(out)
         code, out, err = run(base + dev + ["--compare-golden", golden, "--rtol", str(args.rtol)],
                              args.run_timeout)
         if code == 0:
@@ -223,10 +233,10 @@ def run_entry(args, root, prog, entry, work):
         if code == 0:
             res["outcome"] = "agrees"
             return res
-        if first_line(out).startswith("golden:"):
+        if golden_line(out):
             # Fused multiply-adds round differently from the interpreter (CUDA kernels
             # fuse them by default, docs/CHECKS.md): once more without them.
-            differ = first_line(out)
+            differ = golden_line(out)
             tol = ["--rtol", str(args.rtol)] if args.rtol > 0 else []
             code, out, err = run(base + dev + ["--fp-contract=off", "--compare-golden", golden] +
                                  tol, args.run_timeout)

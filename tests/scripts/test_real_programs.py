@@ -90,7 +90,8 @@ res, _ = classify(None, (1, "", error(B)), reuse_saved=[1, error(A) + possible(A
 check(res["outcome"] == "fails alike", f"reused, with the set: {res}")
 
 # Results beyond --rtol that agree without fused multiply-adds.
-differ = (1, "golden: the results differ from 'g': 3 differences; the first: ...\n", "")
+NOTE = "golden: note: the golden file was made on the interp device, this run is on cuda\n"
+differ = (1, NOTE + "golden: the results differ from 'g': 3 differences; the first: ...\n", "")
 res, calls = classify((0, ""), differ, (0, "golden: the results match 'g'\n", ""))
 check(res["outcome"] == "agrees", f"agrees with --fp-contract=off: {res}")
 check(res.get("note", "").startswith(real_programs.FP_CONTRACT_OFF), f"its note: {res}")
@@ -100,6 +101,7 @@ check(len(off) == 1 and "--rtol" in off[0] and "--compare-golden" in off[0],
 # ... and that differ without them too.
 res, _ = classify((0, ""), differ)
 check(res["outcome"] == "disagrees", f"differs with --fp-contract=off too: {res}")
+check(res.get("note", "").startswith("golden: the results differ"), f"the difference, not the note: {res}")
 # Results that agree: no rerun.
 res, calls = classify((0, ""), (0, "golden: the results match 'g'\n", ""))
 check(res["outcome"] == "agrees" and "note" not in res, f"agrees: {res}")
