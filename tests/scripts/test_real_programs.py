@@ -40,9 +40,10 @@ def fake_kerb(test, interp, device, device_off=None):
             return 0, "", ""
         if cmd[1] == "check":  # --report-checks: no disabled check
             return 0, "", ""
-        if "interp" in cmd:
-            test.assertIn("--possible-failures", cmd)
+        if "interp" in cmd and "--possible-failures" in cmd:
             return interp[0], "", interp[1]
+        if "interp" in cmd:  # the first run: the failure only
+            return interp[0], "", "\n".join(interp[1].split("\n")[:2]) + "\n"
         if "--fp-contract=off" in cmd:
             return device_off or device
         return device
