@@ -1561,8 +1561,12 @@ private:
       model = &typed_model;
     }
     if (any_failed && !model) throw Failed{*first_failure_};
+    // The filler is made before the rows move into `out`: `model` may be one of them
+    // (a failing element after it was filled from a moved-from row, and "failed" with a
+    // shape difference; pbbs/ray's triangles, docs/REAL-PROGRAMS.md).
+    Value fill = any_failed ? filler_like(*model) : Value();
     RowBuilder out(n);
-    for (std::optional<Value> &r : rows) out.push(r ? std::move(*r) : filler_like(*model));
+    for (std::optional<Value> &r : rows) out.push(r ? std::move(*r) : fill);
     return out.finish([&] { return empty_result(apply, f, xs); }, span);
   }
 

@@ -1,7 +1,9 @@
 // `kerb run PROG [-e ENTRY] [--device D] [--input FILE]... [--npy-out PREFIX]
-// [--save-golden FILE | --compare-golden FILE [--ulps N] [--rtol X]]`: runs one entry
-// point on values read from stdin or files and prints its results, or records them in
-// a golden file, or compares them with one (driver/golden_file.h).
+// [--save-golden FILE | --compare-golden FILE [--ulps N] [--rtol X]] [--possible-failures]`:
+// runs one entry point on values read from stdin or files and prints its results, or
+// records them in a golden file, or compares them with one (driver/golden_file.h); with
+// --possible-failures a failed check on the interpreter also lists every failure that
+// compiled code may report for the input (compiler/interpreter.h, possible_failures).
 #include "driver/check_flags.h"
 #include "driver/cli.h"
 #include "driver/commands.h"
@@ -60,6 +62,12 @@ Options:
   --ulps N            float tolerance for --compare-golden, in units in the last
                       place of the result's type (default 0)
   --rtol X            or a relative tolerance: |a - b| <= X * max(|a|, |b|) (default 0)
+  --possible-failures with --device interp: when a check fails, also print on stderr
+                      every failure that compiled code may report for this input (a
+                      failing element of any map, whose threads race for the failure
+                      slot, or the first failure outside map elements; docs/CHECKS.md),
+                      the interpreter's own included, each as two lines
+                      "Possible failure: MESSAGE" and "at FILE:LINE:COL-COL"
   -h, --help          show this help
 
 )" KERB_CHECK_FLAGS_HELP KERB_SYNC_CHECKS_HELP R"(
@@ -92,10 +100,38 @@ GoldenIdentity run_identity(const std::string &prog, const FunDef &entry, const 
   return id;
 }
 
+// --possible-failures: the failures that compiled code (with the same check flags) may
+// report for this call, after the interpreter's own. A map whose every element fails
+// in code that compiled code removes as dead is filled (possible_failures), so the
+// dead checks come from the compiled program's lowering; where the code generator
+// rejects the program there are none.
+int print_possible_failures(const Program &program, const FunDef &entry, const std::vector<Value> &arguments,
+                            const CheckFlags &checks) {
+  ExecOptions eo;
+  eo.compile = checks.compile_options();
+  DeadChecks dead;
+  try {
+    dead = dead_checks(program, eo);
+  } catch (const std::exception &) {
+  }
+  std::vector<RunFailure> possible;
+  try {
+    possible = possible_failures(program, entry.name, arguments, eo.compile.pipeline.checks,
+                                 [&](const RunFailure &f) { return in_dead_code(dead, f); });
+  } catch (const std::exception &e) {
+    print_error(fmt::format("enumerating the possible failures raised: {}", e.what()));
+    return kExitFailure;
+  }
+  for (const RunFailure &f : possible)
+    std::fprintf(stderr, "Possible failure: %s\nat %s\n", f.message.c_str(), f.location.c_str());
+  return kExitFailure;
+}
+
 int run_run(const std::vector<std::string> &args) {
   std::string prog, entry_name = "main", device = "interp", npy_prefix, save_golden_path, compare_golden_path;
   FloatTolerance tolerance;
   bool tolerance_given = false;
+  bool list_possible = false;
   std::vector<std::string> inputs;
   bool options_done = false;
   CheckFlags checks;
@@ -139,6 +175,10 @@ int run_run(const std::vector<std::string> &args) {
         tolerance_given = true;
         continue;
       }
+      if (args[i] == "--possible-failures") {
+        list_possible = true;
+        continue;
+      }
       if (match_option(args, i, {"--npy-out"}, value)) {
         if (value.empty()) throw UsageError("--npy-out needs a non-empty prefix");
         npy_prefix = value;
@@ -154,6 +194,7 @@ int run_run(const std::vector<std::string> &args) {
   Device dev = parse_device(device);
   if (!save_golden_path.empty() && !compare_golden_path.empty())
     throw UsageError("--save-golden and --compare-golden cannot be used together");
+  if (list_possible && dev != Device::Interp) throw UsageError("--possible-failures needs --device interp");
   if (tolerance_given && compare_golden_path.empty()) throw UsageError("--ulps and --rtol need --compare-golden");
   if (!compare_golden_path.empty() && !npy_prefix.empty())
     throw UsageError("--npy-out and --compare-golden cannot be used together");
@@ -206,6 +247,7 @@ int run_run(const std::vector<std::string> &args) {
     std::fflush(stdout);
     std::fprintf(stderr, "Error: %s\nat %s\n", result.failure.message.c_str(),
                  result.failure.location.c_str());
+    if (list_possible) return print_possible_failures(program, *entry, arguments, checks);
     return kExitFailure;
   }
 

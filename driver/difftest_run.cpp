@@ -132,21 +132,6 @@ bool unknown_inner_sizes(const Value &ref, const Value &dev) {
   return true;
 }
 
-// The checks that a compiled program reports removed or skipped as dead code, by kind
-// and location (a failure's location is its check's).
-using DeadChecks = std::set<std::pair<FailureKind, std::string>>;
-
-DeadChecks dead_checks(const Program &program, const ExecOptions &eo) {
-  DeadChecks out;
-  for (const core::CheckCandidate &c : codegen::lower_checked(program, eo.compile).candidates)
-    if (c.skipped_where_dead()) out.insert({c.kind, c.span.location()});
-  return out;
-}
-
-bool in_dead_code(const DeadChecks &dead, const RunFailure &f) {
-  return dead.count({f.kind, f.location}) > 0;
-}
-
 // Which flattened results are approximate: a result's flag covers all its pieces.
 std::vector<bool> flattened_approx(const GProgram &g, const FunDef &entry) {
   std::vector<bool> per_result = g.approx_results();

@@ -134,4 +134,15 @@ bool is_unsupported_error(const std::string &message) {
          message.find("yet") != std::string::npos;
 }
 
+DeadChecks dead_checks(const Program &program, const ExecOptions &opts) {
+  DeadChecks out;
+  for (const core::CheckCandidate &c : codegen::lower_checked(program, opts.compile).candidates)
+    if (c.skipped_where_dead()) out.insert({c.kind, c.span.location()});
+  return out;
+}
+
+bool in_dead_code(const DeadChecks &dead, const RunFailure &f) {
+  return dead.count({f.kind, f.location}) > 0;
+}
+
 } // namespace kerb::driver

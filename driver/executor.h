@@ -8,6 +8,7 @@
 #include "driver/cli.h"
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,14 @@ DeviceInfo device_info(Device device);
 
 // The process's CUDA device, opened on first use. Throws InputError when there is none.
 CudaDevice &cuda_device();
+
+// The checks that code compiled with `opts` removes or skips as dead code, by kind and
+// location (a failure's location is its check's; docs/CHECKS.md, Note [Checks in dead
+// code]): possible_failures() (compiler/interpreter.h) fills the maps whose every
+// element fails with those.
+using DeadChecks = std::set<std::pair<FailureKind, std::string>>;
+DeadChecks dead_checks(const Program &program, const ExecOptions &opts);
+bool in_dead_code(const DeadChecks &dead, const RunFailure &f);
 
 // True for the "does not support ... yet" errors of the code generator.
 bool is_unsupported_error(const std::string &message);

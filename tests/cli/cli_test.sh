@@ -137,6 +137,20 @@ fi
 run 2 '1 [0]' run "$g" --device tpu;    has err "unknown device 'tpu'"
 run 2 '' run "$dir/no_such.fut";        has err "kerb: error: cannot open"
 run 2 '' run "$g" -e nope;              has err "has no entry point 'nope'"
+# --possible-failures: two elements of one map fail at two sites; the interpreter
+# reports the first element's failure and lists both as failures compiled code may report.
+tf=$dir/two_failures.fut
+run 1 '[1, 2, 3] [7, 0, -1]' run "$tf" --possible-failures
+has err "Error: Index [7] out of bounds for array of shape [3]."
+checks=$((checks + 1))
+[ "$(grep -A1 '^Possible failure: ' <<<"$err")" = "$(printf '%s\n' \
+    'Possible failure: Index [7] out of bounds for array of shape [3].' "at $tf:5:44-48" \
+    'Possible failure: Index [9] out of bounds for array of shape [3].' "at $tf:5:28-37")" ] ||
+  { echo "FAIL: $last: not the 2 possible failures: $err"; failures=$((failures + 1)); }
+run 0 '[1, 2, 3] [2, 0, -8]' run "$tf" --possible-failures;  is out '[3i32, 1i32, 3i32]'
+checks=$((checks + 1))
+! grep -q 'Possible failure' <<<"$err" || { echo "FAIL: $last: $err"; failures=$((failures + 1)); }
+run 2 '' run "$tf" --possible-failures --device cpu;  has err "--possible-failures needs --device interp"
 
 # Tuple results are split, arrays of tuples unzipped, tuple parameters read flat.
 run 0 '3' run "$g" -e split;                 is out $'6i32\ntrue'

@@ -10,9 +10,10 @@
 #   prepare            (here, not on the GPU) copies the suite's .fut files from FB
 #                      (default /work/scratch/fb) into build-carry/real/fb and runs the
 #                      interpreter and the CPU device on every entry point, keeping the
-#                      inputs and the interpreter's outcomes in build-carry/real/work (carry
-#                      build-carry with the device calls; the GPU calls do not run the
-#                      interpreter again)
+#                      inputs and the interpreter's outcomes (with the failures compiled
+#                      code may report instead, --possible-failures) in build-carry/real/work
+#                      (carry build-carry with the device calls; the GPU calls do not run
+#                      the interpreter again)
 #   check [K/N]        on the GPU: the agreement check on cuda (shard K of N programs)
 #   bench K/N          on the GPU: the timings of shard K of N (--bench-size, default 1000)
 #

@@ -69,6 +69,18 @@ TEST_CASE("possible_failures lists every failing element of a map", "[difftest]"
   }));
 }
 
+TEST_CASE("possible_failures fills a failing element after a succeeding one with its shape", "[difftest]") {
+  // Rows of tuples: the filler of element 1 is shaped like element 0, which must not
+  // have moved into the result yet (it had, and the filler was an empty tuple that
+  // "failed" with a shape difference; pbbs/ray on random triangles).
+  Checked c = check("entry main (xs: []i64) (is: []i64) : []i64 =\n"
+                    "  let ps = map (\\i -> (xs[i], i)) is\n"
+                    "  in map (\\p -> p.0 + p.1) ps\n");
+  std::vector<Value> args{i64s({1, 2, 3}), i64s({0, 5, 2})};
+  std::vector<RunFailure> all = possible_failures(*c.program, "main", args);
+  CHECK(messages(all) == std::vector<std::string>{"Index [5] out of bounds for array of shape [3]."});
+}
+
 TEST_CASE("possible_failures sees failures of a later map, not those caused by fillers", "[difftest]") {
   // Element 1 of the first map fails; a fused kernel could report the second map's
   // failure for element 0 first. The second map's element 1 divides by the filler that
