@@ -189,7 +189,7 @@ Value *FnGen::failure_slot() {
 
 void FnGen::emit_failure(int site, const std::vector<Value *> &args) {
   if (mode_ == Host) {
-    Value *buf = b_.CreateAlloca(b_.getInt64Ty(), i64(int64_t(std::max<size_t>(args.size(), 1))));
+    Value *buf = entry_alloca(ArrayType::get(b_.getInt64Ty(), std::max<size_t>(args.size(), 1)));
     for (size_t i = 0; i < args.size(); i++)
       b_.CreateStore(args[i], b_.CreateGEP(b_.getInt64Ty(), buf, i64(int64_t(i))));
     Value *status = b_.CreateCall(rt("kerb_rt_fail"),

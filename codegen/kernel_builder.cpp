@@ -67,7 +67,9 @@ void ProgramGen::emit_launch(int kernel, Value *total, SlotList &sl) {
   IRBuilder<> &b = g.builder();
   Value *fs = b.CreateCall(g.rt("kerb_rt_failure_slot"), {g.ctx});
   size_t n = sl.host_values.size() + 1;
-  AllocaInst *buf = b.CreateAlloca(b.getInt64Ty(), g.i64(int64_t(n)));
+  // In the entry block: a launch inside a host loop must not grow the stack each
+  // iteration (finpar/InterestCalib died of SIGSEGV after millions of launches).
+  AllocaInst *buf = g.entry_alloca(ArrayType::get(b.getInt64Ty(), n));
   b.CreateStore(fs, b.CreateGEP(b.getInt64Ty(), buf, g.i64(0)));
   for (size_t i = 0; i < sl.host_values.size(); i++)
     b.CreateStore(sl.host_values[i], b.CreateGEP(b.getInt64Ty(), buf, g.i64(int64_t(i + 1))));

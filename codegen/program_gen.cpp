@@ -150,7 +150,7 @@ void ProgramGen::host_stm(const core::Stm &s) {
     if (t.rank == 1) {
       Type *et = g.ops().mem_type(t.prim);
       uint64_t es = out_.host->getDataLayout().getTypeAllocSize(et);
-      AllocaInst *buf = b.CreateAlloca(et, g.i64(int64_t(n)));
+      AllocaInst *buf = g.entry_alloca(ArrayType::get(et, std::max<size_t>(n, 1)));
       for (size_t i = 0; i < n; i++)
         b.CreateStore(g.ops().to_mem(t.prim, g.scalar(e.args[i])),
                       b.CreateGEP(et, buf, g.i64(int64_t(i))));
