@@ -1862,8 +1862,11 @@ private:
           if (*x) expr(**x);
     }
 
+    // Only a literal without a suffix, whose type inference chose, must fit it (Futhark's
+    // "out of bounds for inferred type"); a suffixed one is read modulo its type's width
+    // as in Futhark's lexer (255i8 is -1, 1e40f32 is inf).
     static void literal_fits(const Expr &e, bool negated) {
-      if (!e.type.is_prim()) return;
+      if (!e.type.is_prim() || e.suffix) return;
       PrimType t = e.type.prim;
       if (e.kind == ExprKind::FloatLit || (e.kind == ExprKind::IntLit && is_float(t))) {
         // A float literal beyond the type's largest finite value (1e40 as an f32).
@@ -1878,7 +1881,7 @@ private:
       if (!is_int(t)) return;
       int w = prim_bits(t);
       // A decimal literal must fit the type's range; a hexadecimal or binary one may be
-      // any bit pattern of its width (0xFFi8 is -1, as two's complement). A negated
+      // any bit pattern of its width (0xFF as an i8 is -1, as two's complement). A negated
       // literal may reach a signed type's lowest value, and only 0 of an unsigned one.
       std::string_view text = e.span.text();
       bool bits = text.size() > 1 && text[0] == '0' &&
