@@ -40,9 +40,26 @@
 // Kerb does not hide a type behind an opaque signature: `module M : {type t} = {type t =
 // i32}` makes M.t the same type as i32 everywhere. A program Futhark accepts means the
 // same under this reading; one that relies on t being i32 outside M is accepted where
-// Futhark rejects it. The values a signature specifies are checked to exist, not checked
-// against their specified types; the types it specifies are checked as Futhark checks
-// them (Note [Type specifications]).
+// Futhark rejects it. The values a signature specifies are checked to exist and, where
+// the ascribed module made them, given their specified types (Note [Value
+// specifications]); the types it specifies are checked as Futhark checks them (Note
+// [Type specifications]).
+//
+// Note [Value specifications]
+// Futhark sees an ascribed module's values through the module type: in `module K = F
+// f32` with `F (P: real) : {type t  val copy [n] : [n]t -> *[n]t} with t = P.t = { ...
+// def copy = copy }`, K.copy is a function of f32 arrays, not the polymorphic `copy`
+// (babelstream's `entry f32_copy = K.copy` would otherwise be polymorphic). Each `val`
+// specification keeps its type, resolved where the signature is written (`#spec.t` for
+// its own types); ascription makes those the module's types and records the result on
+// the definition (FunDef::specified), and the type checker unifies the definition's
+// type with it (sizes erased; the specification's type parameters fresh variables), with
+// Futhark's "Module type specifies ... but module provides ..." where they differ. Only
+// a definition the ascribed module's own elaboration made is given the type (a structure
+// literal, a parametric module's body at its application, a module argument written in
+// place): one that the module only names (`module N : S = M`, `open M` inside it) is
+// shared with other modules and stays as it is, so the specification is not checked
+// there.
 //
 // Note [Type specifications]
 // Each `type` specification keeps its parameters, liftedness and definition (resolved
@@ -96,6 +113,8 @@ struct SigInfo {
   bool functor = false; // (P: S) -> T
   std::vector<std::string> values, types;
   std::map<std::string, TypeSpec> type_specs; // by name, for `types`
+  // By name, for the `values` whose types resolve (Note [Value specifications]).
+  std::map<std::string, FunDef::Specified> val_specs;
   std::vector<std::pair<std::string, std::shared_ptr<SigInfo>>> modules;
 };
 
@@ -328,9 +347,10 @@ private:
       } else {
         bool saved = main_;
         main_ = false;
+        size_t made_from = prog_.defs.size();
         m = elab_mod(*d.mod, scope, prefix + d.name + ".");
         main_ = saved;
-        if (d.sig) m = ascribe(m, elab_sig(*d.sig, scope), d.mod->span);
+        if (d.sig) m = ascribe(m, elab_sig(*d.sig, scope), d.mod->span, made_from);
       }
       if (exports) exports->modules[d.name] = m;
       scope.modules[d.name] = m;
@@ -473,8 +493,11 @@ private:
       return out;
     }
     case ModExp::Import: return import_file(e.name, e.span);
-    case ModExp::Ascribe:
-      return ascribe(elab_mod(*e.fun, scope, prefix), elab_sig(*e.sig, scope), e.span);
+    case ModExp::Ascribe: {
+      size_t made_from = prog_.defs.size();
+      EnvPtr m = elab_mod(*e.fun, scope, prefix);
+      return ascribe(m, elab_sig(*e.sig, scope), e.span, made_from);
+    }
     case ModExp::Lambda: {
       auto m = std::make_shared<Env>();
       m->params = e.params;
@@ -487,9 +510,10 @@ private:
       EnvPtr f = elab_mod(*e.fun, scope, prefix);
       if (!f->is_functor())
         error_at(e.fun->span, "this module is not parametric and cannot be applied");
+      size_t arg_from = prog_.defs.size();
       EnvPtr arg = elab_mod(*e.arg, scope, fmt::format("{}arg{}.", prefix, ++anon_));
       const ModParam &p = f->params[0];
-      arg = ascribe(arg, elab_sig(*p.sig, *f->closure), e.arg->span);
+      arg = ascribe(arg, elab_sig(*p.sig, *f->closure), e.arg->span, arg_from);
       auto closure = std::make_shared<Env>(*f->closure);
       closure->modules[p.name] = arg;
       if (f->params.size() > 1) {
@@ -498,8 +522,10 @@ private:
         g->closure = closure;
         return g;
       }
+      size_t body_from = prog_.defs.size();
       EnvPtr body = elab_mod(*f->body, *closure, prefix);
-      if (f->result_sig) body = ascribe(body, elab_sig(*f->result_sig, *closure), e.span);
+      if (f->result_sig)
+        body = ascribe(body, elab_sig(*f->result_sig, *closure), e.span, body_from);
       return body;
     }
     }
@@ -539,6 +565,7 @@ private:
         case Spec::Val:
           check_val_spec(sp);
           out->values.push_back(sp.name);
+          if (std::optional<FunDef::Specified> v = val_spec(sp, *own)) out->val_specs[sp.name] = *v;
           break;
         case Spec::Type:
           out->types.push_back(sp.name);
@@ -549,6 +576,7 @@ private:
         case Spec::Include: {
           SigPtr inc = elab_sig(*sp.sig, *own);
           out->values.insert(out->values.end(), inc->values.begin(), inc->values.end());
+          for (const auto &[n, v] : inc->val_specs) out->val_specs[n] = v;
           out->types.insert(out->types.end(), inc->types.begin(), inc->types.end());
           for (const auto &[n, ts] : inc->type_specs) {
             out->type_specs[n] = ts;
@@ -582,8 +610,10 @@ private:
   }
 
   // `m` restricted to what `s` specifies; an error at `span` if m lacks any of it.
-  // `path` names the module inside the ascribed one, for the messages ("bar.").
-  EnvPtr ascribe(const EnvPtr &m, const SigPtr &s, const Span &span,
+  // `path` names the module inside the ascribed one, for the messages ("bar."). The
+  // definitions from `prog_.defs[made_from]` on were made by m's elaboration: they take
+  // the types `s` specifies for them (Note [Value specifications]).
+  EnvPtr ascribe(const EnvPtr &m, const SigPtr &s, const Span &span, size_t made_from,
                  const std::string &path = "") {
     if (s->builtin) return m;
     if (s->functor) {
@@ -634,9 +664,50 @@ private:
         error_at(span, fmt::format("Module does not define a module named '{}' (its module type "
                                    "requires it)",
                                    name));
-      out->modules[name] = ascribe(it->second, sub, span, path + name + ".");
+      out->modules[name] = ascribe(it->second, sub, span, made_from, path + name + ".");
+    }
+    for (const auto &[v, spec] : s->val_specs) {
+      auto it = out->values.find(v);
+      if (it == out->values.end()) continue;
+      FunDef::Specified x = spec;
+      x.type = own_types(spec.type, *out);
+      if (names_spec_type(x.type)) continue;
+      x.name = path + v;
+      x.span = span;
+      for (size_t i = made_from; i < prog_.defs.size(); i++)
+        if (prog_.defs[i]->name == it->second) prog_.defs[i]->specified.push_back(x);
     }
     return out;
+  }
+
+  // A `val` specification with its type resolved where the signature is written
+  // (`scope`), or nullopt where it cannot be.
+  std::optional<FunDef::Specified> val_spec(const Spec &sp, const Env &scope) {
+    TypeDecl d;
+    d.type_params = sp.type_params;
+    d.size_params = sp.size_params;
+    d.definition = sp.type;
+    d.span = sp.span;
+    std::optional<Type> t = resolved_type(d, scope);
+    if (!t) return std::nullopt;
+    FunDef::Specified out;
+    out.type = *t;
+    out.type_params = sp.type_params;
+    out.name = sp.name;
+    out.text = fmt::format("{} : {}", params_suffix(sp.size_params, sp.type_params), sp.type.str());
+    out.span = sp.span;
+    return out;
+  }
+
+  // Whether `t` still names a signature's own type (one the module does not define).
+  static bool names_spec_type(const Type &t) {
+    if (t.kind == Type::Named && t.name.starts_with("#spec.")) return true;
+    for (const Type &e : t.elems)
+      if (names_spec_type(e)) return true;
+    for (const auto &p : t.payloads)
+      for (const Type &e : p)
+        if (names_spec_type(e)) return true;
+    return false;
   }
 
   // ---- type specifications (Note [Type specifications])
@@ -1185,6 +1256,7 @@ private:
                 prim_from_name(e->name.substr(0, dot), p) && e->name.substr(dot + 1) == parts[1]) {
               ExprPtr b = make_expr(ExprKind::Binary, e->span);
               b->binop = *op;
+              b->name = e->name; // the built-in even where a local redefines the operator
               for (ExprPtr &a : e->args) {
                 ExprPtr asc = make_expr(ExprKind::Ascribe, a->span);
                 asc->annotation = Type::prim_type(p);

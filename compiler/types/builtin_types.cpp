@@ -41,6 +41,8 @@ std::vector<const char *> signature_texts(ArrayBuiltin b) {
   case ArrayBuiltin::Length: return {"[]a -> i64"};
   case ArrayBuiltin::Flatten: return {"[][]a -> []a"};
   case ArrayBuiltin::Unflatten: return {"[]a -> [][]a", "int -> int -> []a -> [][]a"};
+  case ArrayBuiltin::Unflatten3d: return {"[]a -> [][][]a"};
+  case ArrayBuiltin::Unflatten4d: return {"[]a -> [][][][]a"};
   case ArrayBuiltin::Transpose: return {"[][]a -> [][]a"};
   case ArrayBuiltin::Concat: return {"[]a -> []a -> []a"};
   case ArrayBuiltin::Reverse: return {"[]a -> []a"};
