@@ -672,6 +672,10 @@ private:
       FunDef::Specified x = spec;
       x.type = own_types(spec.type, *out);
       if (names_spec_type(x.type)) continue;
+      // The module's types by their definitions: a type the module declares after the
+      // definition (a second `open` of a parametric module's application) is not known
+      // where the definition is checked.
+      x.type = expand(x.type);
       x.name = path + v;
       x.span = span;
       for (size_t i = made_from; i < prog_.defs.size(); i++)
@@ -691,8 +695,14 @@ private:
     std::optional<Type> t = resolved_type(d, scope);
     if (!t) return std::nullopt;
     FunDef::Specified out;
-    out.type = *t;
+    // The type parameters get names no type abbreviation has (expand leaves them).
+    std::map<std::string, Type> params;
     out.type_params = sp.type_params;
+    for (TypeParam &p : out.type_params) {
+      p.name = "#param." + p.name;
+      params[p.name.substr(7)] = Type::named(p.name);
+    }
+    out.type = substitute_named(*t, params);
     out.name = sp.name;
     out.text = fmt::format("{} : {}", params_suffix(sp.size_params, sp.type_params), sp.type.str());
     out.span = sp.span;
