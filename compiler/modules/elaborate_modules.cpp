@@ -711,13 +711,9 @@ private:
 
   // Whether `t` still names a signature's own type (one the module does not define).
   static bool names_spec_type(const Type &t) {
-    if (t.kind == Type::Named && t.name.starts_with("#spec.")) return true;
-    for (const Type &e : t.elems)
-      if (names_spec_type(e)) return true;
-    for (const auto &p : t.payloads)
-      for (const Type &e : p)
-        if (names_spec_type(e)) return true;
-    return false;
+    return any_in_type(t, [](const Type &x) {
+      return x.kind == Type::Named && x.name.starts_with("#spec.");
+    });
   }
 
   // ---- type specifications (Note [Type specifications])
