@@ -2,14 +2,18 @@
 -- escapes as in Futhark: \n \t \" \\, decimal (\955), hexadecimal (\x41) and octal
 -- (\o102) code points, control characters by name (\SOH, \^A), \& (nothing) and a gap
 -- (a backslash, spaces, a backslash). The input picks bytes of them, so that nothing is
--- folded away.
+-- folded away. A string inside a map's function is made in the kernel.
 -- ==
+-- entry: main
 -- input { 0i64 }
 -- output { [104u8, 105u8] 0i64 [10u8, 9u8, 34u8, 92u8, 39u8] [206u8, 187u8, 65u8, 66u8, 49u8, 1u8, 1u8, 120u8, 121u8]
 --          [104u8, 195u8, 169u8] true false 104u8 6i64 }
 -- input { 1i64 }
 -- output { [104u8, 105u8] 0i64 [10u8, 9u8, 34u8, 92u8, 39u8] [206u8, 187u8, 65u8, 66u8, 49u8, 1u8, 1u8, 120u8, 121u8]
 --          [104u8, 195u8, 169u8] true false 105u8 7i64 }
+-- ==
+-- entry: in_map
+-- input { 6i64 } output { [99u8, 100u8, 101u8, 102u8, 99u8, 100u8] }
 
 def greeting = "hi"
 
@@ -27,3 +31,5 @@ entry main (i: i64) =
   , greeting[i]
   , length ("abc" ++ "def") + i
   )
+
+entry in_map (n: i64) = map (\i -> "abcd"[i % 4] + u8.i64 (length "xy")) (iota n)
