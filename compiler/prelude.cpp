@@ -35,13 +35,13 @@ def not (x: bool) : bool = !x
 def and (xs: []bool) : bool = all (\b -> b) xs
 def or (xs: []bool) : bool = any (\b -> b) xs
 def null 'a (xs: []a) : bool = length xs == 0
-def indices [n] 'a (_: [n]a) : [n]i64 = iota n
-def manifest 't (x: t) : t = copy x
+def indices [n] 'a (_: [n]a) : *[n]i64 = iota n
+def manifest 't (x: t) : *t = copy x
 def sized 't [m] (n: i64) (xs: [m]t) : [n]t = xs :> [n]t
 
-def tabulate_2d 'a (n: i64) (m: i64) (f: i64 -> i64 -> a) : [n][m]a =
+def tabulate_2d 'a (n: i64) (m: i64) (f: i64 -> i64 -> a) : *[n][m]a =
   map (\i -> map (\j -> f i j) (iota m)) (iota n)
-def tabulate_3d 'a (n: i64) (m: i64) (l: i64) (f: i64 -> i64 -> i64 -> a) : [n][m][l]a =
+def tabulate_3d 'a (n: i64) (m: i64) (l: i64) (f: i64 -> i64 -> i64 -> a) : *[n][m][l]a =
   map (\i -> map (\j -> map (\k -> f i j k) (iota l)) (iota m)) (iota n)
 
 def flatten_3d 'a [n][m][l] (xs: [n][m][l]a) : [n * m * l]a = flatten (flatten xs)

@@ -42,8 +42,9 @@
 // same under this reading; one that relies on t being i32 outside M is accepted where
 // Futhark rejects it. The values a signature specifies are checked to exist and, where
 // the ascribed module made them, given their specified types (Note [Value
-// specifications]); the types it specifies are checked as Futhark checks them (Note
-// [Type specifications]).
+// specifications]); wherever they were made, a function may consume an argument only
+// where its `val` does (check_val_uniqueness); the types it specifies are checked as
+// Futhark checks them (Note [Type specifications]).
 //
 // Note [Value specifications]
 // Futhark sees an ascribed module's values through the module type: in `module K = F
@@ -77,6 +78,7 @@
 
 #include "compiler/builtins.h"
 #include "compiler/modules/module_ast.h"
+#include "compiler/types/check_consumption.h"
 #include "compiler/prelude.h"
 #include "compiler/syntax/parser.h"
 
@@ -112,6 +114,8 @@ struct SigInfo {
   bool builtin = false; // numeric, real, ...: any module matches
   bool functor = false; // (P: S) -> T
   std::vector<std::string> values, types;
+  // By name, for `values`: the type as written, and the specification's text.
+  std::map<std::string, std::pair<Type, std::string>> value_types;
   std::map<std::string, TypeSpec> type_specs; // by name, for `types`
   // By name, for the `values` whose types resolve (Note [Value specifications]).
   std::map<std::string, FunDef::Specified> val_specs;
@@ -565,6 +569,7 @@ private:
         case Spec::Val:
           check_val_spec(sp);
           out->values.push_back(sp.name);
+          out->value_types[sp.name] = {sp.type, std::string(sp.span.text())};
           if (std::optional<FunDef::Specified> v = val_spec(sp, *own)) out->val_specs[sp.name] = *v;
           break;
         case Spec::Type:
@@ -576,6 +581,7 @@ private:
         case Spec::Include: {
           SigPtr inc = elab_sig(*sp.sig, *own);
           out->values.insert(out->values.end(), inc->values.begin(), inc->values.end());
+          out->value_types.insert(inc->value_types.begin(), inc->value_types.end());
           for (const auto &[n, v] : inc->val_specs) out->val_specs[n] = v;
           out->types.insert(out->types.end(), inc->types.begin(), inc->types.end());
           for (const auto &[n, ts] : inc->type_specs) {
@@ -629,6 +635,8 @@ private:
     for (const std::string &v : s->values) {
       if (auto it = m->values.find(v); it != m->values.end()) {
         out->values[v] = it->second;
+        if (auto t = s->value_types.find(v); t != s->value_types.end())
+          check_val_uniqueness(t->second.second, t->second.first, it->second, span);
         continue;
       }
       std::optional<PrimType> p = m->prim;
@@ -761,6 +769,35 @@ private:
     scope_ = saved_scope;
     opens_ = std::move(saved_opens);
     return out;
+  }
+
+  // A function the module provides for `val name : spec` may consume an argument only
+  // where the specification does, and must return a unique result where it does; also
+  // for a definition the module only names, whose type is not compared (Note [Value
+  // specifications]).
+  void check_val_uniqueness(const std::string &spec_text, const Type &spec, const std::string &def,
+                            const Span &span) {
+    const FunDef *f = nullptr;
+    for (const auto &d : prog_.defs)
+      if (d->name == def) f = d.get();
+    if (!f) return;
+    std::string head = fmt::format("Module type specifies {}, but module provides a different "
+                                   "one: ",
+                                   spec_text);
+    const Type *t = &spec;
+    for (const Pattern &p : f->params) {
+      if (t->kind != Type::Function) return;
+      if (p.annotation && type_consumes(*p.annotation) && !type_consumes(t->elems[0]))
+        error_at(span, fmt::format("{}parameters {} and {} are incompatible regarding consuming "
+                                   "their arguments.",
+                                   head, p.annotation->str(), t->elems[0].str()));
+      t = &t->elems[1];
+    }
+    // (A result without a written type may be unique: the consumption checker infers it.)
+    if (t->kind != Type::Function && type_consumes(*t) && f->ret_annotation &&
+        !type_consumes(*f->ret_annotation))
+      error_at(span, fmt::format("{}return types {} and {} have incompatible uniqueness.", head,
+                                 f->ret_annotation->str(), t->str()));
   }
 
   // Futhark's checks of a `val` specification's type that need no inference.
@@ -950,6 +987,7 @@ private:
                                        "parameter\n  {}\nis not used constructively as an array "
                                        "size in the definition.",
                                        defined, n));
+      if (d) prog_.abstract_types.insert(d->name); // opaque in the C API (entry_types.h)
       return;
     }
     std::map<std::string, Type> names;

@@ -1,8 +1,9 @@
 -- reduce_by_index and scatter update a `replicate` of the same body that nothing else
 -- mentions in place (ProgramGen::consumed_dest, codegen/program_gen.cpp).
--- Where the replicate is seen again (a result, read after the update, aliased by a
--- slice, made outside the host loop whose body updates it, or two destinations of one
--- statement), it is copied first and keeps its values.
+-- Where the replicate is seen elsewhere (read before the update, sliced, copied, or two
+-- destinations of one statement), it is copied first. They consume their destination,
+-- as in Futhark: reading it after the update is a type error
+-- (tests/reject/type_uniq_scatter_dest_used.fut).
 -- ==
 -- entry: fresh
 -- input { [0i64, 1i64, 1i64, 3i64, -1i64, 7i64] }
@@ -37,23 +38,25 @@ entry fresh (is: []i64) : ([]i32, []i64) =
 
 entry seen (is: []i64) : ([]i32, []i32, i32) =
   let z = replicate 4 1i32
+  let z_before = map (+ 0) z
   let h = reduce_by_index z (+) 0i32 is (map (\_ -> 1i32) is)
   let w = replicate 4 2i32
+  let w1 = w[1]
   let h2 = reduce_by_index w (+) 0i32 is (map (\_ -> 1i32) is)
-  in (h, z, h2[0] + w[1])
+  in (h, z_before, h2[0] + w1)
 
 entry aliased (is: []i64) : ([]i32, []i32) =
   let z = replicate 4 0i32
-  let v = z[1:3]
+  let v = copy z[1:3]
   let h = reduce_by_index z (+) 0i32 is (map (\_ -> 1i32) is)
   in (h, v)
 
--- The replicate made before the loop starts every iteration's update; one made inside
--- the body is updated in place.
+-- A copy of the replicate made before the loop starts every iteration's update; a
+-- replicate made inside the body is updated in place.
 entry in_loop (is: []i64) : ([]i32, []i32) =
   let z = replicate 4 0i32
   let r = loop acc = replicate 4 0i32 for _i < 3 do
-            map2 (+) acc (reduce_by_index z (+) 0i32 is (map (\_ -> 1i32) is))
+            map2 (+) acc (reduce_by_index (copy z) (+) 0i32 is (map (\_ -> 1i32) is))
   let q = loop acc = replicate 4 0i32 for _i < 2 do
             let fresh = replicate 4 0i32
             in map2 (\a b -> a * 0 + b) acc (reduce_by_index fresh (+) 0i32 is (map (\_ -> 1i32) is))
