@@ -8,13 +8,17 @@ namespace kerb {
 
 ExprPtr make_expr(ExprKind k, Span s) { return std::make_unique<Expr>(k, s); }
 
-ExprPtr bool_binary(BinOp op, ExprPtr a, ExprPtr b, const Span &span) {
+ExprPtr binary_expr(BinOp op, ExprPtr a, ExprPtr b, Type type, const Span &span) {
   ExprPtr e = make_expr(ExprKind::Binary, span);
   e->binop = op;
-  e->type = Type::prim_type(PrimType::Bool);
+  e->type = std::move(type);
   e->args.push_back(std::move(a));
   e->args.push_back(std::move(b));
   return e;
+}
+
+ExprPtr bool_binary(BinOp op, ExprPtr a, ExprPtr b, const Span &span) {
+  return binary_expr(op, std::move(a), std::move(b), Type::prim_type(PrimType::Bool), span);
 }
 
 namespace {
@@ -40,6 +44,7 @@ ExprPtr clone_in(const Expr &e, std::map<const FunDef *, FunDef *> &copies) {
   c->binop = e.binop;
   c->unop = e.unop;
   c->section_left = e.section_left;
+  c->pipe_left = e.pipe_left;
   c->pattern = e.pattern;
   c->pattern2 = e.pattern2;
   c->params = e.params;

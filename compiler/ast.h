@@ -159,6 +159,7 @@ struct Expr {
   BinOp binop = BinOp::Add;
   UnOp unop = UnOp::Neg;
   bool section_left = false; // OpSection: true when args[0] is the left operand
+  bool pipe_left = false;    // Apply, ApplyExpr from `f <| x`: f is evaluated before x
   // Patterns and bindings.
   Pattern pattern;             // Let, Loop
   Pattern pattern2;            // Loop ForIn element pattern
@@ -190,6 +191,8 @@ struct Expr {
 };
 
 ExprPtr make_expr(ExprKind k, Span s);
+// `a op b` of type `type`.
+ExprPtr binary_expr(BinOp op, ExprPtr a, ExprPtr b, Type type, const Span &span);
 // `a op b` of type bool (a comparison, && or ||).
 ExprPtr bool_binary(BinOp op, ExprPtr a, ExprPtr b, const Span &span);
 // Calls f(ExprPtr &) on each child of e that is set: its arguments, then each index

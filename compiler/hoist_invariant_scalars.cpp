@@ -6,8 +6,9 @@
 // hand-written kernel takes as an argument).
 //
 // Note [Hoisting out of map lambdas]
-// Only statements that cannot fail are moved: SubExp, BinOp, UnOp, Convert and PrimFn
-// statements without a check site, and not an integer division, remainder or `**` (those
+// Only scalar statements that cannot fail are moved: SubExp, BinOp, UnOp, Convert and
+// PrimFn statements without a check site (not an array's SubExp: a size coercion's view,
+// valid only where its check, inside the lambda, passed), and not an integer division, remainder or `**` (those
 // leave no defined result on a zero divisor or a negative exponent even unchecked, and
 // the interpreter reports them under --unsafe: moving one out of a map of no elements
 // would make it run where it did not). What remains is total and pure (prim_ops.h:
@@ -22,6 +23,7 @@
 
 #include "compiler/prim_ops.h"
 
+#include <algorithm>
 #include <set>
 #include <vector>
 
@@ -72,7 +74,8 @@ private:
       bool reads_bound = false;
       for (const core::SubExp &a : s.exp.args)
         if (a.is_var() && bound.count(a.var)) reads_bound = true;
-      if (!reads_bound && s.exp.arrays.empty() && total_scalar(p_, s.exp)) {
+      bool scalar = std::all_of(s.pat.begin(), s.pat.end(), [&](int v) { return p_.var(v).type.rank == 0; });
+      if (!reads_bound && scalar && s.exp.arrays.empty() && total_scalar(p_, s.exp)) {
         up.push_back(std::move(s));
         continue;
       }

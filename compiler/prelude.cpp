@@ -70,12 +70,13 @@ def exscan 'a [n] (op: a -> a -> a) (ne: a) (xs: [n]a) : *[n]a =
   let s = scan op ne xs
   in map (\i -> if i == 0 then ne else s[i - 1]) (iota n)
 
-def flatmap 'a 'b 'c [n] (f: a -> ([]b, c)) (xs: [n]a) : ([n]i64, []bool, [n]i64, []b, [n]c) =
+def flatmap 'a 'b 'c [n] (f: a -> ([]b, c)) (xs: [n]a)
+    : ?[m].([n]i64, [m]bool, [n]i64, [m]b, [n]c) =
   let shape = map (\x -> length (f x).0) xs
   let offsets = exscan (+) 0 shape
   let data = if n == 0 then [] else loop acc = (f xs[0]).0 for x in xs[1:] do acc ++ (f x).0
   let starts = map2 (\o k -> if k > 0 then o else -1) offsets shape
-  let flags = scatter (replicate (length data) false) starts (replicate n true)
+  let flags = scatter (map (\_ -> false) data) starts (replicate n true)
   in (shape, flags, offsets, data, map (\x -> (f x).1) xs)
 
 def reduce_by_index_3d 'a [k][n][m][l] (dest: *[n][m][l]a) (f: a -> a -> a) (ne: a)

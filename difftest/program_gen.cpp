@@ -10,7 +10,9 @@
 // kSizeN and kSizeM; the others are constants (iota 5, replicate 3, literals) or
 // unknown (filter, concat, slices). A production that needs "an array of size s"
 // (map2's second argument, a branch of an if) can always make one: from a variable of
-// that size, by mapping over one, or with `replicate (length w)` of a witness w.
+// that size, by mapping over one, with `replicate k` of the size k (a constant, n or m),
+// or by mapping over a witness w of that size (`map (\_ -> x) w`, `indices w`): as in
+// Futhark's size types, `replicate (length w) x` has size `length w`, not w's size.
 //
 // Work: a map or loop over an array of unknown length counts as kSizeWork iterations;
 // nested iteration is cut off at GenOptions::max_work so that no input makes a program
@@ -402,13 +404,40 @@ private:
     return ws.empty() ? nullptr : ws[size_t(below(ws.size()))];
   }
 
-  // An i64 expression for the size s (a constant, or the length of a witness).
-  std::optional<GNode> count_of(int s) {
-    if (is_const(s)) return leaf(int_text(PrimType::I64, sizes_[size_t(s)].value), GType::of(PrimType::I64), true);
+  // How arrays of size s are made here: `count` is an i64 that is that size in the
+  // array's type (a constant, or the size parameter n or m), or else `witness` is an
+  // array of that outer size to map over (see the top of the file).
+  struct SizeSource {
+    std::optional<GNode> count;
+    std::string witness;
+  };
+
+  std::optional<SizeSource> size_source(int s) {
+    if (is_const(s))
+      return SizeSource{leaf(int_text(PrimType::I64, sizes_[size_t(s)].value), GType::of(PrimType::I64), true), ""};
     const Var *w = witness(s);
     if (!w) return std::nullopt;
-    if (w->type.dims[0] == s) return leaf(fmt::format("(length {})", w->name), GType::of(PrimType::I64));
-    return leaf(fmt::format("(length (transpose {}))", w->name), GType::of(PrimType::I64));
+    if (s == kSizeN || s == kSizeM)
+      return SizeSource{leaf(s == kSizeN ? "n" : "m", GType::of(PrimType::I64)), ""};
+    if (w->type.dims[0] == s) return SizeSource{std::nullopt, w->name};
+    return SizeSource{std::nullopt, fmt::format("(transpose {})", w->name)};
+  }
+
+  // `iota` of size s: `iota k`, or `indices w`.
+  std::optional<GNode> iota_of(int s) {
+    std::optional<SizeSource> src = size_source(s);
+    if (!src) return std::nullopt;
+    GType t = GType::array(GType::of(PrimType::I64), {s});
+    if (src->count) return node("(iota $0)", {*src->count}, t);
+    return leaf(fmt::format("(indices {})", src->witness), t);
+  }
+
+  // `replicate` of size s of the template's value $0.
+  std::optional<GNode> replicate_of(int s, GNode value, const GType &t) {
+    std::optional<SizeSource> src = size_source(s);
+    if (!src) return std::nullopt;
+    if (src->count) return node("(replicate $0 $1)", {*src->count, std::move(value)}, t);
+    return node(fmt::format("(map (\\_ -> $0) {})", src->witness), {std::move(value)}, t);
   }
 
   // A size that arrays can be made of here: n or m (when a witness is in scope), a
@@ -1428,10 +1457,9 @@ private:
   }
 
   std::optional<GNode> replicate(const GType &t, int d, bool exact) {
-    std::optional<GNode> count = count_of(t.dims[0]);
-    KERB_ASSERT(count.has_value(), "a size without a witness in the program generator");
+    KERB_ASSERT(size_source(t.dims[0]).has_value(), "a size without a witness in the program generator");
     GNode row = gen(t.row(), std::max(d - 1, 0), exact);
-    return node("(replicate $0 $1)", {*count, row}, t);
+    return replicate_of(t.dims[0], row, t);
   }
 
   // map over one to three arrays of the target's outer size (or over iota of it).
@@ -1447,9 +1475,9 @@ private:
     for (int k = 0; k < arity; k++) {
       std::string x = fresh("x");
       if (k == 0 && chance(0.25)) {
-        std::optional<GNode> count = count_of(s);
-        if (!count) return std::nullopt;
-        srcs.push_back(node("(iota $0)", {*count}, GType::array(GType::of(PrimType::I64), {s})));
+        std::optional<GNode> indices = iota_of(s);
+        if (!indices) return std::nullopt;
+        srcs.push_back(*indices);
         params.push_back(x);
         binds.push_back({x, {GType::of(PrimType::I64), false}});
         index_of.push_back(s);
@@ -1501,16 +1529,12 @@ private:
     return gen_array(t, d - 1, exact);
   }
 
-  std::optional<GNode> iota(int s) {
-    std::optional<GNode> count = count_of(s);
-    if (!count) return std::nullopt;
-    return node("(iota $0)", {*count}, GType::array(GType::of(PrimType::I64), {s}));
-  }
+  std::optional<GNode> iota(int s) { return iota_of(s); }
 
   std::optional<GNode> tabulate(const GType &t, int d, bool exact) {
     int s = t.dims[0];
-    std::optional<GNode> count = count_of(s);
-    if (!count || !can_iterate(s)) return std::nullopt;
+    std::optional<SizeSource> src = size_source(s);
+    if (!src || !can_iterate(s)) return std::nullopt;
     Mark mark(*this);
     work_ *= size_work(s);
     std::string i = fresh("i");
@@ -1518,7 +1542,9 @@ private:
     lambda_depth_++;
     GNode body = gen(t.row(), d - 1, exact);
     lambda_depth_--;
-    GNode n = node(fmt::format("(tabulate $0 (\\{} -> $1))", i), {*count, body}, t);
+    GNode n = src->count
+                  ? node(fmt::format("(tabulate $0 (\\{} -> $1))", i), {*src->count, body}, t)
+                  : node(fmt::format("(map (\\{} -> $0) (indices {}))", i, src->witness), {body}, t);
     n.approx = body.approx;
     return n;
   }
@@ -1587,10 +1613,9 @@ private:
     if (!can_iterate(s)) return std::nullopt;
     GNode is = gen_array(GType::array(GType::of(PrimType::I64), {s}), d - 1, true);
     GNode vs = summands(op, gen_array(GType::array(GType::of(p), {s}), d - 1, exact || !op.sum), p);
-    std::optional<GNode> count = count_of(t.dims[0]);
-    if (!count) return std::nullopt;
-    GNode n = node(fmt::format("(reduce_by_index (replicate $0 {0}) {1} {0} $1 $2)", op.ne, op.fn),
-                   {*count, is, vs}, t);
+    std::optional<GNode> dest = replicate_of(t.dims[0], leaf(op.ne, t.row()), t);
+    if (!dest) return std::nullopt;
+    GNode n = node(fmt::format("(reduce_by_index $0 {0} {1} $1 $2)", op.fn, op.ne), {*dest, is, vs}, t);
     if (op.sum) n.approx = true;
     return n;
   }

@@ -1477,6 +1477,9 @@ private:
       if (info->is_pipe) {
         lhs = info->prec == kPipeRight ? pipe_into(std::move(rhs), std::move(lhs), op)
                                        : pipe_into(std::move(lhs), std::move(rhs), op);
+        if (info->prec != kPipeRight &&
+            (lhs->kind == ExprKind::Apply || lhs->kind == ExprKind::ApplyExpr))
+          lhs->pipe_left = true;
         continue;
       }
       Span s = lhs->span.to(rhs->span);

@@ -11,9 +11,12 @@
 //   instantiated with (`type_args`, aligned with fun->type_params);
 // - each function's type parameters, also those inference finds for unannotated
 //   parameters (`def id x = x` becomes `def id 't0 (x: t0) : t0`), and `ret_type`;
-// - a use of an operator the program redefines (`def (+) ...`) becomes an Apply.
-// Sizes are carried as written but not unified: the first-order checker
-// (type_check.cpp) and the run-time checks deal with them, as before.
+// - a use of an operator the program redefines (`def (+) ...`) becomes an Apply;
+// - sizes checked as Futhark's size types (docs/LANGUAGE.md, "Sizes"); the types keep
+//   the sizes that are names, constants and arithmetic on them (the others, and the
+//   checker's own unknown sizes, become `[]`), and the sizes a use's context gives
+//   (size parameters no parameter has, unflatten's and split's) become explicit
+//   arguments (Note [Sizes given by the context]).
 #pragma once
 
 #include "compiler/ast.h"

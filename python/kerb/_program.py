@@ -742,7 +742,7 @@ class Program:
     # library's from_dlpack.
     #
     # The quick path never explains: anything it does not take as it is (a list, a
-    # read-only, non-contiguous or bool numpy array, a host array for the GPU, a tensor
+    # read-only, non-contiguous or (before numpy 2) bool numpy array, a host array for the GPU, a tensor
     # that requires grad or is on another stream, sizes that disagree, a tensor of the
     # wrong type or rank, which kerb_call_dlpack reports without taking any) returns
     # _SLOW before anything was taken, and _call_general makes the call one C function at
@@ -771,7 +771,7 @@ class Program:
                     return _SLOW
                 try:
                     capsule = v.__dlpack__()
-                except Exception:  # read-only, bool: numpy lends no view of these
+                except Exception:  # read-only; bool before numpy 2: numpy lends no view
                     return _SLOW
                 this = "numpy"
             elif t is _torch_tensor:

@@ -177,14 +177,14 @@ run 2 '' check "$dir";                     has err 'is a directory'
 # keeps its check, which the report says may be skipped; one read surely keeps it plainly.
 d=$dir/../programs/failures/dead_code_checks.fut
 run 0 '' check "$d" --report-checks
-has out 'check sites (checks: bounds,div,assert,range,size): 6 kept, 0 disabled, 1 eliminated, 2 removed as dead code'
+has out 'check sites (checks: bounds,div,assert,range,size): 7 kept, 0 disabled, 1 eliminated, 2 removed as dead code'
 has out 'dead_code_checks.fut:59:23-45  assert  removed (dead code: the result of the map at 59:12-49 is not used, at most its size)  Assertion is false: x != 6'
 has out 'dead_code_checks.fut:63:24-36  bounds  removed (dead code: the result of the map at 63:13-40 is not used, at most its size)'
-has out 'dead_code_checks.fut:67:23-51  assert  kept (code 0; skipped where dead: the map at 67:12-55 is computed only where its result is read, inside the if at 68:6-63)'
+has out 'dead_code_checks.fut:67:23-51  assert  kept (code 0; skipped where dead: the map at 67:12-55 is computed only where its result is read, inside the if at 68:6-73)'
 has out 'dead_code_checks.fut:71:23-45  assert  kept (code 1; skipped where dead: the map at 71:12-49 is computed only where its result is read, inside the loop at 72:6-64)'
 has out 'dead_code_checks.fut:84:23-45  assert  kept (code 4)  Assertion is false: x != 6'
 run 0 '' check "$d" --report-checks --unsafe
-has out '0 kept, 9 disabled, 0 eliminated, 0 removed as dead code'
+has out '0 kept, 10 disabled, 0 eliminated, 0 removed as dead code'
 
 # kerb test: a passing suite, a failing one, bad paths.
 run 0 '' test "$dir/suite"

@@ -291,7 +291,11 @@ TEST_CASE("unsupported constructs give a clean error", "[lower]") {
     }
     return "";
   };
-  CHECK(contains(message("entry main (xs: []i64) = map (\\x -> iota x) xs\n"),
+  // `map (\x -> iota x) xs` is a type error (sizes are checked statically); Kerb leaves
+  // `[]` in the result of a function type unknown, so this one passes the checker.
+  CHECK(contains(message("entry main (xs: []i64) =\n"
+                         "  let f : i64 -> []i64 = \\x -> iota x\n"
+                         "  in map f xs\n"),
                  "does not support map functions returning arrays whose sizes depend on the "
                  "element yet"));
 }

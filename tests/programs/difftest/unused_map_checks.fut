@@ -21,7 +21,7 @@
 -- no_interp input { [1, 2, 3] 3i64 }   output { [2, 3, 4] }
 entry main [n] (p8: [n]i64) (p9: [n]i64) : i64 =
   let v13 = 0i64
-  let v18 = (let v17 = (map2 (\x14 x16 -> p8[1i64]) (iota (length p9)) p9) in v13)
+  let v18 = (let v17 = (map2 (\x14 x16 -> p8[1i64]) (iota n) p9) in v13)
   in v13
 
 entry later_assert [n] [m] (p1: [m]bool) (p2: [n]i64) (p3: u8) : []u16 =

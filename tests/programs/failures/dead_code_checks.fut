@@ -65,7 +65,7 @@ entry unused [n] (xs: [n]i64) (k: i64) : i64 =
 
 entry in_branch [n] (xs: [n]f64) (b: bool) : [n]i16 =
   let ys = map (\x -> assert (x != 6.0) (i16.f64 x)) xs
-  in if b then map (\y -> y) ys else replicate (length ys) 0i16
+  in if b then map (\y -> y) ys else replicate (length ys) 0i16 :> [n]i16
 
 entry in_loop [n] (xs: [n]i64) (k: i64) : i64 =
   let ys = map (\x -> assert (x != 6) (x + 1)) xs

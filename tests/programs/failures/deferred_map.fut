@@ -53,7 +53,7 @@
 -- a[b[c[i]]]
 entry gather3 (a: []i32) (b: []i64) (c: []i64) : []i32 = map (\i -> a[b[i]]) c
 
-entry divide (xs: []i32) (ds: []i32) : []i32 = map2 (/) xs ds
+entry divide [n] (xs: [n]i32) (ds: [n]i32) : []i32 = map2 (/) xs ds
 
 -- The assert sees a value loaded with a bad index: the index is reported.
 entry index_then_assert (xs: []i32) (is: []i64) : []i32 =

@@ -121,19 +121,19 @@
 -- error: division by zero[\s\S]*div_zero_every_type\.fut:139:87-92
 -- input { 3 [7u64, 7u64, 7u64] [3u64, 0u64, 1u64] }
 -- error: division by zero[\s\S]*div_zero_every_type\.fut:139:99-104
-entry i8s (op: i32) (xs: []i8) (ds: []i8) : []i8 =
+entry i8s [n] (op: i32) (xs: [n]i8) (ds: [n]i8) : []i8 =
   map2 (\x d -> if op == 0 then x / d else if op == 1 then x % d else if op == 2 then x // d else x %% d) xs ds
-entry i16s (op: i32) (xs: []i16) (ds: []i16) : []i16 =
+entry i16s [n] (op: i32) (xs: [n]i16) (ds: [n]i16) : []i16 =
   map2 (\x d -> if op == 0 then x / d else if op == 1 then x % d else if op == 2 then x // d else x %% d) xs ds
-entry i32s (op: i32) (xs: []i32) (ds: []i32) : []i32 =
+entry i32s [n] (op: i32) (xs: [n]i32) (ds: [n]i32) : []i32 =
   map2 (\x d -> if op == 0 then x / d else if op == 1 then x % d else if op == 2 then x // d else x %% d) xs ds
-entry i64s (op: i32) (xs: []i64) (ds: []i64) : []i64 =
+entry i64s [n] (op: i32) (xs: [n]i64) (ds: [n]i64) : []i64 =
   map2 (\x d -> if op == 0 then x / d else if op == 1 then x % d else if op == 2 then x // d else x %% d) xs ds
-entry u8s (op: i32) (xs: []u8) (ds: []u8) : []u8 =
+entry u8s [n] (op: i32) (xs: [n]u8) (ds: [n]u8) : []u8 =
   map2 (\x d -> if op == 0 then x / d else if op == 1 then x % d else if op == 2 then x // d else x %% d) xs ds
-entry u16s (op: i32) (xs: []u16) (ds: []u16) : []u16 =
+entry u16s [n] (op: i32) (xs: [n]u16) (ds: [n]u16) : []u16 =
   map2 (\x d -> if op == 0 then x / d else if op == 1 then x % d else if op == 2 then x // d else x %% d) xs ds
-entry u32s (op: i32) (xs: []u32) (ds: []u32) : []u32 =
+entry u32s [n] (op: i32) (xs: [n]u32) (ds: [n]u32) : []u32 =
   map2 (\x d -> if op == 0 then x / d else if op == 1 then x % d else if op == 2 then x // d else x %% d) xs ds
-entry u64s (op: i32) (xs: []u64) (ds: []u64) : []u64 =
+entry u64s [n] (op: i32) (xs: [n]u64) (ds: [n]u64) : []u64 =
   map2 (\x d -> if op == 0 then x / d else if op == 1 then x % d else if op == 2 then x // d else x %% d) xs ds

@@ -21,4 +21,4 @@
 -- error: division by zero[\s\S]*map_lanes_fail\.fut:24:
 entry gather (xs: []i32) (is: []i64) : []i32 = map (\i -> xs[i]) is
 
-entry divide (xs: []i32) (ds: []i32) : []i32 = map2 (\x d -> x / d) xs ds
+entry divide [n] (xs: [n]i32) (ds: [n]i32) : []i32 = map2 (\x d -> x / d) xs ds

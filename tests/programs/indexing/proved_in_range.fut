@@ -37,7 +37,7 @@
 -- ==
 -- entry: zipped
 -- input { [1, 2, 3] [10, 20, 30] } output { [21, 42, 63] }
--- input { [1, 2, 3] [10, 20] } error: Sizes of the arguments of map3 do not match
+-- input { [1, 2, 3] [10, 20] } error: cannot match shape of type "\[3\]i32"
 
 entry matmul_nested [n][m][p] (a: [n][m]f32) (b: [m][p]f32) : [n][p]f32 =
   map (\i -> map (\j -> reduce (+) 0f32 (map (\k -> a[i, k] * b[k, j]) (iota m))) (iota p))
@@ -72,9 +72,10 @@ entry clamps [n] (xs: [n]i32) : [n]i32 =
 entry rows_loop [rows][cols] (wall: [rows][cols]i32) : i32 =
   loop s = 0 for r < rows - 1 do s + reduce (+) 0 (map (\j -> wall[r + 1, j]) (iota cols))
 
--- an iota zipped with arrays of its size (map3's size check makes m = n)
+-- an iota zipped with arrays of its size (the size coercion's check makes m = n)
 entry zipped [n][m] (xs: [n]i32) (ys: [m]i32) : [n]i32 =
-  map3 (\i x y -> x + y + ys[i]) (iota n) xs ys
+  let ys = ys :> [n]i32
+  in map3 (\i x y -> x + y + ys[i]) (iota n) xs ys
 
 -- explicit guards
 entry guarded [n] (xs: [n]i32) (is: []i64) : ([]i32, []i32) =

@@ -13,5 +13,5 @@ entry main (ks: []i64) = flatmap (\k -> (replicate k (i32.i64 k + 1), k)) ks
 -- output { [0i64, 1i64, 2i64] [true, true, false] [0i64, 0i64, 1i64]
 --          [[4, 5, 6], [7, 8, 9], [7, 8, 9]] [6, 15, 24] }
 
-entry rows (ks: []i64) (xss: [][]i32) =
+entry rows [n] (ks: [n]i64) (xss: [n][]i32) =
   flatmap (\(k, xs) -> (replicate k xs, i32.sum xs)) (zip ks xss)

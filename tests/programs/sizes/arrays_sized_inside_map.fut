@@ -24,7 +24,7 @@
 
 -- iota and replicate of a per-element length, read by reductions; the lengths come
 -- from a map that is fused into its reader (computed before the loop).
-entry sums (ns: []i64) (ks: []i64) : ([]i64, []i64) =
+entry sums [n] (ns: [n]i64) (ks: [n]i64) : ([]i64, []i64) =
   let ms = map (\n -> n + 0) ns
   in unzip (map2 (\n k -> (i64.sum (iota n), i64.sum (replicate n k))) ms ks)
 
@@ -39,5 +39,5 @@ entry nested (ns: []i64) : []i64 =
              in i64.sum (map i64.sum xss)) ns
 
 -- An index out of bounds in the second element (the first failure, in order).
-entry picked (ns: []i64) (is: []i32) : []i64 =
+entry picked [n] (ns: [n]i64) (is: [n]i32) : []i64 =
   map2 (\n i -> let xs = opaque (iota n) in xs[i]) ns is

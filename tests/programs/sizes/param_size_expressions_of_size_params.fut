@@ -6,4 +6,4 @@
 
 def halves [k] (xs: [k * 2]i32) (_: [k]bool) : [k]i32 = xs[0:k]
 
-entry main (xs: []i32) = halves (xs ++ xs) (replicate (length xs) true) |> take 3
+entry main [n] (xs: [n]i32) = halves (xs ++ xs :> [n * 2]i32) (replicate n true) |> take 3

@@ -32,8 +32,8 @@ entry small [d] (k: i64) (n: i64) (base: [d]f32) : ([]f32, []i32) =
 -- input { 1i64 1i64 1i64 } output { 0i64 0i64 }
 entry large (k: i64) (n: i64) (d: i64) : (i64, i64) =
   let (sums, counts) = small k n (map f32.i64 (iota d))
-  in (reduce (+) 0 (map2 (\s j -> i64.f32 s * (j % 1000 + 1)) sums (iota (k * d))),
-      reduce (+) 0 (map2 (\c j -> i64.i32 c * (j + 1)) counts (iota k)))
+  in (reduce (+) 0 (map2 (\s j -> i64.f32 s * (j % 1000 + 1)) (sums :> [k * d]f32) (iota (k * d))),
+      reduce (+) 0 (map2 (\c j -> i64.i32 c * (j + 1)) (counts :> [k]i32) (iota k)))
 
 -- The points as an input (bench/kmeans.fut's shape).
 -- ==

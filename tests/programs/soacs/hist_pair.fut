@@ -65,18 +65,19 @@ entry fails (k: i64) (n: i64) (bad1: i64) (bad2: i64) : ([]i64, []i64) =
                           (map (\i -> 10 / (i - bad2)) (iota n))
   in (a, b)
 
--- A size check between them that fails (the second's indices and values differ in
--- length), and the first's fused map failing too: compiled code may report either,
--- the first map's element failing (the interpreter's) or the size check on the host.
+-- A size check between them that fails (the second's values, coerced to the length of
+-- its indices, are longer), and the first's fused map failing too: compiled code may
+-- report either, the first map's element failing (the interpreter's) or the size check
+-- on the host.
 -- ==
 -- entry: check_between
--- input { 3i64 100i64 -1i64 } error: Sizes|division by zero
--- input { 3i64 100i64 50i64 } error: Sizes|division by zero
+-- input { 3i64 100i64 -1i64 } error: cannot match shape|division by zero
+-- input { 3i64 100i64 50i64 } error: cannot match shape|division by zero
 entry check_between (k: i64) (n: i64) (bad: i64) : ([]i64, []i64) =
   let a = reduce_by_index (replicate k 0i64) (+) 0i64
                           (map (\i -> i % (k + 1)) (iota n))
                           (map (\i -> 10 / (i - bad)) (iota n))
-  let b = reduce_by_index (replicate k 0i64) (+) 0i64 (iota n) (iota (n + 1))
+  let b = reduce_by_index (replicate k 0i64) (+) 0i64 (iota n) (iota (n + 1) :> [n]i64)
   in (a, b)
 
 

@@ -7,8 +7,7 @@
 -- output { 10i64 [1i32, 3i32, 5i32, 7i32, 9i32] [1i32, 2i32, 3i32, 4i32, 5i32] 25i32 }
 -- input { 100001i64 [7i32] }
 -- output { 5000050000i64 [7i32] [7i32] 1073741824i32 }
-entry main (n: i64) (xs: []i32) : (i64, []i32, []i32, i32) =
-  let m = length xs
+entry main [m] (n: i64) (xs: [m]i32) : (i64, []i32, []i32, i32) =
   let s = reduce (+) 0 (iota n)
   let a = map2 (\i x -> i32.i64 i + x) (iota m) xs
   let h = reduce_by_index (replicate m 0i32) (+) 0 (iota (i64.min n m)) (take (i64.min n m) xs)

@@ -43,8 +43,8 @@ entry types (bs: []bool) (a: []i8) (b: []i16) (c: []f16) (d: []i64) (e: []f64) (
 -- output { [1f64, 3f64, 5f64, 7f64, 9f64, 11f64, 13f64, 15f64]
 --          [3f64, 5f64, 7f64, 9f64, 11f64, 13f64, 15f64, 17f64] }
 entry views (xs: []i32) (ys: []f64) : ([]f64, []f64) =
-  let a = map2 (\x y -> f64.i32 x + y) xs[1:9] ys[0:8]
-  let b = map2 (\x y -> f64.i32 x + y) xs[3:11] ys[0:8]
+  let a = map2 (\x y -> f64.i32 x + y) (xs[1:9] :> [8]i32) ys[0:8]
+  let b = map2 (\x y -> f64.i32 x + y) (xs[3:11] :> [8]i32) ys[0:8]
   in (a, b)
 
 -- A chain of maps and a map of two results, with a gather from a free array.

@@ -45,8 +45,8 @@ def argmin (a: (f32, i64)) (b: (f32, i64)) : (f32, i64) =
 def stats (a: (i8, i16, i64, i32)) (b: (i8, i16, i64, i32)) : (i8, i16, i64, i32) =
   (i8.min a.0 b.0, i16.max a.1 b.1, a.2 + b.2, a.3 + b.3)
 
-entry argmin_zip (ds: []f32) : (f32, i64) =
-  reduce_comm argmin (f32.inf, -1) (zip ds (iota (length ds)))
+entry argmin_zip [n] (ds: [n]f32) : (f32, i64) =
+  reduce_comm argmin (f32.inf, -1) (zip ds (iota n))
 
 entry argmin_indexed (ds: []f32) : (f32, i64) =
   let n = length ds
