@@ -54,13 +54,15 @@
 // specification keeps its type, resolved where the signature is written (`#spec.t` for
 // its own types); ascription makes those the module's types and records the result on
 // the definition (FunDef::specified), and the type checker unifies the definition's
-// type with it (sizes erased; the specification's type parameters fresh variables), with
-// Futhark's "Module type specifies ... but module provides ..." where they differ. Only
-// a definition the ascribed module's own elaboration made is given the type (a structure
-// literal, a parametric module's body at its application, a module argument written in
-// place): one that the module only names (`module N : S = M`, `open M` inside it) is
-// shared with other modules and stays as it is, so the specification is not checked
-// there.
+// type with it (the specification's type parameters fresh variables, its sizes not
+// compared: fresh size variables in the parameters and unknown in the result, so that
+// the definition keeps the sizes its body gives, as `def vzip = id` keeps `[n]a ->
+// [n]a`), with Futhark's "Module type specifies ... but module provides ..." where they
+// differ. Only a definition the ascribed module's own elaboration made is given the type
+// (a structure literal, a parametric module's body at its application, a module
+// argument written in place): one that the module only names (`module N : S = M`, `open
+// M` inside it) is shared with other modules and stays as it is, so the specification is
+// not checked there.
 //
 // Note [Type specifications]
 // Each `type` specification keeps its parameters, liftedness and definition (resolved

@@ -1301,7 +1301,13 @@ private:
       if (p.kind == TypeParam::Plain) vars_[size_t(v.var)].no_function = true;
       subst[p.name] = v;
     }
-    Type want = erase_dims(substitute_named(t, subst));
+    // The parameters' sizes fresh size variables, the result's unknown: f's type must
+    // not take an anonymous size from the specification (an existential of its result
+    // where f's body gives a known size). The variables are f's own, as its parameters'
+    // sizes are (one depth in), so that make_scheme generalises those left unsolved.
+    depth_++;
+    Type want = fill_anonymous(erase_dims(substitute_named(t, subst)), spec.span);
+    depth_--;
     Type have = function_type(f);
     if (!unify(want, have))
       error_at(spec.span, fmt::format("Module type specifies val {}{} but module provides val {} : "
