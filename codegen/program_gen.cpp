@@ -150,10 +150,25 @@ void ProgramGen::host_stm(const core::Stm &s) {
     if (t.rank == 1) {
       Type *et = g.ops().mem_type(t.prim);
       uint64_t es = out_.host->getDataLayout().getTypeAllocSize(et);
-      AllocaInst *buf = g.entry_alloca(ArrayType::get(et, std::max<size_t>(n, 1)));
-      for (size_t i = 0; i < n; i++)
-        b.CreateStore(g.ops().to_mem(t.prim, g.scalar(e.args[i])),
-                      b.CreateGEP(et, buf, g.i64(int64_t(i))));
+      std::vector<Value *> elems;
+      std::vector<Constant *> consts;
+      for (size_t i = 0; i < n; i++) {
+        elems.push_back(g.ops().to_mem(t.prim, g.scalar(e.args[i])));
+        if (auto *c = dyn_cast<Constant>(elems.back())) consts.push_back(c);
+      }
+      // Elements that are all constants (a string literal's bytes) are copied from a
+      // constant global: stores into a stack buffer, one per element, take LLVM time
+      // that grows faster than the literal (20,000 took 20 s) and stack space.
+      Value *buf;
+      if (n > 0 && consts.size() == n) {
+        ArrayType *at = ArrayType::get(et, n);
+        buf = new GlobalVariable(*out_.host, at, /*isConstant=*/true, GlobalValue::PrivateLinkage,
+                                 ConstantArray::get(at, consts), "array_literal");
+      } else {
+        buf = g.entry_alloca(ArrayType::get(et, std::max<size_t>(n, 1)));
+        for (size_t i = 0; i < n; i++)
+          b.CreateStore(elems[i], b.CreateGEP(et, buf, g.i64(int64_t(i))));
+      }
       Value *bytes = g.i64(int64_t(n * es));
       Value *addr = alloc(bytes);
       g.return_if_error(b.CreateCall(g.rt("kerb_rt_write"), {g.ctx, addr, buf, bytes}));

@@ -88,6 +88,7 @@ std::unique_ptr<FunDef> clone_fundef_in(const FunDef &f, std::map<const FunDef *
   c->ret_annotation = f.ret_annotation;
   if (f.body) c->body = clone_in(*f.body, copies);
   c->ret_type = f.ret_type;
+  c->specified = f.specified;
   return c;
 }
 

@@ -152,7 +152,8 @@ struct Expr {
   bool bool_value = false;
   std::optional<PrimType> suffix; // 1i64, 2.5f32
 
-  // Names (Var, Apply, Loop counter).
+  // Names (Var, Apply, Loop counter). On a Binary, a numeric module's operator used
+  // infix (`n i64.== m`): the built-in even where a local definition redefines `==`.
   std::string name;
   // Operators.
   BinOp binop = BinOp::Add;
@@ -237,6 +238,17 @@ struct FunDef {
   std::optional<Type> ret_annotation;
   ExprPtr body;
   Type ret_type;                   // filled by the type checker
+  // [modules] The types that `val` specifications give this definition, where the
+  // module made with it is ascribed a module type (Note [Value specifications] in
+  // compiler/modules/elaborate_modules.cpp): the type checker unifies its type with each.
+  struct Specified {
+    Type type;                          // resolved; the specification's type parameters
+    std::vector<TypeParam> type_params; // are Named types in it
+    std::string name;                   // f, or M.f in a module type's module M
+    std::string text;                   // ` 'a : a -> a` (after `val f`), for messages
+    Span span;                          // the ascription
+  };
+  std::vector<Specified> specified;
 };
 
 // [full] `type name params = definition` (also `type^`, `type~`).

@@ -27,6 +27,7 @@ namespace kerb {
   X(Unzip, "unzip") X(Unzip2, "unzip2") X(Unzip3, "unzip3")                    \
   X(Unzip4, "unzip4") X(Unzip5, "unzip5")                                      \
   X(Length, "length") X(Flatten, "flatten") X(Unflatten, "unflatten")          \
+  X(Unflatten3d, "unflatten_3d") X(Unflatten4d, "unflatten_4d")                \
   X(Transpose, "transpose") X(Concat, "concat") X(Reverse, "reverse")          \
   X(Rotate, "rotate") X(Take, "take") X(Drop, "drop") X(Split, "split")        \
   X(Head, "head") X(Last, "last") X(Tail, "tail") X(Init, "init")              \

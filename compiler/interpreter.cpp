@@ -68,28 +68,6 @@ std::string shape_text(const std::vector<int64_t> &shape) {
   return out;
 }
 
-// Splits a size expression "a <op> b" at its last top-level `op`, for the sizes of
-// unflatten's [n * m] and split's [n + m] arguments. `op` must be the operator applied
-// last: a product may contain no top-level + or -, and a sum's last + may not be
-// followed by a top-level -.
-std::optional<std::pair<std::string, std::string>> split_size_text(const std::string &text,
-                                                                   char op) {
-  int depth = 0;
-  std::optional<size_t> at;
-  for (size_t i = 0; i < text.size(); i++) {
-    char c = text[i];
-    if (c == '(') depth++;
-    else if (c == ')') depth--;
-    else if (depth != 0) continue;
-    else if (c == op) at = i;
-    else if (c == '-' || (c == '+' && op == '*')) {
-      if (op == '*') return std::nullopt;
-      at.reset();
-    }
-  }
-  if (!at) return std::nullopt;
-  return std::make_pair(text.substr(0, *at), text.substr(*at + 1));
-}
 
 // ---------------------------------------------------------------------------------
 // Steal analysis: which in-place updates `x with [...] = v` may move x's array out of
@@ -1846,6 +1824,9 @@ private:
         fail_text(FailureKind::Size, span, "unflatten: the sizes of the result are not known");
       return unflatten(dims->first, dims->second, val(0), span);
     }
+    case ArrayBuiltin::Unflatten3d: case ArrayBuiltin::Unflatten4d:
+      KERB_ASSERT(false, "unflatten_3d and unflatten_4d are expanded by finish_first_order");
+      return Value();
     case ArrayBuiltin::Transpose:
       return transpose_outer(val(0));
     case ArrayBuiltin::Concat:

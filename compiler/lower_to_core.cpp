@@ -8,6 +8,7 @@
 #include "compiler/lower_to_core.h"
 
 #include "compiler/prim_ops.h"
+#include "compiler/size_expr.h"
 
 #include <fmt/format.h>
 
@@ -1705,11 +1706,9 @@ private:
         m = resolve_dim(type.dims[1], span);
         const Type *at = args.type(0);
         if ((!n || !m) && at && at->is_array() && at->dims[0].kind == Dim::Var) {
-          std::string text = at->dims[0].name;
-          size_t star = text.rfind('*');
-          if (star != std::string::npos) {
-            n = size_expression(text.substr(0, star), span);
-            m = size_expression(text.substr(star + 1), span);
+          if (auto parts = split_size_text(at->dims[0].name, '*')) {
+            n = size_expression(parts->first, span);
+            m = size_expression(parts->second, span);
           }
         }
       }

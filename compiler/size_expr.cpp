@@ -5,6 +5,29 @@
 
 namespace kerb {
 
+std::optional<std::pair<std::string, std::string>> split_size_text(std::string_view text, char op) {
+  int depth = 0;
+  std::optional<size_t> at;
+  for (size_t i = 0; i < text.size(); i++) {
+    char c = text[i];
+    if (c == '(') depth++;
+    else if (c == ')') depth--;
+    else if (depth != 0) continue;
+    else if (c == op) at = i;
+    else if (c == '-' || (c == '+' && op == '*')) {
+      if (op == '*') return std::nullopt;
+      at.reset();
+    }
+  }
+  if (!at) return std::nullopt;
+  auto trim = [](std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    return std::string(s);
+  };
+  return std::make_pair(trim(text.substr(0, *at)), trim(text.substr(*at + 1)));
+}
+
 namespace {
 
 class SizeExprEval {

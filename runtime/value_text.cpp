@@ -737,6 +737,11 @@ struct ValueParser {
     int w = prim_bits(t);
     if (n.too_big) does_not_fit(n, t);
     uint64_t m = n.magnitude;
+    uint64_t mask = w == 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1;
+    // A value with a type suffix is read modulo the type's width, as Futhark reads it
+    // (255i8 is -1, 256u8 is 0; Futhark's primitive/ctz.fut gives 255i8); one without a
+    // suffix must fit the type it is read as.
+    if (n.has_suffix) return PrimValue::unsigned_int(t, (n.negative ? 0 - m : m) & mask);
     if (is_unsigned_int(t)) {
       uint64_t max = w == 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1;
       if (m > max) does_not_fit(n, t);

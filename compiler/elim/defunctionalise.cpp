@@ -749,14 +749,16 @@ private:
   }
 
   // A functional argument of a built-in: as written where the first-order checker takes
-  // it, else a lambda applying the closure (Note [Static values]).
+  // it, else a lambda applying the closure (Note [Static values]). A lambda that takes
+  // fewer parameters than the built-in gives it (`map2 (\x -> map2 f ys) xs zss`, whose
+  // body is a function of the second) is such a closure too.
   ExprPtr soac_function(const Expr &a, Lets &lets) {
     if (a.kind == ExprKind::Unsafe) {
       ExprPtr out = shallow_copy(a);
       out->args.push_back(soac_function(*a.args[0], lets));
       return out;
     }
-    if (a.kind == ExprKind::Lambda) {
+    if (a.kind == ExprKind::Lambda && a.params.size() == arrows(a.type)) {
       ExprPtr out = shallow_copy(a);
       if (out->annotation && contains_function(*out->annotation)) out->annotation.reset();
       size_t mark = env_.size();
@@ -767,11 +769,14 @@ private:
     }
     bool local = a.callee == Callee::Local || (a.callee == Callee::Function && a.fun && a.fun->is_local);
     // The lowering takes sections and numeric-module functions as they are, except the
-    // short-circuiting and concatenating operators and the reductions (i32.sum): those
-    // become lambdas below.
+    // short-circuiting and concatenating operators, equality on values that are not
+    // primitive (`map (== (a, b))`: expand_equality expands the lambda's `==`) and the
+    // reductions (i32.sum): those become lambdas below.
     bool lambda_only = (a.kind == ExprKind::OpSection &&
                         (a.binop == BinOp::LogAnd || a.binop == BinOp::LogOr ||
-                         a.binop == BinOp::Concat)) ||
+                         a.binop == BinOp::Concat ||
+                         ((a.binop == BinOp::Eq || a.binop == BinOp::Neq) &&
+                          a.type.kind == Type::Function && !a.type.elems[0].is_prim()))) ||
                        (a.callee == Callee::PrimBuiltin && a.prim_builtin.fn != PrimFn::ConvertFrom &&
                         prim_fn_arity(a.prim_builtin.fn) < 0);
     if (a.kind == ExprKind::OpSection && a.name.empty() && !lambda_only) {

@@ -40,10 +40,29 @@
 // Kerb does not hide a type behind an opaque signature: `module M : {type t} = {type t =
 // i32}` makes M.t the same type as i32 everywhere. A program Futhark accepts means the
 // same under this reading; one that relies on t being i32 outside M is accepted where
-// Futhark rejects it. The values a signature specifies are checked to exist, not checked
-// against their specified types, but for uniqueness: a function may consume an argument
-// only where its `val` does (check_val_uniqueness); the types it specifies are checked as
+// Futhark rejects it. The values a signature specifies are checked to exist and, where
+// the ascribed module made them, given their specified types (Note [Value
+// specifications]); wherever they were made, a function may consume an argument only
+// where its `val` does (check_val_uniqueness); the types it specifies are checked as
 // Futhark checks them (Note [Type specifications]).
+//
+// Note [Value specifications]
+// Futhark sees an ascribed module's values through the module type: in `module K = F
+// f32` with `F (P: real) : {type t  val copy [n] : [n]t -> *[n]t} with t = P.t = { ...
+// def copy = copy }`, K.copy is a function of f32 arrays, not the polymorphic `copy`
+// (babelstream's `entry f32_copy = K.copy` would otherwise be polymorphic). Each `val`
+// specification keeps its type, resolved where the signature is written (`#spec.t` for
+// its own types); ascription makes those the module's types and records the result on
+// the definition (FunDef::specified), and the type checker unifies the definition's
+// type with it (the specification's type parameters fresh variables, its sizes not
+// compared: fresh size variables in the parameters and unknown in the result, so that
+// the definition keeps the sizes its body gives, as `def vzip = id` keeps `[n]a ->
+// [n]a`), with Futhark's "Module type specifies ... but module provides ..." where they
+// differ. Only a definition the ascribed module's own elaboration made is given the type
+// (a structure literal, a parametric module's body at its application, a module
+// argument written in place): one that the module only names (`module N : S = M`, `open
+// M` inside it) is shared with other modules and stays as it is, so the specification is
+// not checked there.
 //
 // Note [Type specifications]
 // Each `type` specification keeps its parameters, liftedness and definition (resolved
@@ -100,6 +119,8 @@ struct SigInfo {
   // By name, for `values`: the type as written, and the specification's text.
   std::map<std::string, std::pair<Type, std::string>> value_types;
   std::map<std::string, TypeSpec> type_specs; // by name, for `types`
+  // By name, for the `values` whose types resolve (Note [Value specifications]).
+  std::map<std::string, FunDef::Specified> val_specs;
   std::vector<std::pair<std::string, std::shared_ptr<SigInfo>>> modules;
 };
 
@@ -332,9 +353,10 @@ private:
       } else {
         bool saved = main_;
         main_ = false;
+        size_t made_from = prog_.defs.size();
         m = elab_mod(*d.mod, scope, prefix + d.name + ".");
         main_ = saved;
-        if (d.sig) m = ascribe(m, elab_sig(*d.sig, scope), d.mod->span);
+        if (d.sig) m = ascribe(m, elab_sig(*d.sig, scope), d.mod->span, made_from);
       }
       if (exports) exports->modules[d.name] = m;
       scope.modules[d.name] = m;
@@ -477,8 +499,11 @@ private:
       return out;
     }
     case ModExp::Import: return import_file(e.name, e.span);
-    case ModExp::Ascribe:
-      return ascribe(elab_mod(*e.fun, scope, prefix), elab_sig(*e.sig, scope), e.span);
+    case ModExp::Ascribe: {
+      size_t made_from = prog_.defs.size();
+      EnvPtr m = elab_mod(*e.fun, scope, prefix);
+      return ascribe(m, elab_sig(*e.sig, scope), e.span, made_from);
+    }
     case ModExp::Lambda: {
       auto m = std::make_shared<Env>();
       m->params = e.params;
@@ -491,9 +516,10 @@ private:
       EnvPtr f = elab_mod(*e.fun, scope, prefix);
       if (!f->is_functor())
         error_at(e.fun->span, "this module is not parametric and cannot be applied");
+      size_t arg_from = prog_.defs.size();
       EnvPtr arg = elab_mod(*e.arg, scope, fmt::format("{}arg{}.", prefix, ++anon_));
       const ModParam &p = f->params[0];
-      arg = ascribe(arg, elab_sig(*p.sig, *f->closure), e.arg->span);
+      arg = ascribe(arg, elab_sig(*p.sig, *f->closure), e.arg->span, arg_from);
       auto closure = std::make_shared<Env>(*f->closure);
       closure->modules[p.name] = arg;
       if (f->params.size() > 1) {
@@ -502,8 +528,10 @@ private:
         g->closure = closure;
         return g;
       }
+      size_t body_from = prog_.defs.size();
       EnvPtr body = elab_mod(*f->body, *closure, prefix);
-      if (f->result_sig) body = ascribe(body, elab_sig(*f->result_sig, *closure), e.span);
+      if (f->result_sig)
+        body = ascribe(body, elab_sig(*f->result_sig, *closure), e.span, body_from);
       return body;
     }
     }
@@ -544,6 +572,7 @@ private:
           check_val_spec(sp);
           out->values.push_back(sp.name);
           out->value_types[sp.name] = {sp.type, std::string(sp.span.text())};
+          if (std::optional<FunDef::Specified> v = val_spec(sp, *own)) out->val_specs[sp.name] = *v;
           break;
         case Spec::Type:
           out->types.push_back(sp.name);
@@ -555,6 +584,7 @@ private:
           SigPtr inc = elab_sig(*sp.sig, *own);
           out->values.insert(out->values.end(), inc->values.begin(), inc->values.end());
           out->value_types.insert(inc->value_types.begin(), inc->value_types.end());
+          for (const auto &[n, v] : inc->val_specs) out->val_specs[n] = v;
           out->types.insert(out->types.end(), inc->types.begin(), inc->types.end());
           for (const auto &[n, ts] : inc->type_specs) {
             out->type_specs[n] = ts;
@@ -588,8 +618,10 @@ private:
   }
 
   // `m` restricted to what `s` specifies; an error at `span` if m lacks any of it.
-  // `path` names the module inside the ascribed one, for the messages ("bar.").
-  EnvPtr ascribe(const EnvPtr &m, const SigPtr &s, const Span &span,
+  // `path` names the module inside the ascribed one, for the messages ("bar."). The
+  // definitions from `prog_.defs[made_from]` on were made by m's elaboration: they take
+  // the types `s` specifies for them (Note [Value specifications]).
+  EnvPtr ascribe(const EnvPtr &m, const SigPtr &s, const Span &span, size_t made_from,
                  const std::string &path = "") {
     if (s->builtin) return m;
     if (s->functor) {
@@ -642,9 +674,56 @@ private:
         error_at(span, fmt::format("Module does not define a module named '{}' (its module type "
                                    "requires it)",
                                    name));
-      out->modules[name] = ascribe(it->second, sub, span, path + name + ".");
+      out->modules[name] = ascribe(it->second, sub, span, made_from, path + name + ".");
+    }
+    for (const auto &[v, spec] : s->val_specs) {
+      auto it = out->values.find(v);
+      if (it == out->values.end()) continue;
+      FunDef::Specified x = spec;
+      x.type = own_types(spec.type, *out);
+      if (names_spec_type(x.type)) continue;
+      // The module's types by their definitions: a type the module declares after the
+      // definition (a second `open` of a parametric module's application) is not known
+      // where the definition is checked.
+      x.type = expand(x.type);
+      x.name = path + v;
+      x.span = span;
+      for (size_t i = made_from; i < prog_.defs.size(); i++)
+        if (prog_.defs[i]->name == it->second) prog_.defs[i]->specified.push_back(x);
     }
     return out;
+  }
+
+  // A `val` specification with its type resolved where the signature is written
+  // (`scope`), or nullopt where it cannot be.
+  std::optional<FunDef::Specified> val_spec(const Spec &sp, const Env &scope) {
+    TypeDecl d;
+    d.type_params = sp.type_params;
+    d.size_params = sp.size_params;
+    d.definition = sp.type;
+    d.span = sp.span;
+    std::optional<Type> t = resolved_type(d, scope);
+    if (!t) return std::nullopt;
+    FunDef::Specified out;
+    // The type parameters get names no type abbreviation has (expand leaves them).
+    std::map<std::string, Type> params;
+    out.type_params = sp.type_params;
+    for (TypeParam &p : out.type_params) {
+      p.name = "#param." + p.name;
+      params[p.name.substr(7)] = Type::named(p.name);
+    }
+    out.type = substitute_named(*t, params);
+    out.name = sp.name;
+    out.text = fmt::format("{} : {}", params_suffix(sp.size_params, sp.type_params), sp.type.str());
+    out.span = sp.span;
+    return out;
+  }
+
+  // Whether `t` still names a signature's own type (one the module does not define).
+  static bool names_spec_type(const Type &t) {
+    return any_in_type(t, [](const Type &x) {
+      return x.kind == Type::Named && x.name.starts_with("#spec.");
+    });
   }
 
   // ---- type specifications (Note [Type specifications])
@@ -695,8 +774,9 @@ private:
   }
 
   // A function the module provides for `val name : spec` may consume an argument only
-  // where the specification does, and must return a unique result where it does
-  // (Note [Transparent ascription]: the types themselves are not compared).
+  // where the specification does, and must return a unique result where it does; also
+  // for a definition the module only names, whose type is not compared (Note [Value
+  // specifications]).
   void check_val_uniqueness(const std::string &spec_text, const Type &spec, const std::string &def,
                             const Span &span) {
     const FunDef *f = nullptr;
@@ -1222,6 +1302,7 @@ private:
                 prim_from_name(e->name.substr(0, dot), p) && e->name.substr(dot + 1) == parts[1]) {
               ExprPtr b = make_expr(ExprKind::Binary, e->span);
               b->binop = *op;
+              b->name = e->name; // the built-in even where a local redefines the operator
               for (ExprPtr &a : e->args) {
                 ExprPtr asc = make_expr(ExprKind::Ascribe, a->span);
                 asc->annotation = Type::prim_type(p);

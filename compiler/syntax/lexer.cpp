@@ -5,7 +5,8 @@
 // maximal munch over operator characters (so a user-defined operator such as `+^` is
 // one token; the parser gives it the precedence of its first characters). Every token
 // records whether whitespace precedes it (`glued`), which the parser needs for `a[i]`
-// versus `f [i]`.
+// versus `f [i]`. String and character literals are decoded here (Note [String and
+// character literals]).
 #include "compiler/syntax/lexer.h"
 
 #include <cmath>
@@ -159,16 +160,11 @@ private:
       return make(TokenKind::Symbol, span(start, pos_), ".");
     }
 
-    if (c == '"') {
-      pos_++;
-      while (pos_ < src_.size() && src_[pos_] != '"' && src_[pos_] != '\n')
-        pos_ += src_[pos_] == '\\' && pos_ + 1 < src_.size() ? 2 : 1;
-      if (peek() != '"')
-        error_at(span(start, start + 1), "unterminated string literal");
-      pos_++;
-      // Kept as a token so that `import "lib"` is rejected for the import, not the
-      // string; the parser rejects string literals wherever they appear.
-      return make(TokenKind::Symbol, span(start, pos_), std::string(src_.substr(start, pos_ - start)));
+    if (c == '"')
+      return lex_string(start);
+    if (c == '\'') {
+      if (std::optional<Token> t = lex_char(start))
+        return std::move(*t);
     }
 
     if (c == ':') {
@@ -208,6 +204,210 @@ private:
     if ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7f)
       error_at(span(start, start + 1), fmt::format("unexpected character (byte 0x{:02x})", (unsigned char)c));
     error_at(span(start, start + 1), fmt::format("unexpected character '{}'", c));
+  }
+
+  // Note [String and character literals]
+  // As in Futhark, whose lexer reads them with Haskell's `read`:
+  //   - a string literal "..." is a value of type []u8, the UTF-8 bytes of its
+  //     characters (the parser makes it an array literal of u8s); a character literal
+  //     'a' is an integer literal whose value is the character's code point (the parser
+  //     makes it an unsuffixed IntLit, so its type is inferred like 97's);
+  //   - escapes are Haskell's: \a \b \f \n \r \t \v \\ \" \', a code point in decimal
+  //     (\955), octal (\o1673) or hexadecimal (\x3bb), control characters (\^A, \NUL,
+  //     \SOH .. \DEL, the longest name that matches), and in strings only \& (nothing)
+  //     and a gap (a backslash, spaces, a backslash: nothing). A code point beyond
+  //     0x10FFFF is an error, and in a string a surrogate (0xD800..0xDFFF) becomes
+  //     U+FFFD, as Haskell's Text does;
+  //   - a character literal is one character (UTF-8 encoded in the source) or an escape
+  //     of one character or of decimal digits, between quotes: '\x41' is not one in
+  //     Futhark's lexer, and is an error here. A quote that does not start such a
+  //     literal is the symbol ' of type parameters ('t, '^t, '~t); a quote inside a
+  //     name (x', f'') belongs to the name, which lex_word reads first.
+  // Neither may contain a line break, a tab or another control character (Futhark's
+  // lexer allows printable characters only): these must be written as escapes.
+
+  // The code point of the UTF-8 encoded character at pos_, which it skips. `what`
+  // names the literal, for errors.
+  uint32_t lex_utf8(const char *what) {
+    uint32_t start = pos_;
+    auto byte = [&](uint32_t i) { return i < src_.size() ? (unsigned char)src_[i] : 0u; };
+    unsigned b0 = byte(pos_);
+    int len = b0 < 0x80 ? 1 : (b0 >> 5) == 0x6 ? 2 : (b0 >> 4) == 0xe ? 3 : (b0 >> 3) == 0x1e ? 4 : 0;
+    uint32_t cp = len == 1 ? b0 : len == 2 ? (b0 & 0x1f) : len == 3 ? (b0 & 0x0f) : (b0 & 0x07);
+    bool ok = len > 0;
+    for (int k = 1; ok && k < len; k++) {
+      unsigned b = byte(pos_ + uint32_t(k));
+      ok = (b >> 6) == 0x2;
+      cp = (cp << 6) | (b & 0x3f);
+    }
+    // Overlong encodings, surrogates and code points beyond U+10FFFF are not UTF-8.
+    static const uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (!ok || cp < kMin[len] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+      error_at(span(start, start + 1),
+               fmt::format("invalid UTF-8 in {} (byte 0x{:02x})", what, b0));
+    if (cp < 0x20 || cp == 0x7f)
+      error_at(span(start, start + 1),
+               fmt::format("{} cannot contain the control character 0x{:02x}: write it as an "
+                           "escape, such as \\n or \\t",
+                           what, cp));
+    pos_ += uint32_t(len);
+    return cp;
+  }
+
+  static void append_utf8(std::string &out, uint32_t cp) {
+    if (cp >= 0xD800 && cp <= 0xDFFF)
+      cp = 0xFFFD;
+    if (cp < 0x80) {
+      out += char(cp);
+    } else if (cp < 0x800) {
+      out += char(0xC0 | (cp >> 6));
+      out += char(0x80 | (cp & 0x3f));
+    } else if (cp < 0x10000) {
+      out += char(0xE0 | (cp >> 12));
+      out += char(0x80 | ((cp >> 6) & 0x3f));
+      out += char(0x80 | (cp & 0x3f));
+    } else {
+      out += char(0xF0 | (cp >> 18));
+      out += char(0x80 | ((cp >> 12) & 0x3f));
+      out += char(0x80 | ((cp >> 6) & 0x3f));
+      out += char(0x80 | (cp & 0x3f));
+    }
+  }
+
+  // The escape at pos_ (a backslash), which it skips: its code point, or none for \&
+  // and a gap (`in_string` only). `what` names the literal, for errors.
+  std::optional<uint32_t> lex_escape(bool in_string, const char *what) {
+    uint32_t start = pos_;
+    pos_++;
+    char c = peek();
+    auto bad = [&](uint32_t end) -> std::optional<uint32_t> {
+      std::string_view esc = src_.substr(start, std::max(end, start + 1) - start);
+      error_at(span(start, end), fmt::format("invalid escape '{}' in {}", esc, what));
+    };
+    // A numeric escape: digits of `base` (at least one), at most U+10FFFF.
+    auto numeric = [&](unsigned base, uint32_t digits_start) -> std::optional<uint32_t> {
+      auto digit = [&](char d) -> int {
+        if (d >= '0' && d <= '9' && unsigned(d - '0') < base) return d - '0';
+        if (base == 16 && is_hex_digit(d)) return std::tolower((unsigned char)d) - 'a' + 10;
+        return -1;
+      };
+      pos_ = digits_start;
+      uint64_t v = 0;
+      while (digit(peek()) >= 0) {
+        v = std::min<uint64_t>(v * base + uint64_t(digit(peek())), uint64_t(1) << 40);
+        pos_++;
+      }
+      if (pos_ == digits_start)
+        return bad(pos_);
+      if (v > 0x10FFFF)
+        error_at(span(start, pos_),
+                 fmt::format("escape '{}' in {} is beyond the largest code point, \\1114111",
+                             src_.substr(start, pos_ - start), what));
+      return uint32_t(v);
+    };
+    switch (c) {
+    case 'a': pos_++; return 0x07;
+    case 'b': pos_++; return 0x08;
+    case 'f': pos_++; return 0x0c;
+    case 'n': pos_++; return 0x0a;
+    case 'r': pos_++; return 0x0d;
+    case 't': pos_++; return 0x09;
+    case 'v': pos_++; return 0x0b;
+    case '\\': case '"': case '\'': pos_++; return uint32_t(c);
+    default: break;
+    }
+    if (is_digit(c))
+      return numeric(10, pos_);
+    if (!in_string)
+      return bad(pos_ + 1);
+    if (c == 'o' || c == 'x')
+      return numeric(c == 'o' ? 8 : 16, pos_ + 1);
+    if (c == '&') {
+      pos_++;
+      return std::nullopt;
+    }
+    if (c == ' ') {
+      while (peek() == ' ')
+        pos_++;
+      if (peek() != '\\')
+        return bad(pos_);
+      pos_++;
+      return std::nullopt;
+    }
+    if (c == '^' && peek(1) >= '@' && peek(1) <= '_') {
+      uint32_t code = uint32_t(peek(1) - '@');
+      pos_ += 2;
+      return code;
+    }
+    static const char *const kAscii[] = {
+        "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS",  "HT",  "LF",
+        "VT",  "FF",  "CR",  "SO",  "SI",  "DLE", "DC1", "DC2", "DC3", "DC4", "NAK",
+        "SYN", "ETB", "CAN", "EM",  "SUB", "ESC", "FS",  "GS",  "RS",  "US"};
+    std::optional<uint32_t> best;
+    size_t best_len = 0;
+    auto try_name = [&](std::string_view name, uint32_t code) {
+      if (name.size() > best_len && src_.substr(pos_).starts_with(name)) {
+        best = code;
+        best_len = name.size();
+      }
+    };
+    for (uint32_t k = 0; k < 32; k++)
+      try_name(kAscii[k], k);
+    try_name("SP", 0x20);
+    try_name("DEL", 0x7f);
+    if (!best)
+      return bad(pos_ + (pos_ < src_.size() ? 1 : 0));
+    pos_ += uint32_t(best_len);
+    return best;
+  }
+
+  Token lex_string(uint32_t start) {
+    pos_++;
+    std::string bytes;
+    for (;;) {
+      if (pos_ >= src_.size() || peek() == '\n' || peek() == '\r')
+        error_at(span(start, start + 1), "unterminated string literal");
+      if (peek() == '"')
+        break;
+      if (peek() == '\\') {
+        if (std::optional<uint32_t> cp = lex_escape(/*in_string=*/true, "a string literal"))
+          append_utf8(bytes, *cp);
+      } else {
+        append_utf8(bytes, lex_utf8("a string literal"));
+      }
+    }
+    pos_++;
+    return make(TokenKind::StringLit, span(start, pos_), std::move(bytes));
+  }
+
+  // A character literal at pos_ (a quote), or none (and pos_ unchanged) when the quote
+  // is the symbol ' instead (Note [String and character literals]).
+  std::optional<Token> lex_char(uint32_t start) {
+    char c = peek(1);
+    if (c == '\\') {
+      pos_++;
+      uint32_t cp = *lex_escape(/*in_string=*/false, "a character literal");
+      if (peek() != '\'')
+        error_at(span(start, pos_), "unterminated character literal (a character literal "
+                                    "holds one character)");
+      pos_++;
+      Token t = make(TokenKind::CharLit, span(start, pos_), std::string(src_.substr(start, pos_ - start)));
+      t.int_value = cp;
+      return t;
+    }
+    if (c == '\'' || (unsigned char)c < 0x20 || c == 0x7f)
+      return std::nullopt;
+    // One character, then a quote; the character may take several bytes.
+    unsigned b0 = (unsigned char)c;
+    uint32_t len = b0 < 0x80 ? 1 : (b0 >> 5) == 0x6 ? 2 : (b0 >> 4) == 0xe ? 3 : (b0 >> 3) == 0x1e ? 4 : 1;
+    if (peek(1 + len) != '\'')
+      return std::nullopt;
+    pos_++;
+    uint32_t cp = lex_utf8("a character literal");
+    pos_++;
+    Token t = make(TokenKind::CharLit, span(start, pos_), std::string(src_.substr(start, pos_ - start)));
+    t.int_value = cp;
+    return t;
   }
 
   // ident = letter (letter | digit | "_" | "'")*, optionally `module.member`.
@@ -301,9 +501,18 @@ private:
       return t;
     }
     Token t = make(TokenKind::IntLit, span(start, pos_), std::string(src_.substr(start, pos_ - start)));
-    t.int_value = parse_digits(start, digits_end, 10, start);
+    t.int_value = wrap_to_suffix(parse_digits(start, digits_end, 10, start), suffix);
     t.suffix = suffix;
     return t;
+  }
+
+  // An integer literal with a type suffix is read modulo the type's width, as Futhark's
+  // lexer reads it: 255i8 is the bit pattern of -1, 256u8 is 0. (Only an unsuffixed
+  // literal must fit the type inference gives it: infer.cpp.)
+  static uint64_t wrap_to_suffix(uint64_t v, std::optional<PrimType> suffix) {
+    if (!suffix || !is_int(*suffix) || prim_bits(*suffix) >= 64)
+      return v;
+    return v & ((uint64_t(1) << prim_bits(*suffix)) - 1);
   }
 
   // 0x1f, 0b101, 0xffu8, and hexadecimal floats 0x1.8p3.
@@ -356,6 +565,8 @@ private:
     Token t = make(TokenKind::IntLit, span(start, pos_), std::string(src_.substr(start, pos_ - start)));
     t.int_value = parse_digits(digits_start, digits_end, hex ? 16 : 2, start);
     t.suffix = suffix;
+    if (suffix && !kerb::is_float(*suffix))
+      t.int_value = wrap_to_suffix(t.int_value, suffix);
     if (suffix && kerb::is_float(*suffix)) {
       // 0x10f32: a float suffix on an integer literal makes it a float.
       t.kind = TokenKind::FloatLit;
@@ -376,6 +587,8 @@ const char *kind_name(TokenKind k) {
   case TokenKind::Keyword: return "keyword";
   case TokenKind::Symbol: return "symbol";
   case TokenKind::Constructor: return "constructor";
+  case TokenKind::StringLit: return "string";
+  case TokenKind::CharLit: return "char";
   case TokenKind::Error: return "error";
   }
   return "?";
@@ -392,7 +605,7 @@ std::string dump_tokens(const std::vector<Token> &tokens) {
                           ? fmt::format("{}:{}", t.span.file->line_of(t.span.begin), t.span.file->col_of(t.span.begin))
                           : "?";
     out += fmt::format("{} {}", loc, kind_name(t.kind));
-    if (t.kind == TokenKind::IntLit)
+    if (t.kind == TokenKind::IntLit || t.kind == TokenKind::CharLit)
       out += fmt::format(" {}", t.int_value);
     else if (t.kind == TokenKind::FloatLit)
       out += fmt::format(" {}", t.float_value);

@@ -22,6 +22,8 @@ enum class TokenKind : uint8_t {
   Symbol,       // operators (also user-defined ones: +^, >->) and punctuation:
                 // ( ) [ ] { } , : :> \ -> #[ ' ` ...
   Constructor,  // #some, #red: a sum type's constructor (text holds "some")
+  StringLit,    // "abc": text holds the string's UTF-8 bytes, escapes decoded
+  CharLit,      // 'a', '\n': int_value holds the character's code point
   Error,        // not produced: lexing errors throw CompileError
 };
 
@@ -29,7 +31,7 @@ struct Token {
   TokenKind kind = TokenKind::Eof;
   Span span;
   std::string text;               // as written (Ident, QualIdent, Keyword, Symbol)
-  uint64_t int_value = 0;         // IntLit
+  uint64_t int_value = 0;         // IntLit, CharLit
   double float_value = 0;         // FloatLit
   std::optional<PrimType> suffix; // IntLit/FloatLit
   // True when no whitespace separates this token from the previous one. The parser

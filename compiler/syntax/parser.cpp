@@ -132,6 +132,10 @@ std::string describe(const Token &t) {
     return "end of file";
   if (t.kind == TokenKind::Constructor)
     return fmt::format("'#{}'", t.text);
+  if (t.kind == TokenKind::StringLit)
+    return "a string literal";
+  if (t.kind == TokenKind::CharLit)
+    return fmt::format("the character literal {}", t.span.text());
   return fmt::format("'{}'", t.text);
 }
 
@@ -285,11 +289,6 @@ private:
             t.text == "local" || t.text == "val");
   }
 
-  [[noreturn]] void unexpected_symbol(const Token &t) {
-    if (t.text.starts_with("\""))
-      error_at(t.span, "string literals are not supported");
-    error_at(t.span, fmt::format("unexpected {}", describe(t)));
-  }
 
   // ---- Attributes ----
 
@@ -364,8 +363,6 @@ private:
                            "levels high; bind parts of it with let)",
                            def->name, kMaxHeight));
     if (peek().kind != TokenKind::Eof && !is_decl_start()) {
-      if (peek().kind == TokenKind::Symbol && peek().text.starts_with("\""))
-        unexpected_symbol(peek());
       error_at(peek().span, fmt::format("unexpected {} after the body of '{}'", describe(peek()),
                                         def->name));
     }
@@ -521,10 +518,10 @@ private:
   // A string literal's contents (an import's path).
   std::string parse_path() {
     const Token &t = peek();
-    if (t.kind != TokenKind::Symbol || !t.text.starts_with("\""))
+    if (t.kind != TokenKind::StringLit)
       error_at(t.span, fmt::format("expected a file name in double quotes, found {}", describe(t)));
     advance();
-    return t.text.substr(1, t.text.size() - 2);
+    return t.text;
   }
 
   // module_decl = "module" name mparam* (":" sig)? "=" mod | "module" "type" name "=" sig
@@ -1003,8 +1000,6 @@ private:
       }
       return Type::named(parse_qualname("a type"));
     }
-    if (t.kind == TokenKind::Symbol && t.text.starts_with("\""))
-      unexpected_symbol(t);
     error_at(t.span, fmt::format("expected a type, found {}", describe(t)));
   }
 
@@ -1094,6 +1089,7 @@ private:
     switch (t.kind) {
     case TokenKind::Ident:
     case TokenKind::IntLit:
+    case TokenKind::CharLit:
     case TokenKind::FloatLit:
     case TokenKind::Constructor: return true;
     case TokenKind::Keyword: return t.text == "true" || t.text == "false";
@@ -1200,7 +1196,8 @@ private:
       return p;
     }
     bool negative = is_sym("-") && (peek(1).kind == TokenKind::IntLit || peek(1).kind == TokenKind::FloatLit);
-    if (t.kind == TokenKind::IntLit || t.kind == TokenKind::FloatLit || negative ||
+    if (t.kind == TokenKind::IntLit || t.kind == TokenKind::CharLit || t.kind == TokenKind::FloatLit ||
+        negative ||
         (t.kind == TokenKind::Keyword && (t.text == "true" || t.text == "false"))) {
       if (!allow_literal)
         error_at(t.span, "Refutable pattern not allowed here: a literal pattern can only be a "
@@ -1785,6 +1782,8 @@ private:
     case TokenKind::Ident: return !at_qualified_op(/*in_section=*/true);
     case TokenKind::QualIdent:
     case TokenKind::IntLit:
+    case TokenKind::CharLit:
+    case TokenKind::StringLit:
     case TokenKind::FloatLit:
     case TokenKind::Constructor: return true;
     case TokenKind::Keyword: return t.text == "true" || t.text == "false";
@@ -2001,18 +2000,24 @@ private:
     return part;
   }
 
-  // atom = int | float | "true" | "false" | name | qualname | constructor | "(" ... ")"
-  //      | "[" (exp ("," exp)*)? "]" | "{" (field ("," field)*)? "}"
+  // atom = int | float | char | string | "true" | "false" | name | qualname | constructor
+  //      | "(" ... ")" | "[" (exp ("," exp)*)? "]" | "{" (field ("," field)*)? "}"
   ExprPtr parse_atom() {
     const Token &t = peek();
     switch (t.kind) {
-    case TokenKind::IntLit: {
+    case TokenKind::IntLit:
+    case TokenKind::CharLit: {
+      // A character literal is an unsuffixed integer literal of its code point (Note
+      // [String and character literals] in lexer.cpp).
       advance();
       ExprPtr e = make_expr(ExprKind::IntLit, t.span);
       e->int_value = t.int_value;
       e->suffix = t.suffix;
       return e;
     }
+    case TokenKind::StringLit:
+      advance();
+      return string_literal(t);
     case TokenKind::FloatLit: {
       advance();
       ExprPtr e = make_expr(ExprKind::FloatLit, t.span);
@@ -2062,8 +2067,6 @@ private:
         return parse_array_literal();
       if (t.text == "{")
         return parse_record();
-      if (t.text.starts_with("\""))
-        unexpected_symbol(t);
       error_at(t.span, fmt::format("expected an expression, found {}", describe(t)));
     case TokenKind::Eof:
       error_at(t.span, "expected an expression, found end of file");
@@ -2071,6 +2074,24 @@ private:
     }
     KERB_ASSERT(false, "the lexer produced an Error token");
     return nullptr;
+  }
+
+  // A string literal is the array of its UTF-8 bytes, `[104u8, 105u8]`; the empty
+  // string is `[] : [0]u8`.
+  ExprPtr string_literal(const Token &t) {
+    ExprPtr e = make_expr(ExprKind::ArrayLit, t.span);
+    for (char c : t.text) {
+      ExprPtr b = make_expr(ExprKind::IntLit, t.span);
+      b->int_value = (unsigned char)c;
+      b->suffix = PrimType::U8;
+      e->args.push_back(std::move(b));
+    }
+    if (!e->args.empty())
+      return e;
+    ExprPtr a = make_expr(ExprKind::Ascribe, t.span);
+    a->annotation = Type::array(Type::prim_type(PrimType::U8), {Dim::constant(0)});
+    a->args.push_back(std::move(e));
+    return a;
   }
 
   // array_literal = "[" (exp ("," exp)* ","?)? "]"

@@ -47,6 +47,8 @@ std::vector<const char *> signature_texts(ArrayBuiltin b) {
   case ArrayBuiltin::Flatten: return {"[n][m]a -> [n * m]a"};
   case ArrayBuiltin::Unflatten:
     return {"[n * m]a -> [n][m]a", "(n: int) -> (m: int) -> [k]a -> [n][m]a"};
+  case ArrayBuiltin::Unflatten3d: return {"[n * m * l]a -> [n][m][l]a"};
+  case ArrayBuiltin::Unflatten4d: return {"[n * m * l * k]a -> [n][m][l][k]a"};
   case ArrayBuiltin::Transpose: return {"[n][m]a -> [m][n]a"};
   case ArrayBuiltin::Concat: return {"[n]a -> [m]a -> [n + m]a"};
   case ArrayBuiltin::Reverse: return {"[n]a -> [n]a"};

@@ -361,7 +361,8 @@ std::optional<size_t> builtin_consumes(ArrayBuiltin b) {
 bool builtin_unique_result(ArrayBuiltin b) {
   switch (b) {
   case ArrayBuiltin::Transpose: case ArrayBuiltin::Reverse: case ArrayBuiltin::Flatten:
-  case ArrayBuiltin::Unflatten: case ArrayBuiltin::Take: case ArrayBuiltin::Drop:
+  case ArrayBuiltin::Unflatten: case ArrayBuiltin::Unflatten3d:
+  case ArrayBuiltin::Unflatten4d: case ArrayBuiltin::Take: case ArrayBuiltin::Drop:
   case ArrayBuiltin::Split: case ArrayBuiltin::Tail: case ArrayBuiltin::Init:
   case ArrayBuiltin::Rotate: case ArrayBuiltin::Opaque: case ArrayBuiltin::Head:
   case ArrayBuiltin::Last: case ArrayBuiltin::Zip: case ArrayBuiltin::Zip2:

@@ -22,9 +22,11 @@
 #include "compiler/types/check_first_order.h"
 
 #include "compiler/prim_ops.h"
+#include "compiler/size_expr.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <functional>
 #include <map>
@@ -899,6 +901,14 @@ private:
     return "(" + d.name + ")";
   }
 
+  // A dimension written as `text`: a constant, or a name or size expression.
+  static Dim dim_of_text(const std::string &text) {
+    if (!text.empty() && text.size() < 18 &&
+        std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return Dim::constant(std::stoll(text));
+    return Dim::var(text);
+  }
+
   static Dim product_dim(const Dim &a, const Dim &b) {
     if (a.kind == Dim::Unknown || b.kind == Dim::Unknown) return Dim::unknown();
     if (a.kind == Dim::Const && b.kind == Dim::Const) return Dim::constant(a.value * b.value);
@@ -1326,10 +1336,18 @@ private:
       }
       need(1);
       Type xs = array(0);
+      // [a * b]t gives [a][b]t (so that unflatten (unflatten xs) of [a * b * c]t is
+      // [a][b][c]t, as unflatten_3d is); other sizes come from the context (refine_dims).
       std::vector<Dim> dims{Dim::unknown(), Dim::unknown()};
+      if (xs.dims[0].kind == Dim::Var)
+        if (auto parts = split_size_text(xs.dims[0].name, '*'))
+          dims = {dim_of_text(parts->first), dim_of_text(parts->second)};
       dims.insert(dims.end(), xs.dims.begin() + 1, xs.dims.end());
       return Type::array(xs.element(), dims);
     }
+    case ArrayBuiltin::Unflatten3d: case ArrayBuiltin::Unflatten4d:
+      KERB_ASSERT(false, "unflatten_3d and unflatten_4d are expanded by finish_first_order");
+      return Type();
     case ArrayBuiltin::Transpose: {
       need(1);
       Type xs = array(0, 2);

@@ -1263,6 +1263,11 @@ private:
     level_ = 1;
     depth_ = 0;
     FunInfo info = check_function(f);
+    // A definition with type parameters of its own is polymorphic as written: Futhark
+    // instantiates it to match the specification, which the module's use then sees;
+    // Kerb keeps it (and checks its uses) as it is.
+    if (f.type_params.empty())
+      for (const FunDef::Specified &spec : f.specified) check_specified(f, spec);
     // Unconstrained variables of the signature become type parameters.
     generalise(f, 0);
     Scheme &s = schemes_[&f] = make_scheme(f, info, true);
@@ -1274,6 +1279,40 @@ private:
       if (f.ret_type.kind == Type::Function) eta_expand(f);
       check_entry(f);
     }
+  }
+
+  // A module type's `val` specification of `f`, where the module that made f is
+  // ascribed it (Note [Value specifications] in compiler/modules/elaborate_modules.cpp):
+  // f's type is the specified one, with the specification's type parameters fresh
+  // variables and its sizes not compared (sizes are checked at run time).
+  void check_specified(FunDef &f, const FunDef::Specified &spec) {
+    std::vector<TypeParam> saved = tparams_;
+    std::vector<int> saved_depths = tparam_depths_;
+    for (const TypeParam &p : spec.type_params) {
+      tparams_.push_back(p);
+      tparam_depths_.push_back(depth_);
+    }
+    Type t = resolve_type(spec.type, spec.span);
+    tparams_ = saved;
+    tparam_depths_ = saved_depths;
+    std::map<std::string, Type> subst;
+    for (const TypeParam &p : spec.type_params) {
+      Type v = fresh(spec.span);
+      if (p.kind == TypeParam::Plain) vars_[size_t(v.var)].no_function = true;
+      subst[p.name] = v;
+    }
+    // The parameters' sizes fresh size variables, the result's unknown: f's type must
+    // not take an anonymous size from the specification (an existential of its result
+    // where f's body gives a known size). The variables are f's own, as its parameters'
+    // sizes are (one depth in), so that make_scheme generalises those left unsolved.
+    depth_++;
+    Type want = fill_anonymous(erase_dims(substitute_named(t, subst)), spec.span);
+    depth_--;
+    Type have = function_type(f);
+    if (!unify(want, have))
+      error_at(spec.span, fmt::format("Module type specifies val {}{} but module provides val {} : "
+                                      "{}{}",
+                                      spec.name, spec.text, spec.name, show(have), why()));
   }
 
   // `def main = map2 (+)`: an entry point whose value is a function takes that
@@ -1849,7 +1888,7 @@ private:
     }
     case ExprKind::Binary: {
       std::string op = binop_text(e.binop);
-      if (redefined(op)) { // the program's own operator
+      if (e.name.empty() && redefined(op)) { // the program's own operator
         e.kind = ExprKind::Apply;
         e.name = op;
         return infer_apply(e);
@@ -2171,6 +2210,31 @@ private:
     return t;
   }
 
+  // `x i64.== y`: a numeric module's operator used infix is the built-in operator at the
+  // module's type, even where a local definition redefines it (the module elaborator
+  // makes the same Binary where the program uses modules). Rewrites e into it.
+  bool qualified_operator(Expr &e) {
+    size_t dot = e.name.find('.');
+    PrimType p;
+    if (e.args.size() != 2 || dot == std::string::npos || find_local(e.name) ||
+        find_top(e.name) || !prim_from_name(e.name.substr(0, dot), p))
+      return false;
+    std::string op = e.name.substr(dot + 1);
+    for (int k = 0; k < int(BinOp::Concat); k++)
+      if (op == binop_text(BinOp(k))) {
+        e.kind = ExprKind::Binary;
+        e.binop = BinOp(k);
+        for (ExprPtr &a : e.args) {
+          ExprPtr asc = make_expr(ExprKind::Ascribe, a->span);
+          asc->annotation = Type::prim_type(p);
+          asc->args.push_back(std::move(a));
+          a = std::move(asc);
+        }
+        return true;
+      }
+    return false;
+  }
+
   // (+), (x+), (+x), (`f`), (x `f`), (+^), (i32.+)
   Type infer_section(Expr &e) {
     Type ft;
@@ -2383,6 +2447,7 @@ private:
 
   // f a b ..., for an Apply (a named callee) or an ApplyExpr (args[0] the function).
   Type infer_apply(Expr &e) {
+    if (e.kind == ExprKind::Apply && qualified_operator(e)) return infer(e);
     size_t first = e.kind == ExprKind::ApplyExpr ? 1 : 0;
     size_t nargs = e.args.size() - first;
     std::string fname;
@@ -3536,8 +3601,11 @@ private:
           if (*x) expr(**x);
     }
 
+    // Only a literal without a suffix, whose type inference chose, must fit it (Futhark's
+    // "out of bounds for inferred type"); a suffixed one is read modulo its type's width
+    // as in Futhark's lexer (255i8 is -1, 1e40f32 is inf).
     static void literal_fits(const Expr &e, bool negated) {
-      if (!e.type.is_prim()) return;
+      if (!e.type.is_prim() || e.suffix) return;
       PrimType t = e.type.prim;
       if (e.kind == ExprKind::FloatLit || (e.kind == ExprKind::IntLit && is_float(t))) {
         // A float literal beyond the type's largest finite value (1e40 as an f32).
@@ -3552,7 +3620,7 @@ private:
       if (!is_int(t)) return;
       int w = prim_bits(t);
       // A decimal literal must fit the type's range; a hexadecimal or binary one may be
-      // any bit pattern of its width (0xFFi8 is -1, as two's complement). A negated
+      // any bit pattern of its width (0xFF as an i8 is -1, as two's complement). A negated
       // literal may reach a signed type's lowest value, and only 0 of an unsigned one.
       std::string_view text = e.span.text();
       bool bits = text.size() > 1 && text[0] == '0' &&

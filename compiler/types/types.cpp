@@ -275,6 +275,16 @@ std::vector<std::string> size_expression_names(const std::string &text) {
   return out;
 }
 
+bool any_in_type(const Type &t, const std::function<bool(const Type &)> &pred) {
+  if (pred(t)) return true;
+  for (const Type &e : t.elems)
+    if (any_in_type(e, pred)) return true;
+  for (const auto &p : t.payloads)
+    for (const Type &e : p)
+      if (any_in_type(e, pred)) return true;
+  return false;
+}
+
 bool has_unknown_dim(const Type &t) {
   for (const Dim &d : t.dims)
     if (d.kind == Dim::Unknown) return true;

@@ -19,6 +19,7 @@
 
 #include "runtime/value.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -98,6 +99,9 @@ bool contains_function(const Type &t);
 
 // The identifiers in a size expression's text ("k + (n - k)" -> k, n).
 std::vector<std::string> size_expression_names(const std::string &text);
+
+// Whether `pred` holds for `t` or a type inside it (components, elements, payloads).
+bool any_in_type(const Type &t, const std::function<bool(const Type &)> &pred);
 
 // Whether an unknown size (`[]`, or an existential `?[n].`) occurs in `t`.
 bool has_unknown_dim(const Type &t);

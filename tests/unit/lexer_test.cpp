@@ -22,6 +22,8 @@ std::vector<std::string> kinds_and_texts(const std::string &src) {
                     : t.kind == TokenKind::IntLit    ? "int"
                     : t.kind == TokenKind::FloatLit  ? "float"
                     : t.kind == TokenKind::Keyword   ? "kw"
+                    : t.kind == TokenKind::StringLit ? "str"
+                    : t.kind == TokenKind::CharLit   ? "char"
                                                      : "sym";
     out.push_back(std::string(k) + ":" + t.text);
   }
@@ -127,6 +129,53 @@ TEST_CASE("lexing errors carry their location", "[lexer]") {
   CHECK(lex_error("x = 99999999999999999999999").first == "integer literal is too large");
   CHECK(lex_error("1boolx").first == "invalid suffix 'boolx' on numeric literal");
   CHECK(lex_error("# x").first == "unexpected character '#'");
+}
+
+TEST_CASE("string and character literals", "[lexer]") {
+  using V = std::vector<std::string>;
+  // Escapes as Haskell reads them (Note [String and character literals]); the text is
+  // the string's UTF-8 bytes.
+  CHECK(kinds_and_texts(R"(import "lib/x" "a\tb\"\\\'")") == V{"kw:import", "str:lib/x", "str:a\tb\"\\'"});
+  CHECK(kinds_and_texts(R"("\65\x42\o103\&4\SOH\SO\^A\DEL\   \z")") == V{"str:ABC4\x01\x0e\x01\x7fz"});
+  CHECK(kinds_and_texts("\"h\xc3\xa9\\955\\1114111\\xd800\"") ==
+        V{"str:h\xc3\xa9\xce\xbb\xf4\x8f\xbf\xbf\xef\xbf\xbd"});
+  SourceFile f("t.fut", "'a' '\\n' '\\'' '\"' '\\955' '\xce\xbb' x' f'' 'a '^b '~c");
+  std::vector<Token> ts = lex(f);
+  REQUIRE(ts.size() == 17); // 'a '^ b '~ c: the symbol ' of type parameters
+  std::vector<uint64_t> codes{'a', '\n', '\'', '"', 955, 955};
+  for (size_t i = 0; i < codes.size(); i++) {
+    CHECK(ts[i].kind == TokenKind::CharLit);
+    CHECK(ts[i].int_value == codes[i]);
+  }
+  CHECK(ts[5].span.text() == "'\xce\xbb'");
+  CHECK(ts[6].text == "x'");
+  CHECK(ts[7].text == "f''");
+  for (size_t i : {8, 10, 13}) {
+    CHECK(ts[i].kind == TokenKind::Symbol);
+    CHECK(ts[i].text == "'");
+  }
+  // Maximal munch, as in Futhark: ' ' is a character literal, 'ab' is no literal.
+  CHECK(kinds_and_texts("'''") == V{"sym:'", "sym:'", "sym:'"});
+  CHECK(kinds_and_texts("'ab'") == V{"sym:'", "id:ab'"});
+  CHECK(kinds_and_texts("'' ' '") == V{"sym:'", "char:' '", "sym:'"});
+}
+
+TEST_CASE("errors in string and character literals", "[lexer]") {
+  using P = std::pair<std::string, int>;
+  CHECK(lex_error("x = \"a\\qb\"") == P{"invalid escape '\\q' in a string literal", 7});
+  CHECK(lex_error("x = \"\\x\"") == P{"invalid escape '\\x' in a string literal", 6});
+  CHECK(lex_error("x = \"\\1114112\"") ==
+        P{"escape '\\1114112' in a string literal is beyond the largest code point, \\1114111", 6});
+  CHECK(lex_error("x = \"a\tb\"").first ==
+        "a string literal cannot contain the control character 0x09: write it as an escape, "
+        "such as \\n or \\t");
+  CHECK(lex_error("x = \"a\nb\"") == P{"unterminated string literal", 5});
+  CHECK(lex_error("x = \"\xff\"") == P{"invalid UTF-8 in a string literal (byte 0xff)", 6});
+  CHECK(lex_error("x = \"\xc0\x80\"").first == "invalid UTF-8 in a string literal (byte 0xc0)");
+  CHECK(lex_error("x = '\\x41'") == P{"invalid escape '\\x' in a character literal", 6});
+  CHECK(lex_error("x = '\\&'") == P{"invalid escape '\\&' in a character literal", 6});
+  CHECK(lex_error("x = '\\65") ==
+        P{"unterminated character literal (a character literal holds one character)", 5});
 }
 
 TEST_CASE("user-defined operators and constructors", "[lexer]") {

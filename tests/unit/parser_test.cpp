@@ -206,7 +206,7 @@ TEST_CASE("module declarations parse into Program::modules", "[parser]") {
   CHECK(p.modules->decls.size() == 4);
   CHECK(parse_error("module M = { def x = 1") == "1:12: this module has no closing '}'");
   CHECK(parse_error("val x : i32") == "1:1: 'val' can only be used in a module type");
-  CHECK(parse_error("def main = \"s\"") == "1:12: string literals are not supported");
+  CHECK(parse_error("import 1") == "1:8: expected a file name in double quotes, found '1'");
 }
 
 TEST_CASE("the whole language parses", "[parser]") {

@@ -51,6 +51,14 @@ TEST_CASE("integers in every notation", "[value_text]") {
   CHECK(read1("-9223372036854775808i64").prim.as_i64() == INT64_MIN);
   CHECK(read1("18446744073709551615u64").prim.bits.u == UINT64_MAX);
   CHECK(read1("7", &i64).prim.type == PrimType::I64);
+  // A suffixed value wraps to its type's width, as Futhark reads it.
+  CHECK(read1("255i8").prim.as_i64() == -1);
+  CHECK(read1("128i8").prim.as_i64() == -128);
+  CHECK(read1("-129i8").prim.as_i64() == 127);
+  CHECK(read1("300u8").prim.as_i64() == 44);
+  CHECK(read1("-1u8").prim.as_i64() == 255);
+  CHECK(read1("0x1ffu8").prim.as_i64() == 255);
+  CHECK(read1("4294967295i32").prim.as_i64() == -1);
 }
 
 TEST_CASE("floats, nan and inf", "[value_text]") {
@@ -179,9 +187,12 @@ TEST_CASE("type errors name the value and its location", "[value_text]") {
   ValueType v32 = prim_t(PrimType::I32, 1), f32 = prim_t(PrimType::F32);
   CHECK(read_error("300", &u8) == "in.txt:1:1: value 300 does not fit in u8");
   CHECK(read_error("-256", &u8) == "in.txt:1:1: value -256 does not fit in u8");
-  CHECK(read_error("300u8") == "in.txt:1:1: value 300 does not fit in u8");
-  CHECK(read_error("128i8") == "in.txt:1:1: value 128 does not fit in i8");
-  CHECK(read_error("0x1ffu8") == "in.txt:1:1: value 0x1ff does not fit in u8");
+  CHECK(read_error("300", &u8) == "in.txt:1:1: value 300 does not fit in u8");
+  ValueType i8 = prim_t(PrimType::I8);
+  CHECK(read_error("128", &i8) == "in.txt:1:1: value 128 does not fit in i8");
+  CHECK(read_error("0x1ff", &u8) == "in.txt:1:1: value 0x1ff does not fit in u8");
+  CHECK(read_error("99999999999999999999u8") ==
+        "in.txt:1:1: value 99999999999999999999 does not fit in u8");
   CHECK(read_error("99999999999999999999", &i64) ==
         "in.txt:1:1: value 99999999999999999999 does not fit in i64");
   CHECK(read_error("1e40", &f32) == "in.txt:1:1: value 1e40 does not fit in f32");
