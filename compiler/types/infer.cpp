@@ -272,26 +272,17 @@ private:
   }
 
   // Lowers the level of every variable in `t` to at most `level`, and marks them
-  // function-free when `no_function`.
-  void propagate(const Type &t, int level, bool no_function) {
+  // function-free when `no_function` and compared for equality when `equality`.
+  void propagate(const Type &t, int level, bool no_function, bool equality = false) {
     Type n = norm(t);
     if (n.kind == Type::TypeVar) {
       VarInfo &v = vars_[size_t(root(n.var))];
       v.level = std::min(v.level, level);
       v.no_function = v.no_function || no_function;
+      v.equality = v.equality || equality;
       return;
     }
-    for_each_child(n, [&](Type &c) { propagate(c, level, no_function); });
-  }
-
-  // The variables in `t` are compared for equality.
-  void mark_equality(const Type &t) {
-    Type n = norm(t);
-    if (n.kind == Type::TypeVar) {
-      vars_[size_t(root(n.var))].equality = true;
-      return;
-    }
-    for_each_child(n, [&](Type &c) { mark_equality(c); });
+    for_each_child(n, [&](Type &c) { propagate(c, level, no_function, equality); });
   }
 
   bool contains_function_now(const Type &t) {
@@ -364,10 +355,9 @@ private:
           if (!unify(payload[k], t.payloads[size_t(i)][k])) return false;
       }
     }
-    propagate(t, info.level, info.no_function);
+    propagate(t, info.level, info.no_function, info.equality);
     std::optional<Type> fit = scope_fit(t, info.depth, v);
     if (!fit) return false;
-    if (info.equality) mark_equality(*fit);
     Type b = *fit;
     b.unique = false;
     vars_[size_t(v)].bound = b;
@@ -2127,8 +2117,7 @@ private:
       return a;
     case BinOp::Eq: case BinOp::Neq:
       same();
-      propagate(a, level_, true);
-      mark_equality(a);
+      propagate(a, level_, true, true);
       if (contains_function_now(a))
         error_at(sa, fmt::format("Comparing equality of values of type {} which does not "
                                  "support equality (it holds functions)",
@@ -2192,8 +2181,7 @@ private:
       require_prim(t, kInt);
       return Type::function(t, Type::function(t, t));
     case BinOp::Eq: case BinOp::Neq:
-      propagate(t, level_, true);
-      mark_equality(t);
+      propagate(t, level_, true, true);
       return Type::function(t, Type::function(t, boolean));
     case BinOp::Lt: case BinOp::Le: case BinOp::Gt: case BinOp::Ge:
       require_prim(t, kAnyPrim);
