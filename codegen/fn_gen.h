@@ -66,10 +66,16 @@ struct ArenaNeed {
   Value *bytes = nullptr; // with a host generator: the bound in bytes, as host code
 };
 
+// The slow copies of deferred work (FnGen::deferred_work) to outline: per kernel
+// function, in the order the kernels were made, the blocks of each copy.
+using SlowRegions = std::vector<std::pair<Function *, std::vector<std::vector<BasicBlock *>>>>;
+
 // Moves each slow copy of deferred work (FnGen::slow_regions) into a noinline, cold
-// function of its own (Note [The slow copy outlined] in deferred_checks.cpp); the
-// kernels must be complete.
-void outline_slow_copies(const std::map<Function *, std::vector<std::vector<BasicBlock *>>> &regions);
+// function of its own (Note [The slow copy outlined] in deferred_checks.cpp), kernel by
+// kernel in the order they were made (the outlined functions follow the kernels in the
+// module in that order, whatever the functions' addresses); the kernels must be
+// complete.
+void outline_slow_copies(const SlowRegions &regions);
 
 // `dests`: the body's variables written in place (FnGen::in_place_results). With
 // `host` null only `any` is computed; otherwise `size` gives a size's i64 value in host
@@ -227,7 +233,7 @@ public:
   std::vector<Val> deferred_values(const std::function<std::vector<Val>()> &compute);
   // Where deferred_work records the blocks of each slow copy, by function, for
   // outline_slow_copies (null: not recorded, the copies stay inline).
-  std::map<Function *, std::vector<std::vector<BasicBlock *>>> *slow_regions = nullptr;
+  SlowRegions *slow_regions = nullptr;
   // Whether checks are being deferred (the first copy of deferred_work is made).
   bool deferring() const { return deferral_ != nullptr; }
   // Deferring: if a deferred check has failed, go to the second copy (before anything

@@ -527,7 +527,7 @@ private:
   Target target_;
   GenOptions opts_;
   // The slow copies of deferred work, outlined when the kernels are complete.
-  std::map<Function *, std::vector<std::vector<BasicBlock *>>> slow_regions_;
+  SlowRegions slow_regions_;
   GeneratedProgram out_;
   FnGen *host_ = nullptr;
 };
