@@ -24,6 +24,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -87,6 +88,17 @@ ArenaNeed arena_need(const core::Program &p, const core::Body &body,
 ArenaNeed arena_need_arrays(const core::Program &p, const std::vector<int> &vars, int copies,
                             FnGen *host, const std::function<Value *(const core::SubExp &)> &size);
 bool body_allocates(const core::Program &p, const core::Body &body);
+// Scalar arithmetic that cannot fail, as the lowering hoists it: what the host may
+// evaluate again for a size (ProgramGen::host_scalar).
+bool host_evaluable(const core::Exp &e);
+// Adds the statements of b (nested bodies and lambdas included) to `defs`, by the
+// variables they bind.
+void collect_defs(const core::Body &b, std::map<int, const core::Stm *> &defs);
+// Whether the host has a size, or can compute it again from scalar arithmetic on what
+// it has (`defs`: the entry's statements; host_value(v): whether the host has bound v
+// as a scalar, nullopt where it has not bound v).
+bool host_size_known(const core::SubExp &s, const std::map<int, const core::Stm *> &defs,
+                     const std::function<std::optional<bool>(int)> &host_value);
 // Whether running the body in a kernel makes an array with a size that `known` says
 // the host cannot compute before the launch (arena_need's `dynamic`, without host code).
 bool arena_dynamic(const core::Program &p, const core::Body &body, const std::map<int, size_t> &dests,
