@@ -21,9 +21,6 @@ using llvm::Type;
 using llvm::Value;
 
 namespace {
-// Tiled block kernels (Note [Tiled block kernels]): a tile takes at most this many
-// bytes of shared memory per block on the GPU.
-constexpr int64_t kTileBytes = 16384;
 // The CPU device runs a block on one host thread; the tiled kernels emulate this many
 // threads per block there (phase by phase), so that the CPU runs the GPU's algorithm.
 constexpr int64_t kCpuTileThreads = 8;
@@ -49,7 +46,8 @@ ProgramGen::BlockKernel ProgramGen::block_kernel(const SegOp &op, const Kernel &
   BlockKernel bk;
   bk.comm = op.comm;
   // (Vector loads in the first pass only: the second reads the partial results.)
-  bk.lanes = partials.empty() ? op.elems_per_thread : 1;
+  bk.lanes = op.strategy == Strategy::BlockTree && partials.empty() ? op.elems_per_thread : 1;
+  bk.items = op.elems_per_thread;
   bk.blocks_per_sm = kr.blocks_per_sm;
   SlotList &sl = bk.sl;
   bk.n_slot = add_raw(sl, n_override ? n_override : h.scalar(e.args[0]));
@@ -343,7 +341,7 @@ void ProgramGen::segred_kernels(const SegOp &op, const Version &ver, Value *segm
                        [&](Value *seg) { setup(g, seg); }, [&] { return ne(g); }, {}};
     bool prelude = k1.prelude;
     if (across)
-      segred_rows_body(k, red, bk, segs, prelude);
+      segred_rows_body(k, red, bk, segs, prelude, op.unroll);
     else
       block_body(k, red, k.slot(bk.n_slot), bk, BlockMode::Interleaved, prelude, &segs);
     emit_launch(bk.id, across ? blocks_per_segment : parts, bk.sl);
@@ -392,25 +390,22 @@ void ProgramGen::segred_kernels(const SegOp &op, const Version &ver, Value *segm
 // (iota m)))) (iota n)` with few segments n, reads w by columns when each segment has
 // blocks of its own (segred): a warp's 32 loads fall in 32 rows of w, 4 useful bytes of
 // each 32-byte sector. When the operator is commutative and the lambda reads an array
-// with the segment as its last index (segred_across_rows), the first kernel instead
-// gives each thread one segment and a row walk: a block of nt threads holds R = nt / S
-// rows of S segments, thread t = r * S + j reducing segment j over rows b * R + r,
-// b * R + r + B * R, ... (B blocks; the setup of segment j runs once per thread). A
-// warp then reads 32 consecutive (row, segment) elements, w's rows whole. The walk
-// loads kRowsUnroll rows before combining them (loads in flight). Then each block
-// reduces its R rows per segment (a halving tree over rows in shared memory; S threads
-// write the block's partial results at [j * B + b]), and the second kernel of segred
-// reduces each segment's B partial results (unchanged). The CPU device (one thread per
-// block) walks the segments one after the other, R = 1. The order of the combinations
-// differs from the sequential one, hence the commutative operator. Segments beyond the
-// block (S > nt) would have no thread: the host takes this path for S <=
-// kSegRedRowsMaxSegments only. A failing thread finishes its phases like block_body's.
-namespace {
-constexpr int64_t kRowsUnroll = 4;
-} // namespace
-
+// with the segment as its last index (extract_kernels.cpp's segred_across_rows), the
+// first kernel instead gives each thread one segment and a row walk: a block of nt
+// threads holds R = nt / S rows of S segments, thread t = r * S + j reducing segment j
+// over rows b * R + r, b * R + r + B * R, ... (B blocks; the setup of segment j runs
+// once per thread). A warp then reads 32 consecutive (row, segment) elements, w's rows
+// whole. The walk loads kRowsUnroll rows (SegOp::unroll) before combining them (loads
+// in flight). Then each block reduces its R rows per segment (a halving tree over rows
+// in shared memory; S threads write the block's partial results at [j * B + b]), and
+// the second kernel of segred reduces each segment's B partial results (unchanged). The
+// CPU device (one thread per block) walks the segments one after the other, R = 1. The
+// order of the combinations differs from the sequential one, hence the commutative
+// operator. Segments beyond the block (S > nt) would have no thread: the host takes
+// this path for S <= kSegRedRowsMaxSegments only. A failing thread finishes its phases
+// like block_body's.
 void ProgramGen::segred_rows_body(KernelFn &k, const core::Stm &red, const BlockKernel &bk,
-                                  const BlockSegments &segs, bool prelude) {
+                                  const BlockSegments &segs, bool prelude, int64_t unroll) {
   const core::Exp &e = red.exp;
   FnGen &g = *k.g;
   IRBuilder<> &b = g.builder();
@@ -452,7 +447,7 @@ void ProgramGen::segred_rows_body(KernelFn &k, const core::Stm &red, const Block
       std::vector<Value *> ne = segs.ne();
       for (size_t x = 0; x < kr; x++) b.CreateStore(ne[x], acc[x]);
       Value *first = b.CreateAdd(b.CreateMul(ids.block, rows_per_block), r);
-      g.strided_range(first, m, stride, kRowsUnroll, nullptr,
+      g.strided_range(first, m, stride, unroll, nullptr,
                       [&](Value *i) { return g.rows_at(e.arrays, i); }, combine_into_acc);
     });
     b.CreateBr(done);
@@ -1019,8 +1014,8 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     int per_sm = mode == BlockMode::TiledScan ? 5 : bytes <= 4 && !can_fail ? 8 : 6;
     min_blocks_per_sm(kernel_module(), f, per_sm);
   };
-  int64_t items = std::clamp<int64_t>(kTileBytes / (kGpuBlockThreads * std::max<int64_t>(bytes, 1)), 1, 15);
-  if (items % 2 == 0) items--;
+  // Elements a thread takes per tile (SegOp::elems_per_thread: tile_items).
+  const int64_t items = bk.items;
   const int64_t tile = nt * items;
   auto block_of = [&](const char *name) { return BasicBlock::Create(c, name, f); };
 

@@ -651,10 +651,12 @@ private:
       add_fused(*op, in);
       bool pre = in.prelude || needs_prelude(e.lambda->body);
       std::string m = sub(red->exp.args[0]);
-      if (segred_across_rows(s, *red))
+      if (segred_across_rows(s, *red)) {
+        op->unroll = kRowsUnroll;
         op->versions.push_back(Version{Guard::SegRedRowsFit, Strategy::SegRedRows,
                                        {kernel("segred_rows", true, "num_blocks(" + m + " * " + n + ")", pre, true),
                                         kernel("segred_segments", true, n, true, true)}});
+      }
       op->versions.push_back(Version{Guard::SegRedFit, Strategy::SegRed,
                                      {kernel("segred", true, n + " * num_blocks(" + m + ")", pre, true),
                                       kernel("segred_segments", true, n, true, true)}});
@@ -736,6 +738,7 @@ private:
         // in lanes]) when the fused maps are straight-line code.
         if (fused_elementwise(in)) op->elems_per_thread = kMapLanes;
       }
+      if (st == Strategy::WarpRuns) op->elems_per_thread = tile_items(result_bytes(s));
       op->versions.push_back(Version{Guard::Always, st, {first, last}});
     }
     op->strategy = op->versions.front().strategy;
@@ -761,6 +764,7 @@ private:
                                       kernel("scan_chunks_from_prefixes", false, threads, true, true)}});
     } else {
       bool pre = in.prelude || needs_prelude(e.lambda->body);
+      op->elems_per_thread = tile_items(result_bytes(s));
       op->versions.push_back(Version{Guard::Always, Strategy::ReduceThenScan,
                                      {kernel("scan_totals", true, "num_blocks(" + n + ")", pre, true),
                                       kernel("scan", true, "num_blocks(" + n + ")", pre, true)}});
@@ -1080,6 +1084,12 @@ private:
 };
 
 } // namespace
+
+int64_t tile_items(int64_t element_bytes) {
+  int64_t items = std::clamp<int64_t>(kTileBytes / (kGpuBlockThreads * std::max<int64_t>(element_bytes, 1)), 1,
+                                      kTileItemsMax);
+  return items % 2 == 0 ? items - 1 : items;
+}
 
 KernelProgram extract_kernels(const core::Program &p, GenOptions opts) {
   KernelProgram out;

@@ -145,6 +145,10 @@ private:
     case Strategy::BlockTree:
       if (op.elems_per_thread > 1) out += fmt::format(", {} lanes where aligned", op.elems_per_thread);
       break;
+    case Strategy::SegRedRows: out += fmt::format(", {} rows loaded at a time", op.unroll); break;
+    case Strategy::WarpRuns: case Strategy::ReduceThenScan:
+      out += fmt::format(", {} elements a thread per tile", op.elems_per_thread);
+      break;
     case Strategy::Atomic: case Strategy::SharedHist:
       out += std::string(", ") + update_name(op.update);
       if (s == Strategy::SharedHist) out += fmt::format(", {} updates in flight", op.unroll);

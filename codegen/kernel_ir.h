@@ -50,6 +50,15 @@ constexpr int64_t kSharedHistBlocksPerSm = 2;
 constexpr int64_t kSharedHistUnroll = 8;
 constexpr int64_t kSharedHistWideBlocksPerSm = 4;
 constexpr int64_t kSharedHistWideUnroll = 1;
+// The tiled block kernels (Note [Tiled block kernels] in block_kernels.cpp): a tile
+// takes at most this many bytes of shared memory per block on the GPU; a thread takes
+// an odd number of elements of it (tile_items), at most kTileItemsMax.
+constexpr int64_t kTileBytes = 16384;
+constexpr int64_t kTileItemsMax = 15;
+int64_t tile_items(int64_t element_bytes);
+// Rows a thread of segred_rows loads before it combines them (Note [Segmented
+// reductions across rows] in block_kernels.cpp).
+constexpr int64_t kRowsUnroll = 4;
 // Block kernels of 4- or 8-byte scalars with no map fused into them run eight blocks
 // per multiprocessor (Note [Kernel extraction]).
 constexpr int64_t kReduceBlocksPerSm = 8;
@@ -154,7 +163,8 @@ struct SegOp {
 
   // Parameters of the strategies.
   int64_t elems_per_thread = 1;  // Lanes; BlockTree: groups read with one vector load
-                                 // where the arrays allow (lanes_fit)
+                                 // where the arrays allow (lanes_fit); WarpRuns,
+                                 // ReduceThenScan: per tile (tile_items)
   int64_t rows_per_thread = 1;   // Tiles: kTileRows (from kTileRowsMin rows)
   const core::Stm *inner = nullptr; // Tiles: the inner map
   const core::Stm *red = nullptr;   // SegRed, SegRedRows: the lambda's reduction
@@ -167,7 +177,9 @@ struct SegOp {
   std::vector<bool> dest_in_place;
   HistUpdate update = HistUpdate::None; // Atomic, SharedHist
   bool wide = false;                    // SharedHist: wide updates
-  int64_t unroll = 1;                   // SharedHist: updates read before they are applied
+  // SharedHist: updates read before they are applied; SegRedRows: rows loaded before
+  // they are combined.
+  int64_t unroll = 1;
   // reduce_by_index pairs (Note [Histograms in one kernel]): the first `waits` and is
   // launched where its partner stands; the second has `partner` = the first and is
   // `paired` (one kernel for both) or launches the first's kernels, then its own.

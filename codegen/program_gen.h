@@ -5,10 +5,10 @@
 //
 // program_gen.cpp: host functions and host statements that are not kernels (array
 // literals, copies, updates, concatenation, reshapes), device allocations, and the
-// launch of each statement's operation. kernel_builder.cpp: the machinery every kernel shares
-// (launch slots, kernel functions, argument binding, the per-thread loop, the prelude).
-// thread_kernels.cpp: one-thread-per-element kernels (map, iota, replicate, copy,
-// scatter, reduce_by_index). block_kernels.cpp: block-level reduce and scan.
+// launch of each statement's operation. kernel_builder.cpp: the machinery every kernel
+// shares (launch slots, kernel functions, argument binding, the per-thread loop, the
+// prelude). thread_kernels.cpp: one-thread-per-element kernels (map, iota, replicate,
+// copy, scatter, reduce_by_index). block_kernels.cpp: block-level reduce and scan.
 //
 // Kernels get their arguments as 8-byte slots: on the GPU as kernel parameters, on the
 // CPU through a pointer (see runtime/device_abi.h). The first slot of every kernel is
@@ -272,9 +272,10 @@ private:
     // The reduction over partial results: its inputs, one per operand.
     std::vector<Val> partial_inputs;
     // From the kernel IR: the operator commutes; groups of `lanes` elements read with
-    // vector loads where the arrays allow (1: none); the launch bound on the GPU.
+    // vector loads where the arrays allow (1: none); the elements a thread takes per
+    // tile (the tiled modes); the launch bound on the GPU.
     bool comm = false;
-    int64_t lanes = 1;
+    int64_t lanes = 1, items = 1;
     int64_t blocks_per_sm = 0;
   };
 
@@ -444,7 +445,7 @@ private:
   // setup and neutral elements; the partial result of segment j in block b goes to
   // out slot [j * blocks + b].
   void segred_rows_body(KernelFn &k, const core::Stm &red, const BlockKernel &bk,
-                        const BlockSegments &segs, bool prelude);
+                        const BlockSegments &segs, bool prelude, int64_t unroll);
   // Version v of op and those after it: one thread per element or lanes, or the split
   // tiles (split_map_kernel).
   void thread_map_kernel(const SegOp &op, size_t v);

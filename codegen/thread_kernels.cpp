@@ -1078,30 +1078,29 @@ constexpr int64_t kSharedHistBytes = 16384;
 // Note [Histograms in shared memory]
 // A histogram whose update is one atomicrmw runs as a Blocks kernel: each block keeps
 // its own histogram in shared memory when the bins fit (kSharedHistBytes; the test is
-// on the bins' count, uniform), starting from the operator's identity; its threads
-// take the updates grid-strided (coalesced) and update the shared bins with atomics
-// there, then, after a barrier, add every bin the block changed to the result with one
-// global atomic. With more bins the same kernel updates the result directly.
-// The merge costs a global atomic per bin and block, so the grid is small: at most
-// kSharedHistBlocksPerSm blocks per multiprocessor (kerb_rt_resident_blocks: 264 on
-// an H100, where num_blocks gave 1024: 4096 bins x 1024 blocks were 4M atomics), each
-// taking many updates; to keep enough loads in flight with few threads, a thread reads
-// kSharedHistUnroll updates (indices and values, the fused maps computed) before it
-// applies them. Wide updates (SegOp::wide, extract_kernels.cpp: a fused map gathers,
-// loops or divides by a variable, as kmeans' sums, `membership[q / d] * d + q % d`)
-// hold too many values
-// for that (8 of kmeans' took 124 registers, 2 blocks per SM: 16 warps to hide the
-// gathers' and the shared atomics' latency): one update at a time
-// (kSharedHistWideUnroll) on kSharedHistWideBlocksPerSm blocks per multiprocessor,
-// which `.minnctapersm` makes ptxas fit (kmeans: 40 registers, 32 warps per SM, 528
-// blocks on an H100, as the hand-written kmeans_accumulate). The merge then costs
-// twice the atomics per bin, which wide updates (few bins: kmeans' 128) can afford.
-// The fill and merge loops are not unrolled (one or a few iterations a thread; LLVM's
-// unrolled copies held 8 pointers). A thread whose value fails stops updating and still reaches the
-// barrier; the block's partial histogram is merged anyway (the call fails, so the
-// result is not seen), and the merge has no checks of its own. A kernel that needs the
-// prelude (maps fused into it index unchecked: after a failed kernel their indices may
-// be garbage) has the Blocks kernels' (block_prelude).
+// on the bins' count, uniform), starting from the operator's identity; its threads take
+// the updates grid-strided (coalesced) and update the shared bins with atomics there,
+// then, after a barrier, add every bin the block changed to the result with one global
+// atomic. With more bins the same kernel updates the result directly. The merge costs a
+// global atomic per bin and block, so the grid is small: at most kSharedHistBlocksPerSm
+// blocks per multiprocessor (kerb_rt_resident_blocks: 264 on an H100, where num_blocks
+// gave 1024: 4096 bins x 1024 blocks were 4M atomics), each taking many updates; to
+// keep enough loads in flight with few threads, a thread reads kSharedHistUnroll
+// updates (indices and values, the fused maps computed) before it applies them. Wide
+// updates (SegOp::wide, extract_kernels.cpp: a fused map gathers, loops or divides by a
+// variable, as kmeans' sums, `membership[q / d] * d + q % d`) hold too many values for
+// that (8 of kmeans' took 124 registers, 2 blocks per SM: 16 warps to hide the gathers'
+// and the shared atomics' latency): one update at a time (kSharedHistWideUnroll) on
+// kSharedHistWideBlocksPerSm blocks per multiprocessor, which `.minnctapersm` makes
+// ptxas fit (kmeans: 40 registers, 32 warps per SM, 528 blocks on an H100, as the
+// hand-written kmeans_accumulate). The merge then costs twice the atomics per bin,
+// which wide updates (few bins: kmeans' 128) can afford. The fill and merge loops are
+// not unrolled (one or a few iterations a thread; LLVM's unrolled copies held 8
+// pointers). A thread whose value fails stops updating and still reaches the barrier;
+// the block's partial histogram is merged anyway (the call fails, so the result is not
+// seen), and the merge has no checks of its own. A kernel that needs the prelude (maps
+// fused into it index unchecked: after a failed kernel their indices may be garbage)
+// has the Blocks kernels' (block_prelude).
 void ProgramGen::shared_hists(const SegOp &op, const std::vector<SharedHist> &parts, SlotList &sl) {
   FnGen &h = *host_;
   IRBuilder<> &hb = h.builder();

@@ -1,6 +1,7 @@
-// `kerb check PROG [--emit=tokens|ast|inferred|first-order|typed-ast|ir|kernels|llvm|ptx]`: runs the front end on a program
-// and optionally prints one of its stages, or (--entries) its entry points' types. Silent on
-// success (like `futhark check`).
+// `kerb check PROG [--emit=STAGE | --entries]`: runs the front end on a program and
+// optionally prints one of its stages (tokens, ast, inferred, first-order, typed-ast;
+// ir, kernels, llvm, ptx through codegen/), or (--entries) its entry points' types.
+// Silent on success (like `futhark check`).
 #include "codegen/compiled_program.h"
 #include "driver/check_flags.h"
 #include "driver/cli.h"
