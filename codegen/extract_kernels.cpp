@@ -1026,11 +1026,11 @@ private:
     if (!l) return;
     std::map<int, size_t> in_place;
     if (op.kind == OpKind::Map) in_place = FnGen::in_place_results(p_, *l);
-    thread_ops(l->body, in_place, op.body, op.red);
+    thread_ops(l->body, in_place, op.body);
   }
 
   void thread_ops(const core::Body &b, const std::map<int, size_t> &in_place,
-                  std::vector<std::unique_ptr<SegOp>> &out, const core::Stm *skip) const {
+                  std::vector<std::unique_ptr<SegOp>> &out) const {
     for (const core::Stm &s : b.stms) {
       const core::Exp &e = s.exp;
       std::optional<OpKind> kind;
@@ -1045,8 +1045,8 @@ private:
       default: break;
       }
       for (const auto &nb : e.bodies)
-        if (nb) thread_ops(*nb, {}, out, skip);
-      if (!kind || &s == skip) continue;
+        if (nb) thread_ops(*nb, {}, out);
+      if (!kind) continue;
       auto op = std::make_unique<SegOp>();
       op->stm = &s;
       op->kind = *kind;
@@ -1064,7 +1064,7 @@ private:
       if (e.lambda) {
         std::map<int, size_t> inner;
         if (e.kind == core::ExpKind::Map) inner = FnGen::in_place_results(p_, *e.lambda);
-        thread_ops(e.lambda->body, inner, op->body, nullptr);
+        thread_ops(e.lambda->body, inner, op->body);
       }
       out.push_back(std::move(op));
     }

@@ -189,15 +189,19 @@ private:
     for (size_t j = 0; j < o.dest_in_place.size(); j++)
       if (o.dest_in_place[j])
         line(depth + 1, "updates " + p_.var(s.exp.arrays[j]).name + " in place");
-    if (o.waits) line(depth + 1, "waits: launched with " + vars(o.partner->stm->pat));
+    if (o.waits)
+      line(depth + 1, (o.partner->paired ? "in one kernel with " : "launched where it stands: ") +
+                          vars(o.partner->stm->pat));
     if (o.partner && !o.waits)
       line(depth + 1, o.paired ? "one kernel with " + vars(o.partner->stm->pat)
-                               : "after " + vars(o.partner->stm->pat) + "'s kernels");
+                               : "launched after " + vars(o.partner->stm->pat) + "'s");
     for (const auto &m : o.materialized) {
       line(depth + 1, "before the loop:");
       op(*m, depth + 2);
     }
-    if (o.versions.size() == 1) {
+    if (o.waits && o.partner->paired) {
+      // (Its kernel is the pair's.)
+    } else if (o.versions.size() == 1) {
       for (const Kernel &k : o.versions[0].kernels) kernel(k, depth + 1);
     } else {
       for (const Version &v : o.versions) {
@@ -210,7 +214,10 @@ private:
       line(depth + 1, "each element, on the host:");
       block(*o.host_body, depth + 2);
     }
-    for (const auto &b : o.body) op(*b, depth + 1);
+    if (!o.body.empty()) {
+      line(depth + 1, o.level == Level::Grid ? "each element, in its thread:" : "each element:");
+      for (const auto &b : o.body) op(*b, depth + 2);
+    }
   }
 
   void block(const HostBlock &b, int depth) {

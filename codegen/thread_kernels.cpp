@@ -1242,7 +1242,7 @@ void ProgramGen::shared_hists(const SegOp &op, const std::vector<SharedHist> &pa
 // hist_shared kernel (kmeans' counts over n points and sums over n x d slots: one
 // launch a round instead of two, the counts' updates taking ~6% more time in the sums'
 // kernel instead of a 4 us kernel of their own on 64 blocks). The first waits
-// (defer_hist) when a later statement of its body is a reduce_by_index and nothing from
+// (extract_kernels.cpp's hist_op) when a later statement of its body is a reduce_by_index and nothing from
 // the first to that one reads its result; the pair's kernel is launched where the second
 // stands (hist_pair), after the statements in between (kmeans: the sums' memset and
 // size checks). Each block fills both histograms' bins in shared memory, takes the
