@@ -35,6 +35,9 @@
 //     next reduce_by_index of its body when nothing between reads it (Note [Histograms
 //     in one kernel]); otherwise one thread.
 //   replicate of a scalar whose bytes a memset can set: a memset.
+//   inside a kernel's thread (in_thread, for every lambda): a map or iota that its body
+//     reads only whole is fused; a map's lambda writes the array results that a map,
+//     iota or replicate of its body makes straight into the element's row.
 // Kernel arguments follow (ProgramGen::add_input): the maps a kernel computes are those
 // fused ones it reads, transitively; a kernel looks at the failure slot first when its
 // code or a fused map's loops or indexes unchecked (needs_prelude).
@@ -1024,13 +1027,12 @@ private:
     const core::Exp &e = op.stm->exp;
     const core::Lambda *l = op.inner ? op.inner->exp.lambda.get() : e.lambda.get();
     if (!l) return;
-    std::map<int, size_t> in_place;
-    if (op.kind == OpKind::Map) in_place = FnGen::in_place_results(p_, *l);
-    thread_ops(l->body, in_place, op.body);
+    thread_ops(l->body, op.kind == OpKind::Map, op.body);
   }
 
-  void thread_ops(const core::Body &b, const std::map<int, size_t> &in_place,
-                  std::vector<std::unique_ptr<SegOp>> &out) const {
+  // `rows`: b is the body of a map's lambda whose element is written to its row
+  // (FnGen::map_element), where results may be made in place.
+  void thread_ops(const core::Body &b, bool rows, std::vector<std::unique_ptr<SegOp>> &out) const {
     for (const core::Stm &s : b.stms) {
       const core::Exp &e = s.exp;
       std::optional<OpKind> kind;
@@ -1045,7 +1047,7 @@ private:
       default: break;
       }
       for (const auto &nb : e.bodies)
-        if (nb) thread_ops(*nb, {}, out);
+        if (nb) thread_ops(*nb, false, out);
       if (!kind) continue;
       auto op = std::make_unique<SegOp>();
       op->stm = &s;
@@ -1056,16 +1058,9 @@ private:
         int is = e.arrays[e.kind == core::ExpKind::Scatter ? 1 : s.pat.size()];
         op->space = {p_.var(is).shape.empty() ? core::SubExp::i64(-1) : p_.var(is).shape[0]};
       }
-      op->strategy = Strategy::Sequential;
-      if ((e.kind == core::ExpKind::Map || e.kind == core::ExpKind::Iota) && FnGen::consumed_whole(p_, b, s))
-        op->strategy = Strategy::Fused;
-      else if (!s.pat.empty() && in_place.count(s.pat[0]) && FnGen::writes_to_destination(s))
-        op->strategy = Strategy::InPlace;
-      if (e.lambda) {
-        std::map<int, size_t> inner;
-        if (e.kind == core::ExpKind::Map) inner = FnGen::in_place_results(p_, *e.lambda);
-        thread_ops(e.lambda->body, inner, op->body);
-      }
+      op->strategy = out_.in_thread(s);
+      if (op->strategy == Strategy::InPlace && !rows) op->strategy = Strategy::Sequential;
+      if (e.lambda) thread_ops(e.lambda->body, e.kind == core::ExpKind::Map && op->strategy != Strategy::Fused, op->body);
       out.push_back(std::move(op));
     }
   }
@@ -1091,8 +1086,31 @@ int64_t tile_items(int64_t element_bytes) {
   return items % 2 == 0 ? items - 1 : items;
 }
 
+// How the statements of every lambda run inside a thread (KernelProgram::in_thread,
+// in_place): maps and iotas that their body reads only whole are fused (the rule of
+// the host's, compiler/fusion.h), and the results of a map's lambda that a map, iota or
+// replicate of its body makes are written in place into the element's row.
+void in_thread(const core::Program &p, const core::Body &b, KernelProgram &out) {
+  for (const core::Stm &s : b.stms) {
+    const core::Exp &e = s.exp;
+    if ((e.kind == core::ExpKind::Map || e.kind == core::ExpKind::Iota) && FnGen::consumed_whole(p, b, s))
+      out.in_thread_[&s] = Strategy::Fused;
+    for (const auto &nb : e.bodies)
+      if (nb) in_thread(p, *nb, out);
+    if (!e.lambda) continue;
+    if (e.kind == core::ExpKind::Map) {
+      std::map<int, size_t> in_place = FnGen::in_place_results(p, *e.lambda);
+      for (const core::Stm &st : e.lambda->body.stms)
+        if (!st.pat.empty() && in_place.count(st.pat[0])) out.in_thread_[&st] = Strategy::InPlace;
+      if (!in_place.empty()) out.in_place_[e.lambda.get()] = std::move(in_place);
+    }
+    in_thread(p, e.lambda->body, out);
+  }
+}
+
 KernelProgram extract_kernels(const core::Program &p, GenOptions opts) {
   KernelProgram out;
+  for (const core::Function &f : p.functions) in_thread(p, f.body, out);
   Extractor x(p, opts, out);
   for (const core::Function &f : p.functions) x.entry(f);
   return out;

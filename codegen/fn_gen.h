@@ -14,6 +14,7 @@
 // statements that become kernels.
 #pragma once
 
+#include "codegen/kernel_ir.h"
 #include "codegen/scalar_ops.h"
 #include "compiler/core_ir.h"
 #include "compiler/source.h"
@@ -310,8 +311,10 @@ public:
   std::map<int, Lazy> lazy_;
   const core::Body *cur_body_ = nullptr;
 
-  bool consumed_whole(const core::Stm &s) { return cur_body_ && consumed_whole(p_, *cur_body_, s); }
   static bool consumed_whole(const core::Program &p, const core::Body &body, const core::Stm &s);
+  // Kernels: the kernel IR, which says how the statements of lambdas run in a thread
+  // (KernelProgram::in_thread, in_place: fusion and destination passing).
+  const KernelProgram *plan = nullptr;
 
   // Whether `e` mentions any of `vars`.
   static bool mentions(const core::Exp &e, const std::set<int> &vars);

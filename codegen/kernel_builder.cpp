@@ -133,6 +133,7 @@ ProgramGen::KernelFn ProgramGen::new_kernel(const std::string &name, size_t num_
     };
   }
   k.g->failure_word = k.slot(0);
+  k.g->plan = &plan_;
   // Thread kernels outline the slow copies of their deferred work; block kernels keep
   // them inline (Note [The slow copy outlined] in deferred_checks.cpp).
   if (desc.kind == KernelDesc::Threads) k.g->slow_regions = &slow_regions_;

@@ -227,6 +227,23 @@ struct KernelProgram {
     return it == ops_.end() ? nullptr : it->second;
   }
   std::map<const core::Stm *, const SegOp *> ops_;
+
+  // Inside a kernel's thread: how a statement of a lambda runs (Fused: a map or iota
+  // computed where it is read; InPlace: it writes straight into the row of its map's
+  // result when the map's element is stored there, FnGen::map_element; otherwise
+  // Sequential), and the results of a map's lambda so written (result variable ->
+  // index). FnGen reads them.
+  Strategy in_thread(const core::Stm &s) const {
+    auto it = in_thread_.find(&s);
+    return it == in_thread_.end() ? Strategy::Sequential : it->second;
+  }
+  const std::map<int, size_t> &in_place(const core::Lambda &l) const {
+    static const std::map<int, size_t> none;
+    auto it = in_place_.find(&l);
+    return it == in_place_.end() ? none : it->second;
+  }
+  std::map<const core::Stm *, Strategy> in_thread_;
+  std::map<const core::Lambda *, std::map<int, size_t>> in_place_;
 };
 
 // Kernel extraction (extract_kernels.cpp): the kernel IR of every entry point.
