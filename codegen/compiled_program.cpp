@@ -27,17 +27,8 @@ namespace kerb::codegen {
 
 namespace {
 
-std::vector<const FunDef *> entry_points(const Program &program) {
-  std::vector<const FunDef *> out;
-  for (const auto &d : program.defs)
-    if (d->is_entry) out.push_back(d.get());
-  if (out.empty())
-    if (const FunDef *m = program.find("main")) out.push_back(m);
-  return out;
-}
-
 core::Program lower(const Program &program, const CompileOptions &opts) {
-  return lower_and_check(program, entry_points(program), opts.pipeline);
+  return lower_and_check(program, entry_defs(program), opts.pipeline);
 }
 
 int elem_size(PrimType t) { return t == PrimType::Bool ? 1 : prim_bits(t) / 8; }

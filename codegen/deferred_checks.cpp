@@ -98,6 +98,8 @@ void FnGen::deferred_work(const std::function<void(bool)> &work) {
   std::map<int, Lazy> lazy = lazy_;
   std::map<int, Val> dest = dest_;
   std::map<int, Value *> given0 = given;
+  for (const auto &[v, val] : env_) d.clean.insert(v);
+  for (const auto &[v, l] : lazy_) d.clean.insert(v);
   deferral_ = &d;
   work(false);
   deferral_ = nullptr;
@@ -304,6 +306,56 @@ Value *FnGen::deferred_load(PrimType t, Value *ok, Value *addr) {
                            {b_.CreatePtrToInt(addr, b_.getInt64Ty()), ok});
   if (rt != mt) r = bits == 8 ? b_.CreateTrunc(r, mt) : b_.CreateBitCast(r, mt);
   return ops_.from_mem(t, r);
+}
+
+// Note [Clean values]
+// ~~~~~~~~~~~~~~~~~~~
+// Deferring, a statement that must not see a failed value waits for the flag
+// (flag_barrier): a branch, and the loads after it wait for what came before. Where a
+// thread takes several elements in straight-line code (Note [Rows per thread]), a
+// barrier before each element's array statements (the `iota` of a row's inner map)
+// made the rows' loads issue one row after another, as branching checks did. But most
+// such statements read no value a failed check can have given: a value is clean if it
+// was bound before the work began, or computed from clean values by a statement that
+// defers no check (no checked load, no checked division, no body or lambda, whose
+// results are taken as unclean). An array made, viewed or indexed without a check from
+// clean values only is exactly what the program makes whatever failed, so it needs no
+// barrier; anything else that needs one (loops, stores others see, histograms,
+// scatters, updates) keeps it. The analysis follows data, not control: a value is
+// clean on every path, and one bound in a way it does not know (a lambda's parameter,
+// a loop's) is unclean.
+bool FnGen::reads_clean(const core::Exp &e) const {
+  for (const core::SubExp &a : e.args)
+    if (a.is_var() && !deferral_->clean.count(a.var)) return false;
+  for (int a : e.arrays)
+    if (!deferral_->clean.count(a)) return false;
+  return true;
+}
+
+void FnGen::deferred_stm(const core::Stm &s) {
+  const core::Exp &e = s.exp;
+  bool clean = reads_clean(e) && e.bodies.empty() && !e.lambda;
+  bool exempt = false; // needs no barrier when it reads only clean values
+  switch (e.kind) {
+  case core::ExpKind::SubExp: case core::ExpKind::BinOp: case core::ExpKind::UnOp:
+  case core::ExpKind::Convert: case core::ExpKind::PrimFn:
+    clean = clean && e.site < 0;
+    break;
+  case core::ExpKind::Index:
+    clean = clean && e.site < 0;
+    exempt = true;
+    break;
+  case core::ExpKind::Iota: case core::ExpKind::Replicate: case core::ExpKind::Slice:
+  case core::ExpKind::Rearrange: case core::ExpKind::Reshape: case core::ExpKind::Copy:
+  case core::ExpKind::Concat: case core::ExpKind::ArrayLit:
+    exempt = true;
+    break;
+  default:
+    clean = false;
+  }
+  if (needs_flag_barrier(e) && !(exempt && reads_clean(e))) flag_barrier();
+  if (clean)
+    for (int v : s.pat) deferral_->clean.insert(v);
 }
 
 bool FnGen::needs_flag_barrier(const core::Exp &e) const {

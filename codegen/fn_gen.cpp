@@ -282,7 +282,7 @@ std::vector<Val> FnGen::results(const core::Body &b) {
 
 void FnGen::stm(const core::Stm &s) {
   if (mode_ == Host && launch_hook && launch_hook(s)) return;
-  if (deferral_ && needs_flag_barrier(s.exp)) flag_barrier();
+  if (deferral_) deferred_stm(s);
   if (destination_stm(s)) return;
   if (!given.empty() && s.pat.size() == 1) {
     auto it = given.find(s.pat[0]);

@@ -482,7 +482,15 @@ public:
     AllocaInst *flag = nullptr; // i1: a deferred check failed
     BasicBlock *slow = nullptr; // the second copy of the work
     int deferred = 0;           // checks deferred so far
+    // Variables no failed check can have given a value (Note [Clean values]): those
+    // bound before the work, and those the work computes from them without a check.
+    std::set<int> clean;
   };
+  // Deferring: whether `e` reads only clean variables (Note [Clean values]).
+  bool reads_clean(const core::Exp &e) const;
+  // Deferring: the flag test before statement `s` if it needs one, and whether its
+  // results are clean (Note [Clean values]).
+  void deferred_stm(const core::Stm &s);
   Deferral *deferral_ = nullptr;
 
   const core::Program &p_;

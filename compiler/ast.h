@@ -22,11 +22,13 @@
 #pragma once
 
 #include "compiler/builtins.h"
+#include "compiler/entry_types.h"
 #include "compiler/source.h"
 #include "compiler/types/types.h"
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -260,6 +262,12 @@ struct Program {
   std::vector<std::shared_ptr<const SourceFile>> imports;
   std::vector<std::unique_ptr<FunDef>> defs; // in source order
   std::vector<std::unique_ptr<TypeDecl>> types; // in source order
+  // [modules] The types a signature made abstract, by qualified name (elaborate_modules;
+  // see compiler/entry_types.h).
+  std::set<std::string> abstract_types;
+  // The entry points' types as the C API shows them, set before the elimination
+  // (compiler/entry_types.h); null for a program that did not go through it.
+  std::shared_ptr<const EntryTypes> entry_types;
 
   FunDef *find(const std::string &name) const;
 };

@@ -1632,9 +1632,26 @@ private:
     write_selection(dest, {sel}, v);
   }
 
+  // The shapes of an array's rows, one per tuple component (an array of tuples keeps
+  // each component as an array of its own).
+  static void row_shapes(const Value &a, std::vector<std::vector<int64_t>> &out) {
+    if (a.array->elem.kind == ValueType::Tuple && !a.array->components.empty()) {
+      for (const Value &c : a.array->components) row_shapes(c, out);
+      return;
+    }
+    out.emplace_back(a.shape().begin() + 1, a.shape().end());
+  }
+
   Value scatter(Value dest, const Value &is, const Value &vs, const Span &span) {
     if (is.length() != vs.length())
       fail_size_mismatch(span, "scatter", {{is.length()}, {vs.length()}});
+    // Each value must have the shape of the destination's rows, whether or not it is
+    // written (as the code generator checks: lower_to_core's scatter).
+    std::vector<std::vector<int64_t>> drows, vrows;
+    row_shapes(dest, drows);
+    row_shapes(vs, vrows);
+    if (drows != vrows)
+      fail_text(FailureKind::Size, span, "Shape of slice does not match shape of value.");
     int64_t n = dest.length();
     for (int64_t j = 0; j < is.length(); j++) {
       int64_t i = prim_at(is, j).as_i64();

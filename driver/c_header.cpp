@@ -10,6 +10,7 @@ namespace kerb::driver {
 namespace {
 
 using codegen::CSlot;
+using codegen::CValue;
 
 const char *c_type(PrimType t) {
   switch (t) {
@@ -69,67 +70,105 @@ std::vector<std::string> cpp_names(const std::vector<std::string> &slots, size_t
   return out;
 }
 
-// The names of the flattened slots of a value of type `t` called `name` (as the
-// lowering flattens: tuples into components, arrays of tuples into component arrays,
-// () into one bool), e.g. "p.0", "p.1"; "" for results. A tuple pattern names its
-// components.
-void slot_names(const ValueType &t, const std::string &name, const Pattern *pattern,
-                std::vector<std::string> &out) {
-  if (t.kind == ValueType::Prim) {
-    out.push_back(name);
-    return;
-  }
-  if (t.elems.empty()) {
-    out.push_back(name.empty() ? "" : name + " (the () as a bool)");
-    return;
-  }
-  bool named = pattern && pattern->kind == Pattern::Tuple && t.rank == 0 &&
-               pattern->elems.size() == t.elems.size();
-  for (size_t k = 0; k < t.elems.size(); ++k) {
-    ValueType component = t.elems[k];
-    component.rank += t.rank;
-    const Pattern *sub = named ? &pattern->elems[k] : nullptr;
-    std::string sub_name = sub && sub->kind == Pattern::Id
-                               ? sub->name
-                               : (name.empty() ? "" : fmt::format("{}.{}", name, k));
-    slot_names(component, sub_name, sub, out);
-  }
-}
+// The C and C++ spellings of a value of an entry's signature or a record's fields.
+class Values {
+public:
+  explicit Values(const codegen::Library &lib) : lib_(lib) {}
 
-std::vector<std::string> input_names(const FunDef &entry) {
-  std::vector<std::string> out;
-  for (const Pattern &p : entry.params)
-    slot_names(p.type.value_type(), p.kind == Pattern::Id ? p.name : "", &p, out);
-  return out;
-}
+  std::string opaque_struct(int k) const { return "struct kerb_opaque_" + lib_.opaques[size_t(k)].c_name; }
+  std::string opaque_handle(int k) const { return "kerb_opaque_" + lib_.opaques[size_t(k)].c_name; }
+  // As a parameter: a scalar by value, a handle otherwise.
+  std::string in(const CValue &v) const {
+    if (v.opaque >= 0) return "const " + opaque_struct(v.opaque) + " *";
+    return v.slot.rank ? "const " + array_struct(v.slot) + " *" : std::string(c_type(v.slot.prim)) + " ";
+  }
+  // Where a result goes.
+  std::string out(const CValue &v) const {
+    if (v.opaque >= 0) return opaque_struct(v.opaque) + " **";
+    return v.slot.rank ? array_struct(v.slot) + " **" : std::string(c_type(v.slot.prim)) + " *";
+  }
+  std::string text(const CValue &v) const {
+    return v.opaque >= 0 ? lib_.opaques[size_t(v.opaque)].name : type_text(v.slot);
+  }
+  bool scalar(const CValue &v) const { return v.opaque < 0 && v.slot.rank == 0; }
+  std::string cpp(const CValue &v) const {
+    if (v.opaque >= 0) return fmt::format("kerb::Opaque<{}>", opaque_handle(v.opaque));
+    return v.slot.rank ? cpp_array(v.slot) : c_type(v.slot.prim);
+  }
+  std::string cpp_in(const CValue &v) const { return scalar(v) ? cpp(v) + " " : "const " + cpp(v) + " &"; }
+  // The C storage of result `k` in a C++ wrapper, and the value it becomes.
+  std::string cpp_out_decl(const CValue &v, size_t k) const {
+    if (scalar(v)) return fmt::format("  {} out{} = {{}};\n", c_type(v.slot.prim), k);
+    std::string t = v.opaque >= 0 ? opaque_struct(v.opaque) : array_struct(v.slot);
+    return fmt::format("  {} *out{} = nullptr;\n", t, k);
+  }
+  std::string cpp_adopt(const CValue &v, size_t k) const {
+    return scalar(v) ? fmt::format("out{}", k) : fmt::format("{}::adopt(ctx, out{})", cpp(v), k);
+  }
+  // One C++ result, or a std::tuple of several.
+  std::string cpp_result(const std::vector<CValue> &values) const {
+    std::vector<std::string> types;
+    for (const CValue &v : values) types.push_back(cpp(v));
+    return types.size() == 1 ? types[0] : fmt::format("std::tuple<{}>", fmt::join(types, ", "));
+  }
+  std::string cpp_return(const std::vector<CValue> &values) const {
+    std::vector<std::string> vals;
+    for (size_t k = 0; k < values.size(); k++) vals.push_back(cpp_adopt(values[k], k));
+    return values.size() == 1 ? fmt::format("  return {};\n", vals[0])
+                              : fmt::format("  return {}({});\n", cpp_result(values), fmt::join(vals, ", "));
+  }
+  // "in0 = p: point, in1 = k: i32"
+  std::string describe(const std::vector<CValue> &values, const char *prefix) const {
+    std::string s;
+    for (size_t k = 0; k < values.size(); k++) {
+      std::string name = values[k].name.empty() ? "" : values[k].name + ": ";
+      s += fmt::format("{}{}{} = {}{}", k ? ", " : "", prefix, k, name, text(values[k]));
+    }
+    return s.empty() ? "none" : s;
+  }
 
-std::vector<std::string> output_names(const FunDef &entry) {
-  std::vector<std::string> out;
-  slot_names(entry.ret_type.value_type(), "", nullptr, out);
-  return out;
-}
+private:
+  const codegen::Library &lib_;
+};
 
-std::string describe_slots(const std::vector<std::string> &names, const std::vector<CSlot> &types,
-                           const char *prefix) {
+// "x: f32, tag.0: i32" (a record's fields as kerb_new_opaque_T takes them).
+std::string field_list(const Values &values, const std::vector<CValue> &fields) {
   std::string s;
-  for (size_t k = 0; k < types.size(); k++) {
-    std::string name = k < names.size() && !names[k].empty() ? names[k] + ": " : "";
-    s += fmt::format("{}{}{} = {}{}", k ? ", " : "", prefix, k, name, type_text(types[k]));
-  }
-  return s.empty() ? "none" : s;
+  for (size_t k = 0; k < fields.size(); k++) s += fmt::format("{}{}: {}", k ? ", " : "", fields[k].name, values.text(fields[k]));
+  return s;
+}
+
+std::vector<std::string> value_names(const std::vector<CValue> &values) {
+  std::vector<std::string> out;
+  for (const CValue &v : values) out.push_back(v.name);
+  return out;
+}
+
+std::vector<CValue> all_fields(const codegen::LibraryOpaque &o) {
+  std::vector<CValue> all;
+  for (const codegen::LibraryOpaque::Field &f : o.fields) all.insert(all.end(), f.values.begin(), f.values.end());
+  return all;
+}
+
+const char *kind_text(const codegen::LibraryOpaque &o) {
+  if (o.kind == OpaqueType::Record) return o.rank ? "an array of records" : "a record";
+  if (o.kind == OpaqueType::Sum) return o.rank ? "an array of a sum type" : "a sum type";
+  return o.rank ? "an array of an abstract type" : "an abstract type";
 }
 
 } // namespace
 
 std::string c_header(const std::string &name, const Program &program, const codegen::Library &lib) {
   std::string tag = codegen::c_identifier(name);
+  Values values(lib);
   std::string h = fmt::format(
       "/* {0}.h: the C API of {1}, written by `kerb compile --library`.\n"
       " * Link lib{0}.a and the Kerb runtime:\n"
       " *   cc app.c lib{0}.a $(kerb config --cflags --libs)\n"
       " * The functions are described in <kerb/kerb.h> and in Kerb's docs/C-API.md.\n"
       " * Tuples are flattened: a tuple parameter or result is one parameter or result per\n"
-      " * component, an array of tuples one array per component (docs/CONVENTIONS.md). */\n"
+      " * component, an array of tuples one array per component (docs/CONVENTIONS.md);\n"
+      " * records, arrays of records, abstract and sum types are opaque values. */\n"
       "#ifndef KERB_LIBRARY_{2}_H\n#define KERB_LIBRARY_{2}_H\n\n#include <kerb/kerb.h>\n\n"
       "#ifdef __cplusplus\nextern \"C\" {{\n#endif\n",
       name, program.file->path, tag);
@@ -145,25 +184,35 @@ std::string c_header(const std::string &name, const Program &program, const code
     h += fmt::format("const int64_t *kerb_shape_{}(struct kerb_context *ctx, {} *arr);\n", s, st);
     h += fmt::format("int kerb_free_{}(struct kerb_context *ctx, {} *arr);\n", s, st);
   }
-  std::vector<std::vector<std::string>> ins, outs;
-  for (const codegen::LibraryEntry &e : lib.entries) {
-    const FunDef *d = program.find(e.name);
-    ins.push_back(d ? input_names(*d) : std::vector<std::string>{});
-    outs.push_back(d ? output_names(*d) : std::vector<std::string>{});
+  if (!lib.opaques.empty()) h += "\n/* Opaque values (docs/C-API.md): made by entries and, for records, from their fields. */\n";
+  for (size_t i = 0; i < lib.opaques.size(); i++) h += fmt::format("{};\n", values.opaque_struct(int(i)));
+  for (size_t i = 0; i < lib.opaques.size(); i++) {
+    const codegen::LibraryOpaque &o = lib.opaques[i];
+    std::string st = values.opaque_struct(int(i)), s = "opaque_" + o.c_name;
+    h += fmt::format("\n/* {}: {}{}. */\n", o.name, kind_text(o),
+                     o.kind == OpaqueType::Record ? fmt::format(" of {}", field_list(values, all_fields(o))) : "");
+    h += fmt::format("int kerb_free_{}(struct kerb_context *ctx, {} *obj);\n", s, st);
+    h += fmt::format("int kerb_store_{}(struct kerb_context *ctx, const {} *obj, void **p, size_t *n);\n", s, st);
+    h += fmt::format("{} *kerb_restore_{}(struct kerb_context *ctx, const void *p);\n", st, s);
+    if (o.rank > 0) h += fmt::format("const int64_t *kerb_shape_{}(struct kerb_context *ctx, const {} *obj);\n", s, st);
+    if (o.kind != OpaqueType::Record) continue;
+    h += fmt::format("int kerb_new_{}(struct kerb_context *ctx, {} **out", s, st);
+    std::vector<CValue> all = all_fields(o);
+    std::vector<std::string> names = cpp_names(value_names(all), all.size());
+    for (size_t k = 0; k < all.size(); k++) h += fmt::format(", {}{}", values.in(all[k]), names[k]);
+    h += ");\n";
+    for (const codegen::LibraryOpaque::Field &f : o.fields) {
+      h += fmt::format("int kerb_project_{}_{}(struct kerb_context *ctx", s, f.c_name);
+      for (size_t k = 0; k < f.values.size(); k++) h += fmt::format(", {}out{}", values.out(f.values[k]), k);
+      h += fmt::format(", const {} *obj);\n", st);
+    }
   }
-  for (size_t i = 0; i < lib.entries.size(); i++) {
-    const codegen::LibraryEntry &e = lib.entries[i];
-    h += fmt::format("\n/* entry {}: {}; results {} */\n", e.name, describe_slots(ins[i], e.params, "in"),
-                     describe_slots(outs[i], e.results, "out"));
+  for (const codegen::LibraryEntry &e : lib.entries) {
+    h += fmt::format("\n/* entry {}: {}; results {} */\n", e.name, values.describe(e.ins, "in"),
+                     values.describe(e.outs, "out"));
     h += fmt::format("int kerb_entry_{}(struct kerb_context *ctx", e.c_name);
-    for (size_t k = 0; k < e.results.size(); k++) {
-      const CSlot &t = e.results[k];
-      h += t.rank ? fmt::format(", {} **out{}", array_struct(t), k) : fmt::format(", {} *out{}", c_type(t.prim), k);
-    }
-    for (size_t k = 0; k < e.params.size(); k++) {
-      const CSlot &t = e.params[k];
-      h += t.rank ? fmt::format(", const {} *in{}", array_struct(t), k) : fmt::format(", {} in{}", c_type(t.prim), k);
-    }
+    for (size_t k = 0; k < e.outs.size(); k++) h += fmt::format(", {}out{}", values.out(e.outs[k]), k);
+    for (size_t k = 0; k < e.ins.size(); k++) h += fmt::format(", {}in{}", values.in(e.ins[k]), k);
     h += ");\n";
   }
   h += "\n#ifdef __cplusplus\n}\n\n#include <kerb/kerb.hpp>\n#include <tuple>\n\nnamespace kerb {\n";
@@ -184,39 +233,44 @@ std::string c_header(const std::string &name, const Program &program, const code
     h += fmt::format("  static int free(kerb_context *c, handle *a) {{ return kerb_free_{}(c, a); }}\n", s);
     h += "};\n#endif\n";
   }
+  for (size_t i = 0; i < lib.opaques.size(); i++) {
+    std::string handle = values.opaque_handle(int(i));
+    h += fmt::format("#ifndef KERB_OPAQUE_TRAITS_{1}\n#define KERB_OPAQUE_TRAITS_{1}\n"
+                     "template <> struct OpaqueTraits<{0}> {{\n"
+                     "  static int free(kerb_context *c, {0} *v) {{ return kerb_free_{1}(c, v); }}\n}};\n#endif\n",
+                     handle, handle.substr(5));
+  }
   h += fmt::format("\n// One function per entry point: its results (a std::tuple if several); throws\n"
-                   "// kerb::Error.\nnamespace {} {{\n", tag);
-  for (size_t i = 0; i < lib.entries.size(); i++) {
-    const codegen::LibraryEntry &e = lib.entries[i];
-    std::vector<std::string> names = cpp_names(ins[i], e.params.size());
-    std::vector<std::string> rtypes;
-    for (const CSlot &t : e.results) rtypes.push_back(t.rank ? cpp_array(t) : c_type(t.prim));
-    std::string ret = rtypes.size() == 1 ? rtypes[0] : "std::tuple<" + fmt::format("{}", fmt::join(rtypes, ", ")) + ">";
+                   "// kerb::Error. For each record type T, new_T(ctx, fields...) and T_FIELD(ctx, obj).\n"
+                   "namespace {} {{\n", tag);
+  // A C++ function `fname` returning `results` from C function `cfun`, which takes
+  // (ctx, results..., ins...), `ins` named `names`.
+  auto wrapper = [&](const std::string &fname, const std::string &cfun, const std::vector<CValue> &results,
+                     const std::vector<CValue> &ins, const std::vector<std::string> &names) {
+    std::string out = fmt::format("inline {} {}(kerb::Context &ctx", values.cpp_result(results), fname);
+    for (size_t k = 0; k < ins.size(); k++) out += fmt::format(", {}{}", values.cpp_in(ins[k]), names[k]);
+    out += ") {\n";
+    for (size_t k = 0; k < results.size(); k++) out += values.cpp_out_decl(results[k], k);
+    std::vector<std::string> call{"ctx.get()"};
+    for (size_t k = 0; k < results.size(); k++) call.push_back(fmt::format("&out{}", k));
+    for (size_t k = 0; k < ins.size(); k++) call.push_back(values.scalar(ins[k]) ? names[k] : names[k] + ".get()");
+    out += fmt::format("  detail::check(ctx.get(), {}({}));\n", cfun, fmt::join(call, ", "));
+    return out + values.cpp_return(results) + "}\n";
+  };
+  for (const codegen::LibraryEntry &e : lib.entries) {
     std::string fname = cpp_keyword(e.c_name) ? e.c_name + "_" : e.c_name;
-    h += fmt::format("inline {} {}(kerb::Context &ctx", ret, fname);
-    for (size_t k = 0; k < e.params.size(); k++) {
-      const CSlot &t = e.params[k];
-      h += t.rank ? fmt::format(", const {} &{}", cpp_array(t), names[k]) : fmt::format(", {} {}", c_type(t.prim), names[k]);
-    }
-    h += ") {\n";
-    for (size_t k = 0; k < e.results.size(); k++) {
-      const CSlot &t = e.results[k];
-      h += t.rank ? fmt::format("  {} *out{} = nullptr;\n", array_struct(t), k)
-                  : fmt::format("  {} out{} = {{}};\n", c_type(t.prim), k);
-    }
-    h += fmt::format("  detail::check(ctx.get(), kerb_entry_{}(ctx.get()", e.c_name);
-    for (size_t k = 0; k < e.results.size(); k++) h += fmt::format(", &out{}", k);
-    for (size_t k = 0; k < e.params.size(); k++)
-      h += e.params[k].rank ? fmt::format(", {}.get()", names[k]) : fmt::format(", {}", names[k]);
-    h += "));\n";
-    std::vector<std::string> vals;
-    for (size_t k = 0; k < e.results.size(); k++) {
-      const CSlot &t = e.results[k];
-      vals.push_back(t.rank ? fmt::format("{}::adopt(ctx, out{})", cpp_array(t), k) : fmt::format("out{}", k));
-    }
-    h += rtypes.size() == 1 ? fmt::format("  return {};\n", vals[0])
-                            : fmt::format("  return {}({});\n", ret, fmt::join(vals, ", "));
-    h += "}\n";
+    h += wrapper(fname, "kerb_entry_" + e.c_name, e.outs, e.ins, cpp_names(value_names(e.ins), e.ins.size()));
+  }
+  for (size_t i = 0; i < lib.opaques.size(); i++) {
+    const codegen::LibraryOpaque &o = lib.opaques[i];
+    if (o.kind != OpaqueType::Record) continue;
+    std::vector<CValue> all = all_fields(o);
+    CValue self{CSlot{}, int(i), "obj"};
+    h += wrapper("new_" + o.c_name, "kerb_new_opaque_" + o.c_name, {self}, all,
+                 cpp_names(value_names(all), all.size()));
+    for (const codegen::LibraryOpaque::Field &f : o.fields)
+      h += wrapper(o.c_name + "_" + f.c_name, "kerb_project_opaque_" + o.c_name + "_" + f.c_name, f.values, {self},
+                   {"obj"});
   }
   h += fmt::format("}} // namespace {}\n}} // namespace kerb\n#endif\n\n#endif\n", tag);
   return h;

@@ -39,8 +39,10 @@ FrontendResult run_frontend(const std::string &path, bool check, FrontendStage s
     // The stages of type_check() (compiler/types/type_check.cpp), one at a time.
     if (check) add_prelude(program);
     if (check && stop >= FrontendStage::Inferred) {
+      WrittenEntryTypes written = written_entry_types(program);
       check_type_declarations(program);
       infer_types(program);
+      describe_entry_types(program, written); // before the elimination (entry_types.h)
       check_consumption(program);
     }
     if (check && stop >= FrontendStage::FirstOrder) eliminate(program);

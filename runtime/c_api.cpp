@@ -8,9 +8,18 @@
 // so an entry that returns its input (or the same array twice) gives independent
 // handles that are each freed once, as in Futhark.
 //
+// Opaque values (records, arrays of records, abstract and sum types:
+// compiler/entry_types.h) are handles too, each holding the slots of its type: scalars'
+// bits and arrays that share buffers as array handles do. An entry's C signature
+// (EntrySig::ins, outs) says which of its parameters and results are opaque; a call
+// lends their slots to the host code, which sees the flattened slots only, and gathers
+// opaque results from the slots it returns. `new` and `project` copy slots, sharing the
+// buffers.
+//
 // A failure found at a sync point happened in one of the calls since the last clean
 // look (ExecContext::failure_window): the arrays those calls returned hold garbage, so
-// they are marked, and reading them or passing them to an entry is refused.
+// they are marked (and the opaque values holding them), and reading them or passing
+// them to an entry is refused.
 //
 // Arrays also cross to and from other libraries without a copy, through DLPack (Note
 // [Arrays lent through DLPack]), and a CUDA context may queue its work on a stream of
@@ -30,6 +39,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <mutex>
 #include <unordered_map>
@@ -66,10 +76,31 @@ struct SharedDims {
   int dims = 0;
 };
 
+// One value of a C signature (program_abi.h): a slot (-1) or an opaque type's number.
+using ValueList = std::vector<int>;
+
 struct EntrySig {
   std::string name;
   std::vector<SlotType> params, results;
   std::vector<SharedDims> shared;
+  // The C signature over the slots; without one, or with no opaque value in it
+  // (has_values false), a value per slot.
+  bool has_values = false;
+  ValueList ins, outs;
+};
+
+// An opaque type of the program (compiler/entry_types.h).
+struct OpaqueSig {
+  std::string name; // the C name: kerb_opaque_<name>
+  char kind = 'a';  // r: a record, a: abstract, s: a sum
+  int rank = 0;     // the outer dims all slots share
+  std::vector<SlotType> slots;
+  struct Field {
+    std::string name;
+    ValueList values;
+    size_t first = 0, count = 0; // its slots
+  };
+  std::vector<Field> fields;
 };
 
 bool parse_shared(const std::string &text, const std::vector<SlotType> &params,
@@ -122,6 +153,21 @@ struct ArrayObj {
   }
 };
 
+// One slot of an opaque value: a scalar's bits, or an array (not a handle of its own:
+// it shares its buffer as a handle does).
+struct SlotValue {
+  uint64_t bits = 0;
+  std::unique_ptr<ArrayObj> array;
+};
+
+// An opaque value (kerb_opaque_T): the slots of its type, in order.
+struct OpaqueObj {
+  uint64_t ctx = 0;
+  int type = 0;
+  std::vector<SlotValue> slots;
+  bool poisoned = false; // an array of it was returned by a call that failed
+};
+
 struct Context;
 
 struct Registry {
@@ -132,6 +178,7 @@ struct Registry {
   // through DLPack]).
   std::unordered_map<uint64_t, std::shared_ptr<Context>> contexts;
   std::unordered_map<uint64_t, std::unique_ptr<ArrayObj>> arrays;
+  std::unordered_map<uint64_t, std::unique_ptr<OpaqueObj>> opaques;
 };
 
 Registry &registry() {
@@ -172,6 +219,92 @@ bool parse_slots(const std::string &text, std::vector<SlotType> &out) {
   }
 }
 
+// "s,o1,s": a value list, each of `num_types` opaque types or a slot.
+bool parse_values(const std::string &text, size_t num_types, ValueList &out) {
+  if (text.empty()) return true;
+  size_t start = 0;
+  for (;;) {
+    size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? comma : comma - start);
+    if (item == "s") {
+      out.push_back(-1);
+    } else {
+      if (item.size() < 2 || item.size() > 7 || item[0] != 'o' ||
+          item.find_first_not_of("0123456789", 1) != std::string::npos)
+        return false;
+      size_t k = std::stoul(item.substr(1));
+      if (k >= num_types) return false;
+      out.push_back(int(k));
+    }
+    if (comma == std::string::npos) return true;
+    start = comma + 1;
+  }
+}
+
+// The slots `values` take, appended to `out` (false if an opaque type is not known yet).
+bool value_slots(const std::vector<OpaqueSig> &types, const ValueList &values, const std::vector<SlotType> *slots,
+                 size_t &at, std::vector<SlotType> &out) {
+  for (int v : values) {
+    if (v < 0) {
+      if (!slots || at >= slots->size()) return false;
+      out.push_back((*slots)[at++]);
+      continue;
+    }
+    if (size_t(v) >= types.size()) return false;
+    for (const SlotType &t : types[size_t(v)].slots) {
+      out.push_back(t);
+      at++;
+    }
+  }
+  return true;
+}
+
+bool same_slots(const std::vector<SlotType> &a, const std::vector<SlotType> &b) {
+  if (a.size() != b.size()) return false;
+  for (size_t k = 0; k < a.size(); k++)
+    if (a[k].prim != b[k].prim || a[k].rank != b[k].rank) return false;
+  return true;
+}
+
+// An opaque type's description "NAME;KIND;RANK;SLOTS[;FIELD=VALUES]..." (program_abi.h),
+// its fields' opaque types among `types` (the ones before it).
+bool parse_opaque(const std::string &text, const std::vector<OpaqueSig> &types, OpaqueSig &out) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (;;) {
+    size_t semi = text.find(';', start);
+    parts.push_back(text.substr(start, semi == std::string::npos ? semi : semi - start));
+    if (semi == std::string::npos) break;
+    start = semi + 1;
+  }
+  if (parts.size() < 4 || parts[0].empty() || parts[1].size() != 1 ||
+      std::string("ras").find(parts[1][0]) == std::string::npos || parts[2].empty() || parts[2].size() > 2 ||
+      parts[2].find_first_not_of("0123456789") != std::string::npos || !parse_slots(parts[3], out.slots))
+    return false;
+  out.name = parts[0];
+  out.kind = parts[1][0];
+  out.rank = std::stoi(parts[2]);
+  for (const SlotType &t : out.slots)
+    if (t.rank < out.rank) return false;
+  if ((out.kind == 'r') != (parts.size() > 4)) return false;
+  size_t at = 0;
+  for (size_t k = 4; k < parts.size(); k++) {
+    size_t eq = parts[k].find('=');
+    if (eq == std::string::npos || eq == 0) return false;
+    OpaqueSig::Field f;
+    f.name = parts[k].substr(0, eq);
+    if (!parse_values(parts[k].substr(eq + 1), types.size(), f.values)) return false;
+    std::vector<SlotType> covered;
+    f.first = at;
+    if (!value_slots(types, f.values, &out.slots, at, covered)) return false;
+    f.count = covered.size();
+    std::vector<SlotType> own(out.slots.begin() + long(f.first), out.slots.begin() + long(std::min(at, out.slots.size())));
+    if (at > out.slots.size() || !same_slots(covered, own)) return false;
+    out.fields.push_back(std::move(f));
+  }
+  return out.kind != 'r' || at == out.slots.size();
+}
+
 struct Context {
   uint64_t id = 0;
   const kerb_program_desc *program = nullptr;
@@ -185,6 +318,8 @@ struct Context {
   std::unique_ptr<ExecContext> exec;
   std::string device_name;
   std::unordered_set<uint64_t> arrays; // ids of the live arrays made in this context
+  std::unordered_set<uint64_t> opaques; // and of its live opaque values
+  std::vector<OpaqueSig> opaque_types;
 
   // Memory lent to the context, to give back once the work queued before the last use
   // has finished (CUDA: the event; the CPU device's work is done when a call returns).
@@ -241,8 +376,12 @@ struct Context {
   int exec_status(const std::string &fn);
   // given (null, or one per parameter): arrays to take as they are instead of looking up
   // ins' handles (kerb_call_dlpack's views, which are never handles).
+  // c_index (null, or one per parameter): the number of the C argument each parameter is
+  // part of, for messages.
   int call(const std::string &fn, int32_t entry, void *const *outs, const void *const *ins,
-           ArrayObj *const *given = nullptr);
+           ArrayObj *const *given = nullptr, const size_t *c_index = nullptr);
+  // A call through the entry's C signature (opaque values in and out).
+  int call_values(const std::string &fn, int32_t entry, void *const *outs, const void *const *ins);
 };
 
 void Context::start(const Config &cfg, const kerb_program_desc *prog) {
@@ -267,6 +406,32 @@ void Context::start(const Config &cfg, const kerb_program_desc *prog) {
         !parse_shared(bar == std::string::npos ? "" : sig.substr(bar + 1), e.params, e.shared))
       throw DeviceError(fmt::format("{}: malformed signature '{}' of entry '{}'", name, sig, e.name));
     entries.push_back(std::move(e));
+  }
+  // Opaque types refer only to the ones before them (fields of records).
+  for (uint32_t i = 0; i < prog->num_opaque_types; i++) {
+    OpaqueSig o;
+    const char *text = prog->opaque_types ? prog->opaque_types[i] : nullptr;
+    if (!text || !parse_opaque(text, opaque_types, o))
+      throw DeviceError(fmt::format("{}: malformed opaque type '{}'", name, text ? text : "(null)"));
+    opaque_types.push_back(std::move(o));
+  }
+  for (uint32_t i = 0; prog->entry_interfaces && i < prog->num_entries; i++) {
+    const char *text = prog->entry_interfaces[i];
+    if (!text) continue;
+    EntrySig &e = entries[i];
+    std::string sig = text;
+    size_t arrow = sig.find("->");
+    std::vector<SlotType> ins, outs;
+    size_t at_in = 0, at_out = 0;
+    if (arrow == std::string::npos || !parse_values(sig.substr(0, arrow), opaque_types.size(), e.ins) ||
+        !parse_values(sig.substr(arrow + 2), opaque_types.size(), e.outs) ||
+        !value_slots(opaque_types, e.ins, &e.params, at_in, ins) ||
+        !value_slots(opaque_types, e.outs, &e.results, at_out, outs) || !same_slots(ins, e.params) ||
+        !same_slots(outs, e.results))
+      throw DeviceError(fmt::format("{}: malformed C signature '{}' of entry '{}'", name, sig, e.name));
+    // One value per slot needs no translation.
+    e.has_values = std::any_of(e.ins.begin(), e.ins.end(), [](int v) { return v >= 0; }) ||
+                   std::any_of(e.outs.begin(), e.outs.end(), [](int v) { return v >= 0; });
   }
   std::vector<KernelDesc> descs;
   std::vector<std::string> names;
@@ -367,10 +532,14 @@ void poison_window(Context &c) {
   auto [first, last] = c.exec->failure_window();
   Registry &r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
+  auto in_window = [&](const ArrayObj &a) { return a.produced_by >= first && a.produced_by <= last; };
   for (uint64_t id : c.arrays) {
     ArrayObj &a = *r.arrays.at(id);
-    if (a.produced_by >= first && a.produced_by <= last) a.poisoned = true;
+    if (in_window(a)) a.poisoned = true;
   }
+  for (uint64_t id : c.opaques)
+    for (SlotValue &v : r.opaques.at(id)->slots)
+      if (v.array && in_window(*v.array)) r.opaques.at(id)->poisoned = true;
 }
 
 int Context::exec_status(const std::string &fn) {
@@ -468,39 +637,139 @@ void release_buffer(Context &c, Buffer *b) {
   delete b;
 }
 
-uint64_t register_array(Context &c, std::unique_ptr<ArrayObj> a) {
+// Registers `obj` (an array or an opaque value) of context `c` in the registry's `table`
+// and its id in the context's `ids`.
+template <typename T>
+uint64_t register_in(Context &c, std::unordered_map<uint64_t, std::unique_ptr<T>> &table,
+                     std::unordered_set<uint64_t> &ids, std::unique_ptr<T> obj) {
   Registry &r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   uint64_t id = r.next++;
-  a->ctx = c.id;
-  r.arrays.emplace(id, std::move(a));
-  c.arrays.insert(id);
+  obj->ctx = c.id;
+  table.emplace(id, std::move(obj));
+  ids.insert(id);
   return id;
+}
+
+// Takes live `id` out of `table` and `ids` (register_in's).
+template <typename T>
+std::unique_ptr<T> unregister_from(std::unordered_map<uint64_t, std::unique_ptr<T>> &table,
+                                   std::unordered_set<uint64_t> &ids, uint64_t id) {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = table.find(id);
+  std::unique_ptr<T> obj = std::move(it->second);
+  table.erase(it);
+  ids.erase(id);
+  return obj;
+}
+
+// Gives back the buffers of a value being freed; the device's error, if any, as the
+// status of `fn`.
+int release_buffers(Context &c, const std::vector<Buffer *> &buffers, const std::string &fn) {
+  if (!c.exec) return KERB_SUCCESS;
+  c.exec->clear_error();
+  for (Buffer *b : buffers) release_buffer(c, b);
+  return c.exec->error.empty() ? KERB_SUCCESS : c.exec_status(fn);
+}
+
+uint64_t register_array(Context &c, std::unique_ptr<ArrayObj> a) {
+  return register_in(c, registry().arrays, c.arrays, std::move(a));
 }
 
 // Frees live array `id` of context `c` (found already).
 int free_array(Context &c, uint64_t id, const std::string &fn) {
-  std::unique_ptr<ArrayObj> owned;
+  std::unique_ptr<ArrayObj> owned = unregister_from(registry().arrays, c.arrays, id);
+  return release_buffers(c, {owned->buffer}, fn);
+}
+
+// ---- opaque values
+
+// A copy of array `a` sharing its memory (a reference more to the buffer).
+std::unique_ptr<ArrayObj> share_array(const ArrayObj &a) {
+  auto out = std::make_unique<ArrayObj>(a);
+  if (out->buffer) out->buffer->refs++;
+  return out;
+}
+
+// Takes registered array `h` (a handle the call just made) out of the registry.
+std::unique_ptr<ArrayObj> unregister_array(Context &c, void *h) {
+  return unregister_from(registry().arrays, c.arrays, handle_id(h));
+}
+
+uint64_t register_opaque(Context &c, std::unique_ptr<OpaqueObj> o) {
+  return register_in(c, registry().opaques, c.opaques, std::move(o));
+}
+
+std::string opaque_text(const Context &c, int type) {
+  return "kerb_opaque_" + c.opaque_types[size_t(type)].name;
+}
+
+// Live opaque value `h` of type `type` in `c`, or null with the error recorded. One
+// that a failed call returned is refused unless `poisoned_ok`.
+OpaqueObj *find_opaque(Context &c, const void *h, int type, const std::string &fn, const std::string &what,
+                       bool poisoned_ok = false) {
+  if (!h) {
+    usage(&c, fmt::format("{}: {} is NULL", fn, what));
+    return nullptr;
+  }
+  Registry &r = registry();
+  OpaqueObj *o = nullptr;
+  bool array = false;
   {
-    Registry &r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
-    auto it = r.arrays.find(id);
-    owned = std::move(it->second);
-    r.arrays.erase(it);
-    c.arrays.erase(id);
+    auto it = r.opaques.find(handle_id(h));
+    if (it != r.opaques.end()) o = it->second.get();
+    array = r.arrays.count(handle_id(h)) > 0;
   }
-  if (c.exec) {
-    c.exec->clear_error();
-    release_buffer(c, owned->buffer);
-    if (!c.exec->error.empty()) return c.exec_status(fn);
+  if (!o) {
+    usage(&c, array ? fmt::format("{}: {} is an array, not a {}", fn, what, opaque_text(c, type))
+                    : fmt::format("{}: {} is not a live value (freed already, or never made)", fn, what));
+    return nullptr;
   }
-  return KERB_SUCCESS;
+  if (o->ctx != c.id) {
+    usage(&c, fmt::format("{}: {} belongs to another context", fn, what));
+    return nullptr;
+  }
+  if (o->type != type) {
+    usage(&c, fmt::format("{}: {} is a {}, not a {}", fn, what, opaque_text(c, o->type), opaque_text(c, type)));
+    return nullptr;
+  }
+  if (o->poisoned && !poisoned_ok) {
+    usage(&c, fmt::format("{}: {} is (part of) a result of a call that failed (its values are garbage)", fn,
+                          what));
+    return nullptr;
+  }
+  return o;
+}
+
+// Frees live opaque value `id` of `c` (found already).
+int free_opaque(Context &c, uint64_t id, const std::string &fn) {
+  std::unique_ptr<OpaqueObj> owned = unregister_from(registry().opaques, c.opaques, id);
+  std::vector<Buffer *> buffers;
+  for (SlotValue &v : owned->slots)
+    if (v.array) buffers.push_back(v.array->buffer);
+  return release_buffers(c, buffers, fn);
+}
+
+// The outer dims that the arrays of an array of records share, or a message naming the
+// two that differ.
+std::string outer_dims_differ(const OpaqueObj &o, int rank) {
+  const ArrayObj *first = nullptr;
+  for (const SlotValue &v : o.slots) {
+    if (!v.array) continue;
+    if (!first) first = v.array.get();
+    else if (!std::equal(first->shape.begin(), first->shape.begin() + rank, v.array->shape.begin()))
+      return fmt::format("{} and {}", shape_text(first->shape, rank), shape_text(v.array->shape, rank));
+  }
+  return "";
 }
 
 // ---- entry calls
 
 int Context::call(const std::string &fn, int32_t entry, void *const *outs, const void *const *ins,
-                  ArrayObj *const *given) {
+                  ArrayObj *const *given, const size_t *c_index) {
+  auto arg = [&](size_t k) { return c_index ? c_index[k] : k; };
   const EntrySig &sig = entries[size_t(entry)];
   for (size_t k = 0; k < sig.results.size(); k++)
     if (!outs[k]) return usage(this, fmt::format("{}: the pointer for result {} (out{}) is NULL", fn, k, k));
@@ -519,12 +788,12 @@ int Context::call(const std::string &fn, int32_t entry, void *const *outs, const
     }
     ArrayObj *a = given && given[k] ? given[k]
                                     : find_array(*this, ins[k], t.prim, t.rank, fn,
-                                                 fmt::format("argument {} (in{})", k, k));
+                                                 fmt::format("argument {} (in{})", arg(k), arg(k)));
     if (!a) return KERB_USAGE_ERROR;
     if (a->poisoned)
       return usage(this, fmt::format("{}: argument {} (in{}) is a result of a call that failed "
                                      "(its values are garbage)",
-                                     fn, k, k));
+                                     fn, arg(k), arg(k)));
     inputs.push_back(a);
     by_param[k] = a;
     in.push_back(a->addr);
@@ -538,7 +807,7 @@ int Context::call(const std::string &fn, int32_t entry, void *const *outs, const
       return set_error(KERB_PROGRAM_ERROR,
                        fmt::format("{}: arguments {} and {} (in{} and in{}) are components of one "
                                    "array of tuples but differ in their outer size: {} and {}",
-                                   fn, d.i, d.j, d.i, d.j, shape_text(b->shape, d.dims),
+                                   fn, arg(d.i), arg(d.j), arg(d.i), arg(d.j), shape_text(b->shape, d.dims),
                                    shape_text(a->shape, d.dims)));
   }
   size_t nout = 0;
@@ -615,6 +884,65 @@ int Context::call(const std::string &fn, int32_t entry, void *const *outs, const
     }
     pos += 1 + size_t(t.rank);
     *static_cast<void **>(outs[k]) = as_handle<void>(register_array(*this, std::move(made[m++])));
+  }
+  return KERB_SUCCESS;
+}
+
+int Context::call_values(const std::string &fn, int32_t entry, void *const *outs, const void *const *ins) {
+  const EntrySig &sig = entries[size_t(entry)];
+  if (!sig.has_values) return call(fn, entry, outs, ins);
+  // Each opaque argument lends its slots: scalars' bits, arrays as they are.
+  std::vector<const void *> flat_in;
+  std::vector<ArrayObj *> given;
+  std::vector<size_t> c_index;
+  for (size_t k = 0; k < sig.ins.size(); k++) {
+    int type = sig.ins[k];
+    if (type < 0) {
+      flat_in.push_back(ins[k]);
+      given.push_back(nullptr);
+      c_index.push_back(k);
+      continue;
+    }
+    OpaqueObj *o = find_opaque(*this, ins[k], type, fn, fmt::format("argument {} (in{})", k, k));
+    if (!o) return KERB_USAGE_ERROR;
+    for (SlotValue &v : o->slots) {
+      flat_in.push_back(&v.bits);
+      given.push_back(v.array.get());
+      c_index.push_back(k);
+    }
+  }
+  // Each opaque result's slots land in storage here first.
+  std::vector<uint64_t> bits(sig.results.size(), 0);
+  std::vector<void *> handles(sig.results.size(), nullptr);
+  std::vector<void *> flat_out;
+  for (size_t k = 0; k < sig.outs.size(); k++) {
+    if (!outs[k]) return usage(this, fmt::format("{}: the pointer for result {} (out{}) is NULL", fn, k, k));
+    if (sig.outs[k] < 0) {
+      flat_out.push_back(outs[k]);
+      continue;
+    }
+    for (size_t j = 0; j < opaque_types[size_t(sig.outs[k])].slots.size(); j++) {
+      size_t at = flat_out.size();
+      flat_out.push_back(sig.results[at].rank > 0 ? static_cast<void *>(&handles[at]) : &bits[at]);
+    }
+  }
+  int rc = call(fn, entry, flat_out.data(), flat_in.data(), given.data(), c_index.data());
+  if (rc != KERB_SUCCESS) return rc;
+  size_t at = 0;
+  for (size_t k = 0; k < sig.outs.size(); k++) {
+    if (sig.outs[k] < 0) {
+      at++;
+      continue;
+    }
+    auto o = std::make_unique<OpaqueObj>();
+    o->type = sig.outs[k];
+    o->slots.resize(opaque_types[size_t(sig.outs[k])].slots.size());
+    for (SlotValue &v : o->slots) {
+      v.bits = bits[at];
+      if (handles[at]) v.array = unregister_array(*this, handles[at]);
+      at++;
+    }
+    *static_cast<void **>(outs[k]) = as_handle<void>(register_opaque(*this, std::move(o)));
   }
   return KERB_SUCCESS;
 }
@@ -783,6 +1111,12 @@ void kerb_context_free(kerb_context *ctx) {
       arrays.push_back(std::move(it->second));
       r.arrays.erase(it);
     }
+    for (uint64_t id : c->opaques) {
+      auto it = r.opaques.find(id);
+      for (SlotValue &v : it->second->slots)
+        if (v.array) arrays.push_back(std::move(v.array));
+      r.opaques.erase(it);
+    }
     auto it = r.contexts.find(c->id);
     owned = std::move(it->second);
     r.contexts.erase(it);
@@ -869,10 +1203,10 @@ char *kerb_context_report(kerb_context *ctx) {
     device += ch;
   }
   std::string json = fmt::format(
-      "{{\"device\": \"{}\", \"entry_calls\": {}, \"live_arrays\": {}, \"bytes_in_use\": {}, "
+      "{{\"device\": \"{}\", \"entry_calls\": {}, \"live_arrays\": {}, \"live_opaques\": {}, \"bytes_in_use\": {}, "
       "\"peak_bytes\": {}, \"allocations\": {}, \"fresh_allocations\": {}, "
       "\"cached_bytes\": {}, \"pool_reserved_bytes\": {}}}",
-      device, c->exec->current_call(), c->arrays.size(), c->exec->bytes_in_use(),
+      device, c->exec->current_call(), c->arrays.size(), c->opaques.size(), c->exec->bytes_in_use(),
       c->exec->peak_bytes(), c->exec->allocations(), c->exec->fresh_allocations(),
       c->exec->cached_bytes(), reserved);
   return malloc_copy(json);
@@ -907,7 +1241,7 @@ int kerb_rt_entry(kerb_context *ctx, const kerb_program_desc *program, int32_t e
     return usage(c, fmt::format("{}: no entry number {}", fn, entry));
   try {
     c->tidy();
-    return c->call(fn, entry, outs, ins);
+    return c->call_values(fn, entry, outs, ins);
   } catch (const std::exception &e) {
     return c->set_error(KERB_ERROR, fmt::format("{}: {}", fn, e.what()));
   }
@@ -1007,6 +1341,300 @@ int kerb_rt_array_free(kerb_context *ctx, int32_t prim, int32_t rank, void *arra
   ArrayObj *a = find_array(*c, array, t, rank, fn, "the array");
   if (!a) return KERB_USAGE_ERROR;
   return free_array(*c, handle_id(array), fn);
+}
+
+// ---- opaque values
+
+namespace {
+
+// The started context `ctx` of `program`, with `type` one of its opaque types; null with
+// the error recorded (and its code in *status) otherwise.
+Context *opaque_context(kerb_context *ctx, const kerb_program_desc *program, int32_t type, const char *op,
+                        std::string &fn, int *status) {
+  fn = fmt::format("kerb_{}_opaque", op);
+  if (program && type >= 0 && uint32_t(type) < program->num_opaque_types && program->opaque_types) {
+    std::string text = program->opaque_types[type] ? program->opaque_types[type] : "";
+    fn += "_" + text.substr(0, text.find(';'));
+  }
+  Context *c = started_context(ctx, fn, status);
+  if (!c) return nullptr;
+  if (c->program != program) {
+    *status = usage(c, fmt::format("{}: the context was made for another program ({})", fn,
+                                   c->program && c->program->name ? c->program->name : "?"));
+    return nullptr;
+  }
+  if (type < 0 || size_t(type) >= c->opaque_types.size()) {
+    *status = usage(c, fmt::format("{}: no opaque type number {}", fn, type));
+    return nullptr;
+  }
+  return c;
+}
+
+// Appends the slots of `values` given as `ins` (from ins[first] on) to `o`; the error
+// recorded and false on misuse. `what(k)` names value k for messages.
+bool take_values(Context &c, const ValueList &values, const void *const *ins, size_t first, OpaqueObj &o,
+                 const std::string &fn, const std::vector<SlotType> &slots, const std::function<std::string(size_t)> &what) {
+  for (size_t k = 0; k < values.size(); k++) {
+    const void *in = ins[first + k];
+    if (values[k] >= 0) {
+      OpaqueObj *v = find_opaque(c, in, values[k], fn, what(k));
+      if (!v) return false;
+      for (const SlotValue &sv : v->slots)
+        o.slots.push_back(SlotValue{sv.bits, sv.array ? share_array(*sv.array) : nullptr});
+      continue;
+    }
+    const SlotType &t = slots[o.slots.size()];
+    SlotValue sv;
+    if (t.rank == 0) {
+      if (!in) {
+        usage(&c, fmt::format("{}: {} is NULL", fn, what(k)));
+        return false;
+      }
+      std::memcpy(&sv.bits, in, size_t(prim_size(t.prim)));
+      if (t.prim == PrimType::Bool) sv.bits = sv.bits != 0;
+    } else {
+      ArrayObj *a = find_array(c, in, t.prim, t.rank, fn, what(k));
+      if (!a) return false;
+      if (a->poisoned) {
+        usage(&c, fmt::format("{}: {} is a result of a call that failed (its values are garbage)", fn, what(k)));
+        return false;
+      }
+      sv.array = share_array(*a);
+    }
+    o.slots.push_back(std::move(sv));
+  }
+  return true;
+}
+
+// Gives back the buffers of an opaque value never registered.
+void drop_slots(Context &c, OpaqueObj &o) {
+  for (SlotValue &v : o.slots)
+    if (v.array) release_buffer(c, v.array->buffer);
+  o.slots.clear();
+}
+
+// The magic of a stored opaque value (kerb_store_opaque_*).
+constexpr char kStoreMagic[8] = {'K', 'E', 'R', 'B', 'O', 'P', 'Q', '1'};
+
+} // namespace
+
+int kerb_rt_opaque_free(kerb_context *ctx, const kerb_program_desc *program, int32_t type, void *obj) {
+  std::string fn;
+  int status;
+  Context *c = opaque_context(ctx, program, type, "free", fn, &status);
+  if (!c) return status;
+  if (!find_opaque(*c, obj, type, fn, "the value", true)) return KERB_USAGE_ERROR;
+  return free_opaque(*c, handle_id(obj), fn);
+}
+
+int kerb_rt_opaque_new(kerb_context *ctx, const kerb_program_desc *program, int32_t type, void **out,
+                       const void *const *ins) {
+  std::string fn;
+  int status;
+  Context *c = opaque_context(ctx, program, type, "new", fn, &status);
+  if (!c) return status;
+  const OpaqueSig &t = c->opaque_types[size_t(type)];
+  if (t.kind != 'r') return usage(c, fmt::format("{}: {} is not a record", fn, opaque_text(*c, type)));
+  if (!out) return usage(c, fmt::format("{}: out is NULL", fn));
+  auto o = std::make_unique<OpaqueObj>();
+  o->type = type;
+  size_t first = 0;
+  for (const OpaqueSig::Field &f : t.fields) {
+    auto what = [&](size_t k) {
+      return f.values.size() == 1 ? fmt::format("field {}", f.name) : fmt::format("field {} (value {})", f.name, k);
+    };
+    if (!take_values(*c, f.values, ins, first, *o, fn, t.slots, what)) {
+      drop_slots(*c, *o);
+      return KERB_USAGE_ERROR;
+    }
+    first += f.values.size();
+  }
+  std::string differ = t.rank > 0 ? outer_dims_differ(*o, t.rank) : "";
+  if (!differ.empty()) {
+    drop_slots(*c, *o);
+    return c->set_error(KERB_PROGRAM_ERROR,
+                        fmt::format("{}: the fields of an array of records differ in their outer size: {}", fn, differ));
+  }
+  *out = as_handle<void>(register_opaque(*c, std::move(o)));
+  return KERB_SUCCESS;
+}
+
+int kerb_rt_opaque_project(kerb_context *ctx, const kerb_program_desc *program, int32_t type, int32_t field,
+                           void *const *outs, const void *obj) {
+  std::string fn;
+  int status;
+  Context *c = opaque_context(ctx, program, type, "project", fn, &status);
+  if (!c) return status;
+  const OpaqueSig &t = c->opaque_types[size_t(type)];
+  if (t.kind != 'r' || field < 0 || size_t(field) >= t.fields.size())
+    return usage(c, fmt::format("{}: {} has no field number {}", fn, opaque_text(*c, type), field));
+  const OpaqueSig::Field &f = t.fields[size_t(field)];
+  fn += "_" + f.name;
+  for (size_t k = 0; k < f.values.size(); k++)
+    if (!outs[k]) return usage(c, fmt::format("{}: the pointer for value {} (out{}) is NULL", fn, k, k));
+  OpaqueObj *o = find_opaque(*c, obj, type, fn, "the record");
+  if (!o) return KERB_USAGE_ERROR;
+  size_t at = f.first;
+  for (size_t k = 0; k < f.values.size(); k++) {
+    int vt = f.values[k];
+    if (vt >= 0) {
+      auto v = std::make_unique<OpaqueObj>();
+      v->type = vt;
+      for (size_t j = 0; j < c->opaque_types[size_t(vt)].slots.size(); j++, at++) {
+        const SlotValue &sv = o->slots[at];
+        v->slots.push_back(SlotValue{sv.bits, sv.array ? share_array(*sv.array) : nullptr});
+      }
+      *static_cast<void **>(outs[k]) = as_handle<void>(register_opaque(*c, std::move(v)));
+      continue;
+    }
+    const SlotValue &sv = o->slots[at++];
+    if (sv.array)
+      *static_cast<void **>(outs[k]) = as_handle<void>(register_array(*c, share_array(*sv.array)));
+    else
+      std::memcpy(outs[k], &sv.bits, size_t(prim_size(t.slots[at - 1].prim)));
+  }
+  return KERB_SUCCESS;
+}
+
+const int64_t *kerb_rt_opaque_shape(kerb_context *ctx, const kerb_program_desc *program, int32_t type,
+                                    const void *obj) {
+  std::string fn;
+  int status;
+  Context *c = opaque_context(ctx, program, type, "shape", fn, &status);
+  if (!c) return nullptr;
+  OpaqueObj *o = find_opaque(*c, obj, type, fn, "the array");
+  if (!o || o->slots.empty() || !o->slots[0].array) return nullptr;
+  return o->slots[0].array->shape.data();
+}
+
+int kerb_rt_opaque_store(kerb_context *ctx, const kerb_program_desc *program, int32_t type, const void *obj,
+                         void **p, size_t *n) {
+  std::string fn;
+  int status;
+  Context *c = opaque_context(ctx, program, type, "store", fn, &status);
+  if (!c) return status;
+  if (!n) return usage(c, fmt::format("{}: n is NULL", fn));
+  OpaqueObj *o = find_opaque(*c, obj, type, fn, "the value");
+  if (!o) return KERB_USAGE_ERROR;
+  const OpaqueSig &t = c->opaque_types[size_t(type)];
+  // The magic, the type's name and its slots: a scalar's 8 bytes, an array's dims and
+  // elements (little-endian, as the host is).
+  size_t bytes = sizeof kStoreMagic + 4 + t.name.size();
+  for (const SlotValue &v : o->slots)
+    bytes += v.array ? size_t(v.array->rank) * 8 + size_t(v.array->elements() * prim_size(v.array->prim)) : 8;
+  *n = bytes;
+  if (!p) return KERB_SUCCESS;
+  char *buf = static_cast<char *>(*p);
+  bool allocated = false;
+  if (!buf) {
+    buf = static_cast<char *>(std::malloc(bytes));
+    if (!buf) return c->set_error(KERB_OUT_OF_MEMORY, fmt::format("{}: out of host memory", fn));
+    allocated = true;
+  }
+  char *at = buf;
+  auto put = [&](const void *data, size_t size) {
+    std::memcpy(at, data, size);
+    at += size;
+  };
+  put(kStoreMagic, sizeof kStoreMagic);
+  uint32_t len = uint32_t(t.name.size());
+  put(&len, 4);
+  put(t.name.data(), t.name.size());
+  c->exec->clear_error();
+  for (const SlotValue &v : o->slots) {
+    if (!v.array) {
+      put(&v.bits, 8);
+      continue;
+    }
+    put(v.array->shape.data(), size_t(v.array->rank) * 8);
+    int64_t size = v.array->elements() * prim_size(v.array->prim);
+    if (size > 0 && c->exec->read(at, v.array->addr, size) != 0) {
+      if (allocated) std::free(buf);
+      return c->exec_status(fn);
+    }
+    at += size;
+  }
+  *p = buf;
+  return KERB_SUCCESS;
+}
+
+void *kerb_rt_opaque_restore(kerb_context *ctx, const kerb_program_desc *program, int32_t type, const void *p) {
+  std::string fn;
+  int status;
+  Context *c = opaque_context(ctx, program, type, "restore", fn, &status);
+  if (!c) return nullptr;
+  if (!p) {
+    usage(c, fmt::format("{}: p is NULL", fn));
+    return nullptr;
+  }
+  const OpaqueSig &t = c->opaque_types[size_t(type)];
+  const char *at = static_cast<const char *>(p);
+  uint32_t len = 0;
+  if (std::memcmp(at, kStoreMagic, sizeof kStoreMagic) != 0 ||
+      (std::memcpy(&len, at + sizeof kStoreMagic, 4), len != t.name.size()) ||
+      std::memcmp(at + sizeof kStoreMagic + 4, t.name.data(), len) != 0) {
+    usage(c, fmt::format("{}: the bytes are not a stored {} (kerb_store_opaque_{})", fn, opaque_text(*c, type),
+                         t.name));
+    return nullptr;
+  }
+  at += sizeof kStoreMagic + 4 + len;
+  auto o = std::make_unique<OpaqueObj>();
+  o->type = type;
+  c->exec->clear_error();
+  for (const SlotType &st : t.slots) {
+    SlotValue v;
+    if (st.rank == 0) {
+      std::memcpy(&v.bits, at, 8);
+      at += 8;
+      o->slots.push_back(std::move(v));
+      continue;
+    }
+    auto a = std::make_unique<ArrayObj>();
+    a->prim = st.prim;
+    a->rank = st.rank;
+    a->shape.resize(size_t(st.rank));
+    std::memcpy(a->shape.data(), at, size_t(st.rank) * 8);
+    at += size_t(st.rank) * 8;
+    int64_t count = 1;
+    for (int64_t d : a->shape) {
+      if (d < 0 || (d > 0 && count > std::numeric_limits<int64_t>::max() / 8 / d)) {
+        drop_slots(*c, *o);
+        usage(c, fmt::format("{}: the bytes hold an array of a bad shape", fn));
+        return nullptr;
+      }
+      count *= d;
+    }
+    int64_t size = count * prim_size(st.prim);
+    if (size > 0) {
+      try {
+        a->buffer = new Buffer{c->exec->alloc_owned(size), 1};
+      } catch (const std::exception &e) {
+        drop_slots(*c, *o);
+        c->set_error(dynamic_cast<const OutOfMemoryError *>(&e) ? KERB_OUT_OF_MEMORY : KERB_ERROR,
+                     fmt::format("{}: {}", fn, e.what()));
+        return nullptr;
+      }
+      a->addr = a->buffer->alloc.addr;
+      v.array = std::move(a);
+      o->slots.push_back(std::move(v));
+      if (c->exec->write(o->slots.back().array->addr, at, size) != 0) {
+        drop_slots(*c, *o);
+        c->exec_status(fn);
+        return nullptr;
+      }
+      at += size;
+      continue;
+    }
+    v.array = std::move(a);
+    o->slots.push_back(std::move(v));
+  }
+  std::string differ = t.rank > 0 ? outer_dims_differ(*o, t.rank) : "";
+  if (!differ.empty()) {
+    drop_slots(*c, *o);
+    usage(c, fmt::format("{}: the bytes hold arrays of different outer sizes: {}", fn, differ));
+    return nullptr;
+  }
+  return as_handle<void>(register_opaque(*c, std::move(o)));
 }
 
 // ---- CUDA streams

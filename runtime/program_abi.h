@@ -1,7 +1,7 @@
 // The contract between a compiled program and the runtime's C API (include/kerb/kerb.h):
 // the descriptor a compiled program hands to the runtime, and the functions that the
 // program's generated C API (kerb_context_new, kerb_entry_NAME, kerb_new_i32_1d, ...)
-// forward to.
+// forward to, over its opaque types too (kerb_opaque_point, kerb_new_opaque_point, ...).
 //
 // `kerb compile --library` emits a kerb_program_desc as constant data in the library's
 // object (codegen/library.cpp), with the PTX text, the kernels' names and launch kinds,
@@ -20,7 +20,7 @@ extern "C" {
 struct kerb_context;
 struct kerb_context_config;
 
-#define KERB_PROGRAM_ABI_VERSION 1
+#define KERB_PROGRAM_ABI_VERSION 2
 
 // An entry point's host code: `ctx` is the runtime's ExecContext, `in` and `out` its
 // flattened parameters and results as 8-byte slots (runtime/device_abi.h).
@@ -55,6 +55,18 @@ struct kerb_program_desc {
   uint64_t failure_table_size;
   const struct kerb_target_code *cpu;  // null: not compiled for the CPU device
   const struct kerb_target_code *cuda; // null: not compiled for the CUDA device
+  // The opaque types of the entries' C signatures (compiler/entry_types.h), each
+  // "NAME;KIND;RANK;SLOTS" then ";FIELD=VALUES" per field of a record: NAME is the C
+  // name (point, arr1d_point), KIND r (a record), a (abstract) or s (a sum), RANK the
+  // outer dims every slot shares (an array of records), SLOTS the flattened slots it
+  // holds. VALUES (here and below) is a comma-separated list, each `s` (one slot: a
+  // scalar or an array handle) or `oK` (a handle of opaque type K, taking its slots).
+  uint32_t num_opaque_types;
+  uint32_t reserved2;
+  const char *const *opaque_types;
+  // Per entry, its C signature "VALUES->VALUES" over its slots; null (the whole table,
+  // or an entry's) for one value per slot.
+  const char *const *entry_interfaces;
 };
 
 // What the generated C API calls. Array handles are checked (live, this context, this
@@ -74,6 +86,20 @@ int kerb_rt_array_values(struct kerb_context *ctx, int32_t prim, int32_t rank,
 const int64_t *kerb_rt_array_shape(struct kerb_context *ctx, int32_t prim, int32_t rank,
                                    const void *array);
 int kerb_rt_array_free(struct kerb_context *ctx, int32_t prim, int32_t rank, void *array);
+// Opaque values of type `type` (an index into the descriptor's opaque_types). `ins`
+// and `outs` hold one pointer per value of a record's fields, as kerb_rt_entry's do.
+int kerb_rt_opaque_free(struct kerb_context *ctx, const struct kerb_program_desc *program,
+                        int32_t type, void *obj);
+int kerb_rt_opaque_new(struct kerb_context *ctx, const struct kerb_program_desc *program,
+                       int32_t type, void **out, const void *const *ins);
+int kerb_rt_opaque_project(struct kerb_context *ctx, const struct kerb_program_desc *program,
+                           int32_t type, int32_t field, void *const *outs, const void *obj);
+const int64_t *kerb_rt_opaque_shape(struct kerb_context *ctx, const struct kerb_program_desc *program,
+                                    int32_t type, const void *obj);
+int kerb_rt_opaque_store(struct kerb_context *ctx, const struct kerb_program_desc *program,
+                         int32_t type, const void *obj, void **p, size_t *n);
+void *kerb_rt_opaque_restore(struct kerb_context *ctx, const struct kerb_program_desc *program,
+                             int32_t type, const void *p);
 
 // For bindings (the Python package): arrays lent to and by other libraries through
 // DLPack without a copy (runtime/dlpack.h; Note [Arrays lent through DLPack] in

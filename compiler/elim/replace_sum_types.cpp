@@ -34,6 +34,8 @@ size_t first_slot(const Type &sum, size_t c) {
 
 size_t slot_count(const Type &sum) { return first_slot(sum, sum.names.size()); }
 
+} // namespace
+
 Type sum_as_tuple(const Type &t) {
   Type out = t;
   for (Type &e : out.elems) e = sum_as_tuple(e);
@@ -55,6 +57,8 @@ Type sum_as_tuple(const Type &t) {
   }
   return out;
 }
+
+namespace {
 
 class SumReplacer {
 public:

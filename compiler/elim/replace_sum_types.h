@@ -11,4 +11,7 @@ namespace kerb {
 
 void replace_sum_types(Program &program, NameSource &names);
 
+// A sum type as a tuple (also inside other types), records already tuples.
+Type sum_as_tuple(const Type &t);
+
 } // namespace kerb

@@ -873,6 +873,7 @@ private:
                                        "parameter\n  {}\nis not used constructively as an array "
                                        "size in the definition.",
                                        defined, n));
+      if (d) prog_.abstract_types.insert(d->name); // opaque in the C API (entry_types.h)
       return;
     }
     std::map<std::string, Type> names;

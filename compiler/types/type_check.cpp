@@ -14,8 +14,10 @@ namespace kerb {
 void type_check(Program &program) {
   elaborate_modules(program);       // imports and modules (compiler/modules/)
   add_prelude(program);             // id, flip, tabulate_2d, ... (compiler/prelude.cpp)
+  WrittenEntryTypes written = written_entry_types(program);
   check_type_declarations(program); // liftedness and sizes of the types as written
   infer_types(program);             // the whole language; Futhark's type errors
+  describe_entry_types(program, written); // the C API's entry types (entry_types.h)
   check_consumption(program);       // in-place updates and unique types
   eliminate(program);               // first-order and monomorphic from here on
   check_first_order(program);       // what the interpreter and the lowering read

@@ -1,6 +1,7 @@
 /* A C program that uses a Kerb program as a library: scores.fut, compiled with
  * `kerb compile --library scores.fut -o out/scores` (CMakeLists.txt does it with
- * kerb_add_library). It computes statistics of some readings, makes a bad call on
+ * kerb_add_library). It computes statistics of some readings (one a record, an opaque
+ * value in C), makes a bad call on
  * purpose and prints the message Kerb reports, then goes on using the same context for
  * hundreds of calls and prints the context's counters before and after.
  *
@@ -63,6 +64,17 @@ int main(int argc, char **argv) {
   if (kerb_values_f32_1d(ctx, smoothed, out) != 0) fail(ctx, "reading smooth's result");
   print_array("smoothed", out, N);
   kerb_free_f32_1d(ctx, smoothed);
+
+  /* A record comes back as an opaque value, read field by field. */
+  struct kerb_opaque_summary *summary;
+  float lo, hi;
+  int64_t count;
+  if (kerb_entry_summarise(ctx, &summary, xs) != 0 || kerb_project_opaque_summary_lo(ctx, &lo, summary) != 0 ||
+      kerb_project_opaque_summary_hi(ctx, &hi, summary) != 0 ||
+      kerb_project_opaque_summary_count(ctx, &count, summary) != 0)
+    fail(ctx, "summarise");
+  printf("summary: %lld readings in [%.3f, %.3f]\n", (long long)count, lo, hi);
+  kerb_free_opaque_summary(ctx, summary);
 
   /* A bad call: there is no reading 12. Entry calls run asynchronously, so the call
    * itself may succeed; the failure is reported at the next sync point. */

@@ -1,6 +1,7 @@
-// The C++ side of the same library (scores.fut): kerb::Context and kerb::Array free
-// themselves, each entry point is a function in namespace kerb::scores, and a failure
-// is a kerb::Error.
+// The C++ side of the same library (scores.fut): kerb::Context, kerb::Array and
+// kerb::Opaque free themselves, each entry point is a function in namespace
+// kerb::scores (and each field of a record type: summary_lo), and a failure is a
+// kerb::Error.
 //
 // Usage: scores_cpp [DEVICE]    DEVICE: cpu, cuda, cuda:N (default: a GPU if there is one)
 #include "scores.h"
@@ -19,6 +20,10 @@ int main(int argc, char **argv) {
     std::printf("normalised:");
     for (float x : kerb::scores::normalise(ctx, xs).values()) std::printf(" %.3f", x);
     std::printf("\n");
+
+    auto summary = kerb::scores::summarise(ctx, xs); // a kerb::Opaque, freed by itself
+    std::printf("summary: %lld readings in [%.3f, %.3f]\n", (long long)kerb::scores::summary_count(ctx, summary),
+                kerb::scores::summary_lo(ctx, summary), kerb::scores::summary_hi(ctx, summary));
 
     try {
       kerb::Array<int64_t, 1> positions(ctx, std::vector<int64_t>{0, 12, 3}, {3});

@@ -21,3 +21,10 @@ entry smooth (rounds: i64) (xs: []f32) : []f32 =
   let n = length xs
   in loop ys = xs for _r < rounds do
        map (\j -> (ys[i64.max 0 (j - 1)] + ys[j] + ys[i64.min (n - 1) (j + 1)]) / 3) (iota n)
+
+-- The range and count of the readings: a record, which C sees as an opaque value
+-- (struct kerb_opaque_summary) read field by field (kerb_project_opaque_summary_hi).
+type summary = {lo: f32, hi: f32, count: i64}
+
+entry summarise (xs: []f32) : summary =
+  {lo = reduce f32.min f32.inf xs, hi = reduce f32.max (-f32.inf) xs, count = length xs}

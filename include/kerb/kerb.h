@@ -1,6 +1,7 @@
 /* Kerb's C API: what every compiled program's header (NAME.h, written by `kerb compile
  * --library`) shares. The API follows Futhark's C API (futhark_ -> kerb_): a
- * configuration object, a context made from it, arrays made in a context, and one
+ * configuration object, a context made from it, arrays made in a context, opaque values
+ * (records, arrays of records, abstract types: kerb_opaque_T in NAME.h), and one
  * function per entry point. docs/C-API.md describes it in full.
  *
  * Functions that can fail return an int: KERB_SUCCESS (0), or an error code with a
@@ -77,11 +78,11 @@ char *kerb_context_get_error(struct kerb_context *ctx);
 int kerb_context_poll_error(struct kerb_context *ctx);
 /* The device the context runs on, e.g. "cpu (8 host threads)"; owned by the context. */
 const char *kerb_context_get_device(struct kerb_context *ctx);
-/* A JSON object with the context's counters: entry calls, live arrays, device bytes
- * allocated by the context now and at most, allocations (all, and the fresh ones: not
- * taken from the context's cache of freed blocks), the bytes in that cache, and (CUDA)
- * bytes the device's memory pool holds. Malloc'd; the caller frees it. NULL on
- * failure. */
+/* A JSON object with the context's counters: entry calls, live arrays and opaque
+ * values, device bytes allocated by the context now and at most, allocations (all, and
+ * the fresh ones: not taken from the context's cache of freed blocks), the bytes in that
+ * cache, and (CUDA) bytes the device's memory pool holds. Malloc'd; the caller frees it.
+ * NULL on failure. */
 char *kerb_context_report(struct kerb_context *ctx);
 /* Waits for the device and returns cached device memory that no array uses (the
  * context's cache of freed blocks, and the CUDA memory pool's). */
@@ -108,11 +109,11 @@ int kerb_context_order_cuda_stream(struct kerb_context *ctx, void *stream);
  * from and given to other libraries without a copy as DLPack tensors (DLManagedTensor,
  * dlpack.h), so that a binding crosses into C once per call.
  *
- * args: one per flattened parameter, as kerb_entry_NAME takes them after its results:
- * for a scalar, a pointer to its value; for an array, a DLManagedTensor * (compact
+ * args: one per flattened parameter (slot: an opaque value's too, one by one, as the
+ * manifest's `slots` list them): for a scalar, a pointer to its value; for an array, a DLManagedTensor * (compact
  * row-major, on the context's device, of the parameter's element type and rank), or an
  * array handle of the context where kinds (one byte per parameter; NULL: none) is
- * non-zero. outs: one per result, as kerb_entry_NAME's: a scalar's storage, or where an
+ * non-zero. outs: one per result slot, likewise: a scalar's storage, or where an
  * array goes: a handle, or with KERB_CALL_EXPORT a DLManagedTensor * whose deleter gives
  * it back (kerb_rt_array_to_dlpack's: `consumer_stream` is the CUstream the consumer will
  * use it on, as DLPack's __dlpack__(stream=...) gives it, -1 for none).

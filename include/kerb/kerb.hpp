@@ -1,5 +1,5 @@
-// C++ on Kerb's C API (kerb.h): a Context and Arrays that free themselves, and errors
-// as exceptions. A compiled program's header (NAME.h, from `kerb compile --library`)
+// C++ on Kerb's C API (kerb.h): a Context, Arrays and Opaque values that free
+// themselves, and errors as exceptions. A compiled program's header (NAME.h, from `kerb compile --library`)
 // specialises ArrayTraits for its array types and adds a function per entry point in
 // namespace kerb::NAME, returning its result (or a std::tuple of results):
 //
@@ -187,6 +187,40 @@ private:
   Array(Context &ctx, handle *h) : ctx_(&ctx), h_(h) {}
   Context *ctx_;
   handle *h_ = nullptr;
+};
+
+// Specialised by each compiled program's header for its opaque types (kerb_opaque_T):
+// static free over the C function.
+template <typename Handle> struct OpaqueTraits;
+
+// An opaque value in a context (a record, an array of records, an abstract type): made
+// by an entry, or for a record by the header's new_T(ctx, fields...), and read through
+// its T_FIELD(ctx, obj) functions. It must not outlive the context.
+template <typename Handle> class Opaque {
+public:
+  using handle = Handle;
+  // Takes ownership of a handle (an entry's result).
+  static Opaque adopt(Context &ctx, Handle *h) { return Opaque(ctx, h); }
+  ~Opaque() {
+    if (h_) OpaqueTraits<Handle>::free(ctx_->get(), h_);
+  }
+  Opaque(const Opaque &) = delete;
+  Opaque &operator=(const Opaque &) = delete;
+  Opaque(Opaque &&o) noexcept : ctx_(o.ctx_), h_(std::exchange(o.h_, nullptr)) {}
+  Opaque &operator=(Opaque &&o) noexcept {
+    if (this != &o) {
+      if (h_) OpaqueTraits<Handle>::free(ctx_->get(), h_);
+      ctx_ = o.ctx_;
+      h_ = std::exchange(o.h_, nullptr);
+    }
+    return *this;
+  }
+  Handle *get() const { return h_; }
+
+private:
+  Opaque(Context &ctx, Handle *h) : ctx_(&ctx), h_(h) {}
+  Context *ctx_;
+  Handle *h_ = nullptr;
 };
 
 } // namespace kerb

@@ -161,9 +161,15 @@ class Library:
         self.capsule_name, self.used_capsule_name = name(0), name(1)
         self.capsule_destructor = ctypes.cast(lib.kerb_rt_dlpack_capsule_destructor, c_void_p).value
 
-    def entry_function(self, entry):
-        """The ctypes function of an entry of the manifest: ctx, a pointer per result, then the
-        parameters' slots (scalars by value, arrays as handles)."""
+    def entry_function(self, entry, index):
+        """The ctypes function of entry number `index` of the manifest: ctx, a pointer per
+        result, then the parameters' slots (scalars by value, arrays as handles). An entry
+        whose C function takes opaque values (records, ...) is called through
+        kerb_call_dlpack instead, which takes its slots one by one."""
+        opaque = any(v["opaque"] is not None for p in entry["params"] for v in p.get("values", ())) or \
+            any(v["opaque"] is not None for v in entry["result"].get("values", ()))
+        if opaque:
+            return _SlotCall(self, entry, index)
         f = getattr(self.lib, entry["cfun"])
         f.restype = c_int
         results = entry["result"]["slots"]
@@ -182,6 +188,36 @@ class Library:
     def take_capsule(self, capsule):
         """Marks a capsule whose tensor the runtime took (DLPack's protocol)."""
         _py.PyCapsule_SetName(capsule, self.used_capsule_name)
+
+
+class _SlotCall:
+    """An entry called with its flattened slots, as entry_function's ctypes functions are,
+    through kerb_call_dlpack with every array a handle (its C function takes opaque values)."""
+
+    def __init__(self, library, entry, index):
+        self.call_dlpack = library.call_dlpack
+        self.index = index
+        self.slots = [(s["rank"], CTYPE[s["prim"]]) for p in entry["params"] for s in p["slots"]]
+        self.nout = len(entry["result"]["slots"])
+        n = len(self.slots)
+        self.args = (c_void_p * max(n, 1))()
+        self.kinds = (ctypes.c_uint8 * max(n, 1))(*([1] * n))
+        self.outs = (c_void_p * max(self.nout, 1))()
+        self.problem = (c_int32 * 2)()
+
+    def __call__(self, ctx, *args):
+        keep = []
+        for k, ((rank, ctype), v) in enumerate(zip(self.slots, args[self.nout:])):
+            if rank:
+                self.args[k] = v.value if isinstance(v, c_void_p) else v
+            else:
+                value = v if isinstance(v, ctype) else ctype(v)
+                keep.append(value)
+                self.args[k] = ctypes.addressof(value)
+        for k, address in enumerate(args[:self.nout]):
+            self.outs[k] = address
+        return self.call_dlpack(ctx, self.index, ctypes.addressof(self.args), ctypes.addressof(self.kinds),
+                                ctypes.addressof(self.outs), 0, -1, ctypes.addressof(self.problem))
 
 
 capsule_new = _py.PyCapsule_New

@@ -14,6 +14,7 @@ call; results lent out with __dlpack__(stream=s) make `s` wait for the call. Mem
 stays valid until the work queued on it is done on both sides (runtime/c_api.cpp, Note
 [Arrays lent through DLPack])."""
 
+import collections
 import inspect
 import json
 import keyword
@@ -97,13 +98,114 @@ class _Slot:
 
 
 class _Param:
-    __slots__ = ("name", "type", "tuple", "slots")
+    __slots__ = ("name", "type", "tuple", "slots", "values")
 
-    def __init__(self, p):
+    def __init__(self, p, records):
         self.name = p["name"]
         self.type = p["type"]
         self.tuple = p["tuple"]
         self.slots = [_Slot(s) for s in p["slots"]]
+        # The manifest's values when one of them is a record, sum or abstract type (else None).
+        self.values = p.get("values") if records.any_opaque(p.get("values")) else None
+
+
+class _Records:
+    """The program's opaque types (the manifest's opaque_types: records, arrays of records,
+    abstract and sum types) in Python: a record is a namedtuple of its fields (a field
+    named like a Python keyword gets a trailing `_`), built from an entry's flattened
+    results and taken apart into its slots for an argument; an abstract or sum value is
+    the tuple of its slots (one slot: the value itself), as it was before."""
+
+    def __init__(self, manifest):
+        self.types = manifest.get("opaque_types", [])
+        self.classes = {}
+
+    @staticmethod
+    def any_opaque(values):
+        return bool(values) and any(v["opaque"] is not None for v in values)
+
+    def record_class(self, k):
+        cls = self.classes.get(k)
+        if cls is None:
+            t = self.types[k]
+            name = t["ctype"][len("kerb_opaque_"):]
+            fields = [_python_name(f["name"], i) for i, f in enumerate(t["fields"])]
+            cls = self.classes[k] = collections.namedtuple(name if name.isidentifier() else "record", fields)
+            cls.__doc__ = "A value of type %s of the Kerb program." % t["name"]
+        return cls
+
+    def build(self, values, flat, pos=0):
+        """The Python values of `values` from flat results `flat` (from `pos`), and the position
+        after them."""
+        out = []
+        for v in values:
+            k = v["opaque"]
+            if k is None:
+                out.append(flat[pos])
+                pos += 1
+                continue
+            t = self.types[k]
+            if t["kind"] == "record":
+                fields = []
+                for f in t["fields"]:
+                    vals, pos = self.build(f["values"], flat, pos)
+                    fields.append(vals[0] if len(vals) == 1 else tuple(vals))
+                out.append(self.record_class(k)(*fields))
+            else:
+                n = t["slots"]
+                out.append(flat[pos] if n == 1 else tuple(flat[pos:pos + n]))
+                pos += n
+        return out, pos
+
+    def flatten(self, values, x, what, out):
+        """Appends (name for messages, value) per slot of argument `x` of `values` to `out`."""
+        if len(values) == 1:
+            self._flatten_value(values[0], x, what, out)
+            return
+        if not isinstance(x, (tuple, list)) or len(x) != len(values):
+            raise TypeError("%s: expected a tuple of %d components, got %s" % (what, len(values), _describe(x)))
+        for i, (v, c) in enumerate(zip(values, x)):
+            self._flatten_value(v, c, "%s[%d]" % (what, i), out)
+
+    def _flatten_value(self, v, x, what, out):
+        k = v["opaque"]
+        if k is None:
+            out.append((what, x))
+            return
+        t = self.types[k]
+        if t["kind"] != "record":
+            n = t["slots"]
+            if n == 1:
+                out.append((what, x))
+                return
+            if not isinstance(x, (tuple, list)) or len(x) != n:
+                raise TypeError("%s: expected a %s as a tuple of %d components, got %s" % (what, t["name"], n,
+                                                                                         _describe(x)))
+            out.extend(("%s[%d]" % (what, i), c) for i, c in enumerate(x))
+            return
+        fields = t["fields"]
+        names = [_python_name(f["name"], i) for i, f in enumerate(fields)]
+        if isinstance(x, dict):
+            missing = [f["name"] for f, n in zip(fields, names) if f["name"] not in x and n not in x]
+            if missing:
+                raise TypeError("%s: the %s has no field %s" % (what, t["name"], ", ".join(missing)))
+            parts = [x[f["name"]] if f["name"] in x else x[n] for f, n in zip(fields, names)]
+        elif isinstance(x, (tuple, list)) and not hasattr(x, "_fields"):
+            if len(x) == t["slots"] and len(x) != len(fields):
+                out.extend(("%s[%d]" % (what, i), c) for i, c in enumerate(x))  # flattened already
+                return
+            if len(x) != len(fields):
+                raise TypeError("%s: expected a %s (fields %s), got %s" % (what, t["name"], ", ".join(names),
+                                                                          _describe(x)))
+            parts = list(x)
+        else:
+            try:
+                parts = [getattr(x, n) for n in names]
+            except AttributeError:
+                raise TypeError("%s: expected a %s (an object, dict or tuple of fields %s), got %s" %
+                                (what, t["name"], ", ".join(names), _describe(x))) from None
+        for f, n, part in zip(fields, names, parts):
+            self.flatten(f["values"], part, "%s.%s" % (what, n), out)
 
 
 class _Entry:
@@ -111,20 +213,34 @@ class _Entry:
 
     def __init__(self, program, e, index):
         self.name = e["name"]
-        self.params = [_Param(p) for p in e["params"]]
+        records = program._records
+        self.records = records
+        self.params = [_Param(p, records) for p in e["params"]]
         self.result_type = e["result"]["type"]
         self.result_tuple = e["result"]["tuple"]
         self.results = [_Slot(s) for s in e["result"]["slots"]]
-        self.cfun = program._lib.entry_function(e)
+        # The results' values when one is a record, sum or abstract type (else None).
+        self.result_values = e["result"].get("values") if records.any_opaque(e["result"].get("values")) else None
+        self.cfun = program._lib.entry_function(e, index)
         self.out_values = [_native.c_void_p() if r.rank else r.ctype() for r in self.results]
         self.out_addresses = [_native.ctypes.addressof(v) for v in self.out_values]
         self.index = {}
         for k, p in enumerate(self.params):
             self.index[p.name] = self.index[_python_name(p.name, k)] = k
-        # (name, parameter, slot) of each parameter, when none is a tuple (the quick path).
-        self.flat = None if any(p.tuple for p in self.params) else [(p.name, p, p.slots[0]) for p in self.params]
+        # (name, parameter, slot) of each parameter, when none is a tuple or record (the quick path).
+        self.flat = None if any(p.tuple or p.values is not None for p in self.params) else \
+            [(p.name, p, p.slots[0]) for p in self.params]
         self.plan = _Plan(self, index) if self.flat is not None and \
             program._lib.call_dlpack is not None else None
+
+    def finish(self, out):
+        """The call's result from its flattened results `out`."""
+        if self.result_values is not None:
+            values, _ = self.records.build(self.result_values, out)
+            return values[0] if len(values) == 1 else tuple(values)
+        if self.result_tuple:
+            return tuple(out)
+        return out[0]
 
     def signature_text(self):
         return "%s(%s) -> %s" % (self.name, ", ".join("%s: %s" % (p.name, p.type) for p in self.params),
@@ -219,7 +335,8 @@ def _entry_function(program, entry):
          for k, p in enumerate(entry.params)], return_annotation=entry.result_type)
     call.__doc__ = ("Entry point %s of %s.\n\n"
                     "Arrays: numpy arrays, kerb.Arrays, or DLPack arrays (PyTorch, CuPy, JAX) on the program's "
-                    "device; sizes named alike must agree. Tuples are passed and returned as Python tuples.\n"
+                    "device; sizes named alike must agree. Tuples are passed and returned as Python tuples, records as "
+                    "namedtuples (a dict or an object with the fields goes in too).\n"
                     "Raises kerb.CheckError when a check fails, TypeError or ValueError for a wrong argument."
                     % (entry.signature_text(), program.source))
     return call
@@ -235,7 +352,7 @@ class Program:
     numbers. Results follow `output`: "auto" (default: the library of the first array
     argument: numpy, torch, cupy or jax; else numpy on the CPU and kerb.Array on the GPU),
     "numpy", "array" (kerb.Array), "torch", "cupy" or "jax". Scalars come back as numpy
-    scalars, tuples as tuples.
+    scalars, tuples as tuples, records as namedtuples.
 
     Failed checks raise kerb.CheckError (a RuntimeError) with Futhark's message and the
     source location; on the GPU calls are asynchronous and a failure surfaces at the next
@@ -294,6 +411,7 @@ class Program:
         self._stream = None
         if stream is not None:
             self.stream = stream
+        self._records = _Records(m)
         self._entries = {}
         self._functions = {}
         # An entry's number is its place in the manifest, as in the library (kerb_call_dlpack).
@@ -555,6 +673,18 @@ class Program:
                 else:
                     c_args.append(self._array_arg(ctx, what, p, slot, v, sizes, temps, kinds, stream))
             for p, value in zip(entry.params if flat is None else (), args):
+                if p.values is not None:
+                    parts = []
+                    entry.records.flatten(p.values, value, p.name, parts)
+                    if len(parts) != len(p.slots):
+                        raise TypeError("%s: expected %d components (%s), got %d" % (p.name, len(p.slots), p.type,
+                                                                                   len(parts)))
+                    for slot, (what, v) in zip(p.slots, parts):
+                        if slot.rank == 0:
+                            c_args.append(_scalar(what, slot, v))
+                        else:
+                            c_args.append(self._array_arg(ctx, what, p, slot, v, sizes, temps, kinds, stream))
+                    continue
                 if p.tuple:
                     if not isinstance(value, (tuple, list)) or len(value) != len(p.slots):
                         raise TypeError("%s: expected a tuple of %d components (%s), got %s" %
@@ -753,9 +883,7 @@ class Program:
                 for i, (r, _) in enumerate(plan.results):
                     if r.rank:
                         out[i] = self._convert(out[i], mode)
-        if entry.result_tuple:
-            return tuple(out)
-        return out[0]
+        return entry.finish(out)
 
     def _choose_stream(self, args):
         """(the stream of a call on the GPU, set as the context's; the stream to go back to
@@ -910,9 +1038,7 @@ class Program:
                 continue
             a = Array(self, h, r.prim, None, r.rank)
             out.append(a if mode == "array" else self._convert(a, mode))
-        if entry.result_tuple:
-            return tuple(out)
-        return out[0]
+        return entry.finish(out)
 
     def _lend(self, ctx, r, h, mode):
         """Result handle `h` given to numpy (the CPU device) or PyTorch as a DLPack capsule,

@@ -7,7 +7,9 @@
 #      same on cpu; the C++ example when a C++ compiler is there
 #   2. tests/library/c_api_test.c on cuda: the C API's checks (failures, poll_error,
 #      misuse, memory over 1,000 alternating failing calls and long host loops)
-#   3. both under compute-sanitizer memcheck
+#   3. tests/library/opaque_test.c on cuda: opaque values (records, arrays of records,
+#      abstract and sum types, store/restore, misuse)
+#   4. all three under compute-sanitizer memcheck
 # Logs go to $OUT (or /tmp/kerb-gpu-library); a short table is last.
 # Usage: tests/gpu/run_gpu_library.sh
 set -uo pipefail
@@ -40,6 +42,9 @@ note "build scores (C)" $? "$cc"
 "$cc" -std=c11 -O2 -Wall -Wextra -I"$lib/include" -I"$lib/api" tests/library/c_api_test.c \
   "$lib/api/libapi.a" "${libs[@]}" -o "$out/c_api_test"
 note "build c_api_test (C)" $? "$cc"
+"$cc" -std=c11 -O2 -Wall -Wextra -I"$lib/include" -I"$lib/opaque" tests/library/opaque_test.c \
+  "$lib/opaque/libopaque.a" "${libs[@]}" -o "$out/opaque_test"
+note "build opaque_test (C)" $? "$cc"
 have_cxx=0
 if command -v "$cxx" >/dev/null; then
   "$cxx" -std=c++17 -O2 -Wall -Wextra -I"$lib/include" -I"$lib/scores" examples/library/main.cpp \
@@ -75,9 +80,15 @@ s=$?
 grep -v '^device' "$out/c_api_test_cuda.txt" | head -40
 note "c_api_test cuda" $s "$(tail -1 "$out/c_api_test_cuda.txt")"
 
+echo "== opaque_test cuda"
+"$out/opaque_test" cuda >"$out/opaque_test_cuda.txt" 2>&1
+s=$?
+grep -v '^device' "$out/opaque_test_cuda.txt" | head -40
+note "opaque_test cuda" $s "$(tail -1 "$out/opaque_test_cuda.txt")"
+
 echo "== under compute-sanitizer memcheck"
 cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-for prog in scores c_api_test; do
+for prog in scores c_api_test opaque_test; do
   "$cs" --tool memcheck --leak-check no --error-exitcode 99 "$out/$prog" cuda >"$out/memcheck_$prog.txt" 2>&1
   s=$?
   grep -E "ERROR SUMMARY|========= (Invalid|Error)" "$out/memcheck_$prog.txt" | sort | uniq -c | head -10

@@ -7,44 +7,10 @@
  * a last line "N checks, M failed"; exits 1 if any failed. */
 #include "api.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static int checks, failed;
-
-#define CHECK(cond)                                                                       \
-  do {                                                                                    \
-    checks++;                                                                             \
-    if (!(cond)) {                                                                        \
-      failed++;                                                                           \
-      printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                              \
-    }                                                                                     \
-  } while (0)
+#include "checks.h"
 
 /* The context's error, taken (NULL if none); the caller frees it. */
 static char *error_of(struct kerb_context *ctx) { return kerb_context_get_error(ctx); }
-
-/* Whether the context's error contains `part` (and takes the error). */
-static int error_has(struct kerb_context *ctx, const char *part) {
-  char *e = error_of(ctx);
-  int ok = e && strstr(e, part);
-  if (!ok) printf("  error was: %s\n  expected it to contain: %s\n", e ? e : "(none)", part);
-  free(e);
-  return ok;
-}
-
-/* A counter of kerb_context_report. */
-static long long report_value(struct kerb_context *ctx, const char *key) {
-  char *r = kerb_context_report(ctx);
-  if (!r) return -2;
-  char pattern[64];
-  snprintf(pattern, sizeof pattern, "\"%s\": ", key);
-  char *at = strstr(r, pattern);
-  long long v = at ? strtoll(at + strlen(pattern), NULL, 10) : -3;
-  free(r);
-  return v;
-}
 
 static void test_scalars(struct kerb_context *ctx) {
   int8_t a; int16_t b; int32_t c; int64_t d; uint8_t e; uint16_t f; uint32_t g; uint64_t h;
@@ -367,18 +333,8 @@ static void test_sync_checks(const char *device) {
 
 int main(int argc, char **argv) {
   const char *device = argc > 1 ? argv[1] : "cpu";
-  struct kerb_context_config *cfg = kerb_context_config_new();
-  if (kerb_context_config_set_device(cfg, device) != 0) {
-    printf("bad device %s\n", device);
-    return 2;
-  }
-  struct kerb_context *ctx = kerb_context_new(cfg);
-  char *e = kerb_context_get_error(ctx);
-  if (e) {
-    printf("cannot start: %s\n", e);
-    return 2;
-  }
-  printf("device: %s\n", kerb_context_get_device(ctx));
+  struct kerb_context_config *cfg;
+  struct kerb_context *ctx = start_context(device, &cfg);
   test_scalars(ctx);
   test_arrays(ctx);
   test_failures(ctx);
@@ -386,10 +342,5 @@ int main(int argc, char **argv) {
   test_alternating(ctx, device);
   test_misuse(ctx, device);
   test_sync_checks(device);
-  CHECK(report_value(ctx, "live_arrays") == 0);
-  CHECK(report_value(ctx, "bytes_in_use") == 0);
-  kerb_context_free(ctx);
-  kerb_context_config_free(cfg);
-  printf("%d checks, %d failed\n", checks, failed);
-  return failed ? 1 : 0;
+  return finish(ctx, cfg);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Checks what examples/library/main.c (`scores`) printed: the results, the failure
-# message with its location after the bad call, 600 further calls, and the context's
+# Checks what examples/library/main.c (`scores`) printed: the results (a record's too),
+# the failure message with its location after the bad call, 600 further calls, and the context's
 # device memory the same after round 10 and round 200.
 # Usage: check_scores.sh OUTPUT_FILE [DEVICE_PREFIX]  (DEVICE_PREFIX: "cpu", "NVIDIA", ...)
 set -uo pipefail
@@ -17,6 +17,7 @@ expect "device: $device"
 expect "mean: 4.500"
 expect "normalised: -0.222 -0.111 -0.444 1.000 0.000 -0.333 0.222 -0.111"
 expect "smoothed: 3.722 4.074 4.667 5.000 5.019 4.685 4.463 4.370"
+expect "summary: 8 readings in [2.500, 9.000]"
 expect "bad call reported:"
 expect "Index [12] out of bounds for array of shape [8]."
 if ! grep -qE '^at .*scores\.fut:16:64-68$' "$out"; then

@@ -1,7 +1,8 @@
 """The Python package on the CPU device with numpy (CTest: "python: package on the cpu
 device"): results of every kind of entry, numpy arrays in and out without a copy,
 failed checks raising kerb.CheckError with Futhark's message and the location, bad
-arguments raising TypeError or ValueError naming the parameter, kerb.Array, which calls
+arguments raising TypeError or ValueError naming the parameter, records as namedtuples,
+kerb.Array, which calls
 take the quick path (kerb_call_dlpack) and that function's contract, and 10,000 calls
 with the same memory (RSS and the context's counters).
 
@@ -76,6 +77,36 @@ class KerbCpuTest(unittest.TestCase):
         np.testing.assert_array_equal(p.gather(xs=xs, is_=[1]), [2.5])
         np.testing.assert_array_equal(p.gather(xs=xs, **{"is": [1]}), [2.5])
         self.assertEqual(p.gather(xs, np.zeros(0, dtype=np.int64)).shape, (0,))
+
+    def test_records(self):
+        p = self.prog
+        # A record argument: a namedtuple, any tuple of its fields, a dict, an object.
+        q, k = p.mirror((3.0, 4.0), 7)
+        self.assertEqual(type(q).__name__, "point")
+        self.assertEqual(q._fields, ("x", "y"))
+        self.assertEqual((q.x, q.y, k), (4.0, 3.0, 8))
+        self.assertEqual(p.norm2(q), 25.0)
+        self.assertEqual(p.norm2({"x": 1, "y": 2}), 5.0)
+
+        class P:
+            x, y = 2.0, 0.0
+        self.assertEqual(p.norm2(P()), 4.0)
+        # An array of records (its fields are arrays), inside a record result.
+        c = p.centroid({"x": np.array([0, 2], dtype=np.float32), "y": np.array([1, 3], dtype=np.float32)})
+        self.assertEqual(c._fields, ("at", "n"))
+        self.assertEqual((c.at.x, c.at.y, c.n), (1.0, 2.0, 2))
+        with self.assertRaisesRegex(TypeError, "p: the point has no field y"):
+            p.norm2({"x": 1})
+        with self.assertRaisesRegex(TypeError, r"p.y: expected a number \(f32\)"):
+            p.norm2((1, "two"))
+        with self.assertRaisesRegex(TypeError, "p: expected a point"):
+            p.norm2(3)
+        self.assertIn("norm2(p: point) -> f32", p.entries["norm2"])
+        # A module's abstract type: the tuple of its components, which goes back in.
+        t = p.tally_make(4)
+        self.assertIsInstance(t, tuple)
+        self.assertEqual(len(t), 2)
+        self.assertEqual(p.tally_total(t), 0 + 1 + 2 + 3 + 4)
 
     def test_zero_copy(self):
         # On the CPU device a numpy argument is used where it is, and a result is a numpy
@@ -236,16 +267,16 @@ class KerbCpuTest(unittest.TestCase):
             p.gather(xs, np.array([0, 7], dtype=np.int64))
         self.assertIsInstance(e.exception, RuntimeError)
         self.assertEqual(e.exception.message, "Index [7] out of bounds for array of shape [3].")
-        self.assertRegex(e.exception.location, r"prog\.fut:7:\d+-\d+$")
+        self.assertRegex(e.exception.location, r"prog\.fut:8:\d+-\d+$")
         self.assertIn("at ", str(e.exception))
         # The program stays usable.
         np.testing.assert_array_equal(p.gather(xs, [1]), [2])
         with self.assertRaisesRegex(kerb.CheckError, r"(?i)division by zero") as e:
             p.divide(1, 0)
-        self.assertRegex(e.exception.location, r"prog\.fut:13:")
+        self.assertRegex(e.exception.location, r"prog\.fut:14:")
         with self.assertRaisesRegex(kerb.CheckError, r"(?i)assert") as e:
             p.root(-1.0)
-        self.assertRegex(e.exception.location, r"prog\.fut:15:")
+        self.assertRegex(e.exception.location, r"prog\.fut:16:")
         self.assertEqual(p.divide(9, 3), 3)
 
     def test_bad_arguments(self):

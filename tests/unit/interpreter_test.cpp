@@ -134,6 +134,18 @@ TEST_CASE("interpreter: scatter and reduce_by_index ignore out-of-range indices"
   CHECK(ints(r.result.results[1]) == std::vector<int64_t>{1, 0, 2});
 }
 
+TEST_CASE("interpreter: scatter's values must have the shape of the destination's rows",
+          "[interpreter]") {
+  // As the code generator checks (lower_to_core), also for values never written.
+  std::string src = "entry main [k][m] (d: *[3][k]i32) (vs: [1][m]i32) =\n"
+                    "  scatter d [7] (vs :> [1][m]i32)\n";
+  check_fails(src, {arr(PrimType::I32, {3, 2}, {1, 2, 3, 4, 5, 6}), arr(PrimType::I32, {1, 3}, {7, 8, 9})},
+              FailureKind::Size, "Shape of slice does not match shape of value.", "scatter d [7] (vs :> [1][m]i32)");
+  Ran r = run(src, {arr(PrimType::I32, {3, 2}, {1, 2, 3, 4, 5, 6}), arr(PrimType::I32, {1, 2}, {7, 8})});
+  REQUIRE(r.result.ok);
+  CHECK(ints(r.result.results[0]) == std::vector<int64_t>{1, 2, 3, 4, 5, 6});
+}
+
 TEST_CASE("interpreter: indexing and slicing of rank-2 arrays", "[interpreter]") {
   std::string src = "entry main (xss: [][]i32) : ([]i32, []i32, [][]i32, i32) =\n"
                     "  (xss[1], xss[:, 2], xss[::-1, 1:], xss[1, 0])\n";
