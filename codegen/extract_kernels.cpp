@@ -132,6 +132,41 @@ bool same_subexp(const core::SubExp &a, const core::SubExp &b) {
   return a.is_var() ? a.var == b.var : !b.is_var() && a.constant == b.constant;
 }
 
+// The operation a SOAC (or iota, replicate) is, if it is one.
+std::optional<OpKind> op_kind(core::ExpKind k) {
+  switch (k) {
+  case core::ExpKind::Map: return OpKind::Map;
+  case core::ExpKind::Iota: return OpKind::Iota;
+  case core::ExpKind::Replicate: return OpKind::Replicate;
+  case core::ExpKind::Reduce: return OpKind::Reduce;
+  case core::ExpKind::Scan: return OpKind::Scan;
+  case core::ExpKind::Scatter: return OpKind::Scatter;
+  case core::ExpKind::Hist: return OpKind::Hist;
+  default: return std::nullopt;
+  }
+}
+
+// The operation of statement s (a SOAC, iota or replicate) at `level`, over its width
+// (a scatter's or reduce_by_index's: the number of indices); `comm` for the operator of
+// a grid-level one (a thread combines in order).
+std::unique_ptr<SegOp> new_op(const core::Program &p, const core::Stm &s, Level level = Level::Grid) {
+  const core::Exp &e = s.exp;
+  auto op = std::make_unique<SegOp>();
+  op->stm = &s;
+  op->kind = *op_kind(e.kind);
+  op->level = level;
+  if (e.kind == core::ExpKind::Scatter || e.kind == core::ExpKind::Hist) {
+    const core::VarInfo &is = p.var(e.arrays[e.kind == core::ExpKind::Scatter ? 1 : s.pat.size()]);
+    op->space = {is.shape.empty() ? core::SubExp::i64(-1) : is.shape[0]};
+  } else {
+    op->space = {e.args[0]};
+  }
+  op->comm = level == Level::Grid &&
+             (e.kind == core::ExpKind::Reduce || e.kind == core::ExpKind::Scan || e.kind == core::ExpKind::Hist) &&
+             commutative(e);
+  return op;
+}
+
 // The inputs of a kernel (ProgramGen::SlotList): the fused maps among them and among
 // their own inputs, transitively, and whether any of those needs the prelude.
 struct Inputs {
@@ -190,10 +225,7 @@ private:
         break;
       }
       if (FnGen::consumed_whole(p_, b, s)) {
-        auto op = std::make_unique<SegOp>();
-        op->stm = &s;
-        op->kind = e.kind == core::ExpKind::Map ? OpKind::Map : OpKind::Iota;
-        op->space = {e.args[0]};
+        std::unique_ptr<SegOp> op = new_op(p_, s);
         op->strategy = Strategy::Fused;
         for (int v : s.pat) fused_[v] = &s;
         add_op(out, s, std::move(op));
@@ -386,9 +418,7 @@ private:
 
   std::unique_ptr<SegOp> host_loop_op(const core::Body &b, const core::Stm &s) {
     const core::Exp &e = s.exp;
-    auto op = std::make_unique<SegOp>();
-    op->stm = &s;
-    op->space = {e.args[0]};
+    std::unique_ptr<SegOp> op = new_op(p_, s);
     op->strategy = Strategy::HostLoop;
     // Its arrays are read row by row on the host: those computed where read (fused maps
     // and iotas) are computed first, by kernels of their own.
@@ -410,10 +440,7 @@ private:
   }
 
   std::unique_ptr<SegOp> iota_op(const core::Stm &s) const {
-    auto op = std::make_unique<SegOp>();
-    op->stm = &s;
-    op->kind = OpKind::Iota;
-    op->space = {s.exp.args[0]};
+    std::unique_ptr<SegOp> op = new_op(p_, s);
     op->strategy = Strategy::Threads;
     op->versions.push_back(Version{Guard::Always, Strategy::Threads,
                                    {kernel("iota", false, sub(s.exp.args[0]), false, false)}});
@@ -627,9 +654,7 @@ private:
   // `body`: the body being generated (read_back_once looks for the readers there).
   std::unique_ptr<SegOp> map_op(const core::Body &body, const core::Stm &s) const {
     const core::Exp &e = s.exp;
-    auto op = std::make_unique<SegOp>();
-    op->stm = &s;
-    op->space = {e.args[0]};
+    std::unique_ptr<SegOp> op = new_op(p_, s);
     op->read_back = read_back_once(body, s);
     std::string n = sub(e.args[0]);
     if (const core::Stm *inner = nested_inner_map(s)) {
@@ -709,11 +734,7 @@ private:
 
   std::unique_ptr<SegOp> reduce_op(const core::Stm &s) const {
     const core::Exp &e = s.exp;
-    auto op = std::make_unique<SegOp>();
-    op->stm = &s;
-    op->kind = OpKind::Reduce;
-    op->space = {e.args[0]};
-    op->comm = commutative(e);
+    std::unique_ptr<SegOp> op = new_op(p_, s);
     std::string n = sub(e.args[0]);
     Inputs in = inputs(e.lambda.get(), e.arrays);
     add_fused(*op, in);
@@ -751,11 +772,7 @@ private:
 
   std::unique_ptr<SegOp> scan_op(const core::Stm &s) const {
     const core::Exp &e = s.exp;
-    auto op = std::make_unique<SegOp>();
-    op->stm = &s;
-    op->kind = OpKind::Scan;
-    op->space = {e.args[0]};
-    op->comm = commutative(e);
+    std::unique_ptr<SegOp> op = new_op(p_, s);
     std::string n = sub(e.args[0]);
     Inputs in = inputs(e.lambda.get(), e.arrays);
     add_fused(*op, in);
@@ -791,10 +808,7 @@ private:
 
   std::unique_ptr<SegOp> replicate_op(const core::Stm &s) const {
     const core::Exp &e = s.exp;
-    auto op = std::make_unique<SegOp>();
-    op->stm = &s;
-    op->kind = OpKind::Replicate;
-    op->space = {e.args[0]};
+    std::unique_ptr<SegOp> op = new_op(p_, s);
     PrimType t = p_.var(s.pat[0]).type.prim;
     bool scalar = !e.args[1].is_var() || p_.var(e.args[1].var).type.rank == 0;
     if (scalar && fills_with_memset(t, e.args[1])) {
@@ -832,10 +846,7 @@ private:
 
   std::unique_ptr<SegOp> scatter_op(const core::Body &b, const core::Stm &s) const {
     const core::Exp &e = s.exp;
-    auto op = std::make_unique<SegOp>();
-    op->stm = &s;
-    op->kind = OpKind::Scatter;
-    op->space = {p_.var(e.arrays[1]).shape.empty() ? core::SubExp::i64(-1) : p_.var(e.arrays[1]).shape[0]};
+    std::unique_ptr<SegOp> op = new_op(p_, s);
     op->dest_in_place = {dest_in_place(b, e.arrays[0], s)};
     bool rows = p_.var(e.arrays[0]).type.rank > 1;
     std::string n = "length(" + p_.var(e.arrays[1]).name + ")";
@@ -956,12 +967,7 @@ private:
 
   std::unique_ptr<SegOp> hist_op(const core::Body &b, const core::Stm &s) {
     const core::Exp &e = s.exp;
-    auto op = std::make_unique<SegOp>();
-    op->stm = &s;
-    op->kind = OpKind::Hist;
-    op->space = {p_.var(e.arrays[s.pat.size()]).shape.empty() ? core::SubExp::i64(-1)
-                                                                : p_.var(e.arrays[s.pat.size()]).shape[0]};
-    op->comm = commutative(e);
+    std::unique_ptr<SegOp> op = new_op(p_, s);
     for (size_t j = 0; j < s.pat.size(); j++) op->dest_in_place.push_back(dest_in_place(b, e.arrays[j], s));
     // Note [Histograms in one kernel] in thread_kernels.cpp.
     if (pending_partner_ == &s) {
@@ -1035,29 +1041,10 @@ private:
   void thread_ops(const core::Body &b, bool rows, std::vector<std::unique_ptr<SegOp>> &out) const {
     for (const core::Stm &s : b.stms) {
       const core::Exp &e = s.exp;
-      std::optional<OpKind> kind;
-      switch (e.kind) {
-      case core::ExpKind::Map: kind = OpKind::Map; break;
-      case core::ExpKind::Iota: kind = OpKind::Iota; break;
-      case core::ExpKind::Replicate: kind = OpKind::Replicate; break;
-      case core::ExpKind::Reduce: kind = OpKind::Reduce; break;
-      case core::ExpKind::Scan: kind = OpKind::Scan; break;
-      case core::ExpKind::Scatter: kind = OpKind::Scatter; break;
-      case core::ExpKind::Hist: kind = OpKind::Hist; break;
-      default: break;
-      }
       for (const auto &nb : e.bodies)
         if (nb) thread_ops(*nb, false, out);
-      if (!kind) continue;
-      auto op = std::make_unique<SegOp>();
-      op->stm = &s;
-      op->kind = *kind;
-      op->level = Level::Thread;
-      op->space = {e.args.empty() ? core::SubExp::i64(-1) : e.args[0]};
-      if (e.kind == core::ExpKind::Scatter || e.kind == core::ExpKind::Hist) {
-        int is = e.arrays[e.kind == core::ExpKind::Scatter ? 1 : s.pat.size()];
-        op->space = {p_.var(is).shape.empty() ? core::SubExp::i64(-1) : p_.var(is).shape[0]};
-      }
+      if (!op_kind(e.kind)) continue;
+      std::unique_ptr<SegOp> op = new_op(p_, s, Level::Thread);
       op->strategy = out_.in_thread(s);
       if (op->strategy == Strategy::InPlace && !rows) op->strategy = Strategy::Sequential;
       if (e.lambda) thread_ops(e.lambda->body, e.kind == core::ExpKind::Map && op->strategy != Strategy::Fused, op->body);

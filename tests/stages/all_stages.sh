@@ -10,6 +10,7 @@
 # failing test case) is not what this test looks for: other tests judge those.
 # Usage: all_stages.sh PATH/TO/kerb DIR|FILE...
 set -uo pipefail
+source "$(dirname "$0")/corpus.sh"
 kerb=$1
 shift
 tmp=$(mktemp -d)
@@ -37,8 +38,6 @@ while IFS= read -r -d '' f; do
   stage "lower_to_core and the core passes, LLVM" "$f" check --emit=llvm --dump-after=all "$f"
   stage "kernel IR" "$f" check --emit=kernels "$f"
   stage "PTX" "$f" check --emit=ptx "$f"
-done < <(for p in "$@"; do
-           if [ -d "$p" ]; then find "$p" -name '*.fut' -print0; else printf '%s\0' "$p"; fi
-         done | sort -z)
+done < <(corpus_programs "$@")
 echo "all stages: $programs programs, $bad internal compiler errors or crashes"
 [ "$programs" -gt 0 ] && [ "$bad" -eq 0 ]

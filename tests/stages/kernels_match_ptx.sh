@@ -6,6 +6,7 @@
 # contiguous where the host needs it (the kernel IR does not list those).
 # Usage: kernels_match_ptx.sh PATH/TO/kerb DIR|FILE...
 set -uo pipefail
+source "$(dirname "$0")/corpus.sh"
 kerb=$1
 shift
 tmp=$(mktemp -d)
@@ -22,8 +23,6 @@ while IFS= read -r -d '' f; do
     echo "FAIL $f: the kernel IR lists [$ir], the PTX has [$ptx]"
     bad=$((bad + 1))
   fi
-done < <(for p in "$@"; do
-           if [ -d "$p" ]; then find "$p" -name '*.fut' -print0; else printf '%s\0' "$p"; fi
-         done | sort -z)
+done < <(corpus_programs "$@")
 echo "kernels match the PTX: $programs programs, $bad differ"
 [ "$programs" -gt 0 ] && [ "$bad" -eq 0 ]
