@@ -172,6 +172,7 @@ std::unique_ptr<SegOp> new_op(const core::Program &p, const core::Stm &s, Level 
 struct Inputs {
   std::set<int> added;
   std::vector<const core::Stm *> fused;
+  std::vector<int> vars; // the values it gets (not fused), in order
   bool prelude = false;
 };
 
@@ -315,7 +316,10 @@ private:
   void add_input(Inputs &in, int v) const {
     if (!in.added.insert(v).second) return;
     auto lz = fused_.find(v);
-    if (lz == fused_.end()) return;
+    if (lz == fused_.end()) {
+      in.vars.push_back(v);
+      return;
+    }
     const core::Stm &ms = *lz->second;
     in.added.insert(ms.pat.begin(), ms.pat.end());
     in.fused.push_back(&ms);
@@ -348,9 +352,12 @@ private:
     return true;
   }
 
-  static void add_fused(SegOp &op, const Inputs &in) {
+  // The operation's kernels read `in`: its fused maps and the values they get.
+  static void add_inputs(SegOp &op, const Inputs &in) {
     for (const core::Stm *f : in.fused)
       if (std::find(op.fused.begin(), op.fused.end(), f) == op.fused.end()) op.fused.push_back(f);
+    for (int v : in.vars)
+      if (std::find(op.inputs.begin(), op.inputs.end(), v) == op.inputs.end()) op.inputs.push_back(v);
   }
 
   // Whether the maps fused into these arrays (recursively) are straight-line code, cheap
@@ -627,7 +634,7 @@ private:
   void plain_map_versions(const core::Stm &s, SegOp &op) const {
     const core::Exp &e = s.exp;
     Inputs in = map_inputs(s);
-    add_fused(op, in);
+    add_inputs(op, in);
     bool pre = in.prelude || needs_prelude(e.lambda->body);
     std::string n = sub(e.args[0]);
     if (flat_split(s, op)) {
@@ -661,7 +668,7 @@ private:
       op->inner = inner;
       op->space.push_back(inner->exp.args[0]);
       Inputs in = map_inputs(s);
-      add_fused(*op, in);
+      add_inputs(*op, in);
       bool pre = in.prelude || needs_prelude(e.lambda->body);
       bool straight_inner = elementwise(inner->exp.lambda->body);
       op->rows_per_thread = straight_inner ? kTileRows : 1;
@@ -676,7 +683,7 @@ private:
       op->space.push_back(red->exp.args[0]);
       op->comm = commutative(red->exp);
       Inputs in = map_inputs(s);
-      add_fused(*op, in);
+      add_inputs(*op, in);
       bool pre = in.prelude || needs_prelude(e.lambda->body);
       std::string m = sub(red->exp.args[0]);
       if (segred_across_rows(s, *red)) {
@@ -737,7 +744,7 @@ private:
     std::unique_ptr<SegOp> op = new_op(p_, s);
     std::string n = sub(e.args[0]);
     Inputs in = inputs(e.lambda.get(), e.arrays);
-    add_fused(*op, in);
+    add_inputs(*op, in);
     if (!block_operands(s, false)) {
       op->versions.push_back(Version{Guard::Always, Strategy::Chunked,
                                      {kernel("reduce_chunks", false, "num_blocks(" + n + ") * block_size", true, true),
@@ -775,7 +782,7 @@ private:
     std::unique_ptr<SegOp> op = new_op(p_, s);
     std::string n = sub(e.args[0]);
     Inputs in = inputs(e.lambda.get(), e.arrays);
-    add_fused(*op, in);
+    add_inputs(*op, in);
     if (!block_operands(s, true)) {
       std::string threads = "num_blocks(" + n + ") * block_size";
       op->versions.push_back(Version{Guard::Always, Strategy::Chunked,
@@ -815,6 +822,7 @@ private:
       op->strategy = Strategy::Memset;
       return op;
     }
+    if (e.args[1].is_var()) op->inputs = {e.args[1].var};
     std::string total = sub(e.args[0]) + (scalar ? "" : " * row");
     op->versions.push_back(Version{Guard::Always, Strategy::Threads, {kernel("replicate", false, total, false, false)}});
     op->strategy = Strategy::Threads;
@@ -848,6 +856,7 @@ private:
     const core::Exp &e = s.exp;
     std::unique_ptr<SegOp> op = new_op(p_, s);
     op->dest_in_place = {dest_in_place(b, e.arrays[0], s)};
+    op->inputs = e.arrays;
     bool rows = p_.var(e.arrays[0]).type.rank > 1;
     std::string n = "length(" + p_.var(e.arrays[1]).name + ")";
     op->versions.push_back(Version{Guard::Always, Strategy::Threads,
@@ -933,13 +942,13 @@ private:
     if (op.update == HistUpdate::None) {
       size_t k = s.pat.size();
       Inputs in = inputs(e.lambda.get(), std::vector<int>(e.arrays.begin() + long(k), e.arrays.end()));
-      add_fused(op, in);
+      add_inputs(op, in);
       op.versions.push_back(Version{Guard::Always, Strategy::OneThread,
                                     {kernel("hist", false, "1", in.prelude || needs_prelude(e.lambda->body), false)}});
       return;
     }
     Inputs in = hist_inputs(s);
-    add_fused(op, in);
+    add_inputs(op, in);
     std::string n = "length(" + p_.var(e.arrays[1]).name + ")";
     if (op.update != HistUpdate::Cas && !fused_allocate(in)) {
       shared_hist(op, {&s}, in.prelude);
@@ -968,6 +977,8 @@ private:
   std::unique_ptr<SegOp> hist_op(const core::Body &b, const core::Stm &s) {
     const core::Exp &e = s.exp;
     std::unique_ptr<SegOp> op = new_op(p_, s);
+    // (Its destinations are inputs: updated in place or copied.)
+    op->inputs.assign(e.arrays.begin(), e.arrays.begin() + long(s.pat.size()));
     for (size_t j = 0; j < s.pat.size(); j++) op->dest_in_place.push_back(dest_in_place(b, e.arrays[j], s));
     // Note [Histograms in one kernel] in thread_kernels.cpp.
     if (pending_partner_ == &s) {
@@ -985,7 +996,8 @@ private:
           add_input(in, x->exp.arrays[1]);
           add_input(in, x->exp.arrays[2]);
         }
-        add_fused(*op, in);
+        op->inputs.insert(op->inputs.begin(), first->stm->exp.arrays[0]);
+        add_inputs(*op, in);
         shared_hist(*op, {first->stm, &s}, in.prelude);
         op->strategy = Strategy::SharedHist;
         return op;
@@ -993,6 +1005,7 @@ private:
       // Each on its own, the first now (what is fused may have changed since).
       first->versions.clear();
       first->fused.clear();
+      first->inputs.resize(first->stm->pat.size());
       hist_versions(*first->stm, *first);
       first->strategy = first->versions.front().strategy;
       hist_versions(s, *op);

@@ -151,7 +151,7 @@ private:
       break;
     case Strategy::Atomic: case Strategy::SharedHist:
       out += std::string(", ") + update_name(op.update);
-      if (s == Strategy::SharedHist) out += fmt::format(", {} updates in flight", op.unroll);
+      if (s == Strategy::SharedHist) out += fmt::format(", {} update{} in flight", op.unroll, op.unroll > 1 ? "s" : "");
       if (op.wide) out += ", wide updates";
       break;
     default: break;
@@ -182,6 +182,7 @@ private:
     } else {
       line(depth, head + where(s));
     }
+    if (!o.versions.empty()) line(depth + 1, "in: " + (o.inputs.empty() ? "-" : vars(o.inputs)) + "; out: " + vars(s.pat));
     for (const core::Stm *f : o.fused)
       line(depth + 1, std::string("fused: ") + (f->exp.kind == core::ExpKind::Iota ? "iota" : "map") + " " +
                           vars(f->pat) + where(*f));

@@ -155,8 +155,10 @@ struct SegOp {
   Strategy strategy = Strategy::Threads; // the chosen one (that of the first version)
   std::vector<Version> versions;         // empty for what is not a kernel
   // Maps and iotas computed inside its kernels (fusion), in the order the kernels
-  // read them.
+  // read them, and the values (arrays, scalars) the kernels get from the host, fused
+  // maps' inputs included. Its outputs are its statement's results (stm->pat).
   std::vector<const core::Stm *> fused;
+  std::vector<int> inputs;
   // Reductions, scans, histograms: the operator combines in any order (reduce_comm,
   // or an operator known to commute).
   bool comm = false;

@@ -658,6 +658,7 @@ entry main (xs: []i32) (ys: []i32) : i32 = reduce (+) 0 (map2 (/) xs ys)
 P
 count "$tmp/k_mapred.kernels" '^  map_[0-9]+ = segmap\(grid\) \[xs_n0_0\]: fused' 1
 count "$tmp/k_mapred.kernels" '^    fused: map map_[0-9]+ ' 1
+count "$tmp/k_mapred.kernels" '^    in: xs_n0_0, xs_1, ys_3; out: reduce_[0-9]+$' 1
 count "$tmp/k_mapred.kernels" '^    kernel reduce: .*, checks deferred$' 1
 count "$tmp/k_mapred.kernels" 'kernel map' 0
 emit k_mapred_unsafe kernels --unsafe <<'P'
