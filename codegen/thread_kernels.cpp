@@ -223,22 +223,22 @@ void ProgramGen::thread_map_kernel(const SegOp &op, size_t v) {
 // ~~~~~~~~~~~~~~~~~~~~~~
 // A tile of one element per thread leaves each thread one chain of loads: a gather
 // map's index, then the element it selects (bench/unproved/nbr_stencil.fut: img[iN[i],
-// j], img[i, jW[j]]), and little else to issue while they come. On the H100 that
-// kernel moved 1.35 TB/s, 40% of DRAM's (ncu: most cycles waiting on L1TEX), where
-// XLA's fusion of the same stencil, four elements a thread, moved 2.2 TB/s. So when
-// the inner map's element is straight-line code (elementwise) and there are rows
-// enough, a thread takes kTileRows consecutive rows of its column, i .. i + 3 (each
-// row's access still coalesced across the warp; the tile is th * kTileRows rows
-// high). When all four rows and the column are in range (every thread but the last
-// tile row's) they are generated as straight-line code, so their loads issue
-// together, and what the four share is loaded and checked once (LLVM merges the
-// invariant loads): a column's own values (jW[j], jE[j] and their bounds checks), a
-// stencil's rows shared by neighbouring rows (img[i + 1, j] is row i's south and row
-// i + 1's centre). Otherwise each row is taken if it is in range. Four columns a thread
-// instead shared only what a row has (iN[i]) and loaded each column index twice as
-// wide with its check (the 64-bit index against the unchecked kernel's low half): the
-// checked stencil ran 1.22x its unchecked one. Fewer than kTileRowsMin rows keep one
-// row a thread (the host passes rpt = 1).
+// j], img[i, jW[j]]), and little else to issue while they come. On the H100 that kernel
+// moved 1.35 TB/s, 40% of DRAM's (ncu: most cycles waiting on L1TEX), where XLA's
+// fusion of the same stencil, four elements a thread, moved 2.2 TB/s. So when the inner
+// map's element is straight-line code (extract_kernels.cpp's elementwise:
+// SegOp::rows_per_thread) and there are rows enough, a thread takes kTileRows
+// consecutive rows of its column, i .. i + 3 (each row's access still coalesced across
+// the warp; the tile is th * kTileRows rows high). When all four rows and the column
+// are in range (every thread but the last tile row's) they are generated as
+// straight-line code, so their loads issue together, and what the four share is loaded
+// and checked once (LLVM merges the invariant loads): a column's own values (jW[j],
+// jE[j] and their bounds checks), a stencil's rows shared by neighbouring rows (img[i +
+// 1, j] is row i's south and row i + 1's centre). Otherwise each row is taken if it is
+// in range. Four columns a thread instead shared only what a row has (iN[i]) and loaded
+// each column index twice as wide with its check (the 64-bit index against the
+// unchecked kernel's low half): the checked stencil ran 1.22x its unchecked one. Fewer
+// than kTileRowsMin rows keep one row a thread (the host passes rpt = 1).
 ProgramGen::Tiles ProgramGen::add_tiles(SlotList &sl, Value *rows, Value *cols, bool several_rows) {
   FnGen &h = *host_;
   IRBuilder<> &b = h.builder();
