@@ -21,9 +21,6 @@ using llvm::Type;
 using llvm::Value;
 
 namespace {
-// Tiled block kernels (Note [Tiled block kernels]): a tile takes at most this many
-// bytes of shared memory per block on the GPU.
-constexpr int64_t kTileBytes = 16384;
 // The CPU device runs a block on one host thread; the tiled kernels emulate this many
 // threads per block there (phase by phase), so that the CPU runs the GPU's algorithm.
 constexpr int64_t kCpuTileThreads = 8;
@@ -38,14 +35,20 @@ void min_blocks_per_sm(Module &m, Function *f, int per_sm) {
                                     ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(c), uint64_t(v)))}));
 }
 
-ProgramGen::BlockKernel ProgramGen::block_kernel(const core::Stm &s, const char *name,
+ProgramGen::BlockKernel ProgramGen::block_kernel(const SegOp &op, const Kernel &kr,
                                                  const std::vector<Value *> &outs,
                                                  const std::vector<Value *> &extra, BlockMode mode,
                                                  const std::vector<Value *> &partials,
                                                  Value *n_override) {
+  const core::Stm &s = *op.stm;
   const core::Exp &e = s.exp;
   FnGen &h = *host_;
   BlockKernel bk;
+  bk.comm = op.comm;
+  // (Vector loads in the first pass only: the second reads the partial results.)
+  bk.lanes = op.strategy == Strategy::BlockTree && partials.empty() ? op.elems_per_thread : 1;
+  bk.items = op.elems_per_thread;
+  bk.blocks_per_sm = kr.blocks_per_sm;
   SlotList &sl = bk.sl;
   bk.n_slot = add_raw(sl, n_override ? n_override : h.scalar(e.args[0]));
   std::set<int> free = lambda_free_vars(p_, *e.lambda);
@@ -62,7 +65,7 @@ ProgramGen::BlockKernel ProgramGen::block_kernel(const core::Stm &s, const char 
   uint32_t shared = 0;
   for (int r : s.pat)
     shared += uint32_t(out_.host->getDataLayout().getTypeAllocSize(h.ops().mem_type(p_.var(r).type.prim)));
-  KernelFn k = new_kernel(name, sl.host_values.size() + 1, KernelDesc{KernelDesc::Blocks, shared});
+  KernelFn k = new_kernel(kr.name, sl.host_values.size() + 1, KernelDesc{KernelDesc::Blocks, shared});
   bk.id = int(out_.kernel_descs.size()) - 1;
   bind_kernel_args(k, sl);
   if (!partials.empty()) {
@@ -74,37 +77,14 @@ ProgramGen::BlockKernel ProgramGen::block_kernel(const core::Stm &s, const char 
       bk.partial_inputs.push_back(Val{nullptr, k.g->builder().CreateIntToPtr(k.slot(bk.in_slots[j]), gptr),
                                       {k.slot(bk.n_slot)}, {}});
   }
-  block_body(k, s, k.slot(bk.n_slot), bk, mode, sl.prelude || needs_prelude(e.lambda->body));
+  block_body(k, s, k.slot(bk.n_slot), bk, mode, kr.prelude);
   return bk;
 }
 
-bool ProgramGen::block_operands(const core::Stm &s, bool scan) {
-  for (int r : s.pat)
-    if (p_.var(r).type.rank != (scan ? 1 : 0)) return false;
-  for (int a : s.exp.arrays)
-    if (p_.var(a).type.rank != 1) return false;
-  // Block kernels have no scratch memory (Note [Kernel memory]): an operator, or a map
-  // fused into the input, that makes arrays goes to the chunked kernels, which have.
-  // (Found by kerb difftest: a reduction over a map whose lambda made an inner array
-  // stopped the compiler with an internal error.)
-  if (body_allocates(p_, s.exp.lambda->body)) return false;
-  std::function<bool(int)> fused_allocates = [&](int v) {
-    auto lz = host_lazy_.find(v);
-    if (lz == host_lazy_.end()) return false;
-    const core::Exp &m = lz->second.stm->exp;
-    if (!m.lambda) return false; // a fused iota
-    if (body_allocates(p_, m.lambda->body)) return true;
-    for (int a : m.arrays)
-      if (fused_allocates(a)) return true;
-    return false;
-  };
-  for (int a : s.exp.arrays)
-    if (fused_allocates(a)) return false;
-  return true;
-}
-
-void ProgramGen::chunked_kernels(const core::Stm &s, bool scan) {
+void ProgramGen::chunked_kernels(const SegOp &op, bool scan) {
+  const core::Stm &s = *op.stm;
   const core::Exp &e = s.exp;
+  const std::vector<Kernel> &ks = op.kernels();
   FnGen &h = *host_;
   IRBuilder<> &hb = h.builder();
   Chunked c;
@@ -136,8 +116,8 @@ void ProgramGen::chunked_kernels(const core::Stm &s, bool scan) {
       c.outs.push_back(rows_like(t, x, scan ? c.n : h.i64(1)));
   }
   if (!scan) {
-    chunked_phase(c, "reduce_chunks", c.threads, ChunkPhase::Partials);
-    chunked_phase(c, "reduce_chunk_results", h.i64(1), ChunkPhase::Combine);
+    chunked_phase(c, ks[0], c.threads, ChunkPhase::Partials);
+    chunked_phase(c, ks[1], h.i64(1), ChunkPhase::Combine);
     for (size_t j = 0; j < k; j++) {
       PrimType t = p_.var(s.pat[j]).type.prim;
       if (c.ne[j].scalar) {
@@ -155,13 +135,13 @@ void ProgramGen::chunked_kernels(const core::Stm &s, bool scan) {
     }
     return;
   }
-  chunked_phase(c, "scan_chunks", c.threads, ChunkPhase::Partials);
-  chunked_phase(c, "scan_chunk_prefixes", h.i64(1), ChunkPhase::Prefixes);
-  chunked_phase(c, "scan_chunks_from_prefixes", c.threads, ChunkPhase::Scan);
+  chunked_phase(c, ks[0], c.threads, ChunkPhase::Partials);
+  chunked_phase(c, ks[1], h.i64(1), ChunkPhase::Prefixes);
+  chunked_phase(c, ks[2], c.threads, ChunkPhase::Scan);
   for (size_t j = 0; j < k; j++) h.bind(s.pat[j], c.outs[j]);
 }
 
-void ProgramGen::chunked_phase(const Chunked &c, const char *name, Value *nthreads, ChunkPhase phase) {
+void ProgramGen::chunked_phase(const Chunked &c, const Kernel &kr, Value *nthreads, ChunkPhase phase) {
   const core::Stm &s = *c.s;
   const core::Exp &e = s.exp;
   const core::Lambda &op = *e.lambda;
@@ -188,7 +168,7 @@ void ProgramGen::chunked_phase(const Chunked &c, const char *name, Value *nthrea
     out_slots.push_back(add_val(c.outs[j], t));
   }
   ArenaSlots arena = add_arena(sl, nthreads, {{&op, false}}, e, c.acc_vars);
-  KernelFn kf = new_kernel(name, sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+  KernelFn kf = new_kernel(kr.name, sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
   bind_kernel_args(kf, sl);
   FnGen &g = *kf.g;
   IRBuilder<> &b = g.builder();
@@ -246,7 +226,7 @@ void ProgramGen::chunked_phase(const Chunked &c, const char *name, Value *nthrea
                    [&](Value *i, const std::vector<Val> &acc) { store_rows(outs, i, acc); });
       break;
     }
-  }, true, phase != ChunkPhase::Prefixes); // (prefixes: in place)
+  }, kr.prelude, kr.rerun); // (prefixes: in place, not run again)
   emit_launch(int(out_.kernel_descs.size()) - 1, nthreads, sl);
 }
 
@@ -256,15 +236,17 @@ std::vector<Value *> ProgramGen::alloc_per_result(const core::Stm &s, Value *n, 
   return out;
 }
 
-void ProgramGen::reduce_kernels(const core::Stm &s) {
+void ProgramGen::reduce_kernels(const SegOp &op) {
+  const core::Stm &s = *op.stm;
   FnGen &h = *host_;
   IRBuilder<> &hb = h.builder();
-  if (!block_operands(s, false)) return chunked_kernels(s, false);
-  BlockMode mode = commutative(s.exp) ? BlockMode::Interleaved : BlockMode::TiledReduce;
+  if (op.strategy == Strategy::Chunked) return chunked_kernels(op, false);
+  BlockMode mode = op.strategy == Strategy::BlockTree ? BlockMode::Interleaved : BlockMode::TiledReduce;
+  const std::vector<Kernel> &ks = op.kernels();
   Value *n = h.scalar(s.exp.args[0]);
   Value *nblocks = hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, n});
   std::vector<Value *> partials = alloc_per_result(s, nblocks);
-  BlockKernel bk = block_kernel(s, "reduce", partials, {}, mode);
+  BlockKernel bk = block_kernel(op, ks[0], partials, {}, mode);
   // First launch over the input; second over the partials with one block.
   emit_launch(bk.id, nblocks, bk.sl);
   // The results, 8 bytes apart in one allocation of read-back memory (the last
@@ -274,7 +256,7 @@ void ProgramGen::reduce_kernels(const core::Stm &s) {
   Value *finals_at = alloc(h.i64(int64_t(8 * kr)), true);
   std::vector<Value *> finals;
   for (size_t j = 0; j < kr; j++) finals.push_back(j ? hb.CreateAdd(finals_at, h.i64(int64_t(8 * j))) : finals_at);
-  BlockKernel last = block_kernel(s, "reduce_partials", finals, {}, mode, partials, nblocks);
+  BlockKernel last = block_kernel(op, ks[1], finals, {}, mode, partials, nblocks);
   emit_launch(last.id, h.i64(1), last.sl);
   AllocaInst *buf = h.entry_alloca(ArrayType::get(hb.getInt64Ty(), kr));
   h.return_if_error(hb.CreateCall(h.rt("kerb_rt_read"), {h.ctx, buf, finals_at, h.i64(int64_t(8 * kr))}));
@@ -285,23 +267,28 @@ void ProgramGen::reduce_kernels(const core::Stm &s) {
   }
 }
 
-void ProgramGen::scan_kernels(const core::Stm &s) {
+void ProgramGen::scan_kernels(const SegOp &op) {
+  const core::Stm &s = *op.stm;
   FnGen &h = *host_;
   IRBuilder<> &hb = h.builder();
-  if (!block_operands(s, true)) return chunked_kernels(s, true);
+  if (op.strategy == Strategy::Chunked) return chunked_kernels(op, true);
+  const std::vector<Kernel> &ks = op.kernels();
   Value *n = h.scalar(s.exp.args[0]);
   Value *nblocks = hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, n});
   std::vector<Value *> totals = alloc_per_result(s, nblocks);
-  BlockKernel first = block_kernel(s, "scan_totals", totals, {}, BlockMode::TiledReduce);
+  BlockKernel first = block_kernel(op, ks[0], totals, {}, BlockMode::TiledReduce);
   emit_launch(first.id, nblocks, first.sl);
   std::vector<Value *> outs = alloc_per_result(s, n);
-  BlockKernel last = block_kernel(s, "scan", outs, totals, BlockMode::TiledScan);
+  BlockKernel last = block_kernel(op, ks[1], outs, totals, BlockMode::TiledScan);
   emit_launch(last.id, nblocks, last.sl);
   for (size_t j = 0; j < s.pat.size(); j++) h.bind(s.pat[j], Val{nullptr, outs[j], {n}, {}});
 }
 
-void ProgramGen::segred_kernels(const core::Stm &s, const core::Stm &red, Value *segments,
-                                Value *blocks_per_segment, bool across) {
+void ProgramGen::segred_kernels(const SegOp &op, const Version &ver, Value *segments,
+                                Value *blocks_per_segment) {
+  const core::Stm &s = *op.stm, &red = *op.red;
+  bool across = ver.strategy == Strategy::SegRedRows;
+  const Kernel &k1 = ver.kernels[0], &k2 = ver.kernels[1];
   const core::Exp &e = s.exp;
   const core::Lambda &l = *e.lambda;
   const core::Exp &re = red.exp;
@@ -344,17 +331,17 @@ void ProgramGen::segred_kernels(const core::Stm &s, const core::Stm &red, Value 
     BlockKernel bk;
     slots(bk, h.ops().to_i64(h.prim_of(re.args[0]), h.scalar(re.args[0])));
     for (Value *pa : partials) bk.out_slots.push_back(add_raw(bk.sl, pa));
-    KernelFn k = new_kernel(across ? "segred_rows" : "segred", bk.sl.host_values.size() + 1,
-                            KernelDesc{KernelDesc::Blocks, shared});
+    bk.comm = op.comm;
+    KernelFn k = new_kernel(k1.name, bk.sl.host_values.size() + 1, KernelDesc{KernelDesc::Blocks, shared});
     bk.id = int(out_.kernel_descs.size()) - 1;
     bind_kernel_args(k, bk.sl);
     FnGen &g = *k.g;
     g.invariant_loads = true;
     BlockSegments segs{k.slot(bk.extra_slots[0]), k.slot(bk.extra_slots[1]),
                        [&](Value *seg) { setup(g, seg); }, [&] { return ne(g); }, {}};
-    bool prelude = bk.sl.prelude || needs_prelude(l.body);
+    bool prelude = k1.prelude;
     if (across)
-      segred_rows_body(k, red, bk, segs, prelude);
+      segred_rows_body(k, red, bk, segs, prelude, op.unroll);
     else
       block_body(k, red, k.slot(bk.n_slot), bk, BlockMode::Interleaved, prelude, &segs);
     emit_launch(bk.id, across ? blocks_per_segment : parts, bk.sl);
@@ -367,9 +354,9 @@ void ProgramGen::segred_kernels(const core::Stm &s, const core::Stm &red, Value 
   slots(bk, blocks_per_segment);
   for (Value *pa : partials) bk.in_slots.push_back(add_raw(bk.sl, pa));
   size_t first_out = bk.sl.args.size();
-  alloc_outputs(s, h.scalar(e.args[0]), bk.sl);
-  KernelFn k = new_kernel("segred_segments", bk.sl.host_values.size() + 1,
-                          KernelDesc{KernelDesc::Blocks, shared});
+  alloc_outputs(op, h.scalar(e.args[0]), bk.sl);
+  bk.comm = op.comm;
+  KernelFn k = new_kernel(k2.name, bk.sl.host_values.size() + 1, KernelDesc{KernelDesc::Blocks, shared});
   bk.id = int(out_.kernel_descs.size()) - 1;
   bind_kernel_args(k, bk.sl);
   FnGen &g = *k.g;
@@ -394,7 +381,7 @@ void ProgramGen::segred_kernels(const core::Stm &s, const core::Stm &red, Value 
                          g.store_elem(t, out[j].scalar, g.element_addr(d.addr, seg, t));
                        }
                      }};
-  block_body(k, red, k.slot(bk.n_slot), bk, BlockMode::Interleaved, true, &segs);
+  block_body(k, red, k.slot(bk.n_slot), bk, BlockMode::Interleaved, k2.prelude, &segs);
   emit_launch(bk.id, segments, bk.sl);
 }
 
@@ -403,25 +390,22 @@ void ProgramGen::segred_kernels(const core::Stm &s, const core::Stm &red, Value 
 // (iota m)))) (iota n)` with few segments n, reads w by columns when each segment has
 // blocks of its own (segred): a warp's 32 loads fall in 32 rows of w, 4 useful bytes of
 // each 32-byte sector. When the operator is commutative and the lambda reads an array
-// with the segment as its last index (segred_across_rows), the first kernel instead
-// gives each thread one segment and a row walk: a block of nt threads holds R = nt / S
-// rows of S segments, thread t = r * S + j reducing segment j over rows b * R + r,
-// b * R + r + B * R, ... (B blocks; the setup of segment j runs once per thread). A
-// warp then reads 32 consecutive (row, segment) elements, w's rows whole. The walk
-// loads kRowsUnroll rows before combining them (loads in flight). Then each block
-// reduces its R rows per segment (a halving tree over rows in shared memory; S threads
-// write the block's partial results at [j * B + b]), and the second kernel of segred
-// reduces each segment's B partial results (unchanged). The CPU device (one thread per
-// block) walks the segments one after the other, R = 1. The order of the combinations
-// differs from the sequential one, hence the commutative operator. Segments beyond the
-// block (S > nt) would have no thread: the host takes this path for S <=
-// kSegRedRowsMaxSegments only. A failing thread finishes its phases like block_body's.
-namespace {
-constexpr int64_t kRowsUnroll = 4;
-} // namespace
-
+// with the segment as its last index (extract_kernels.cpp's segred_across_rows), the
+// first kernel instead gives each thread one segment and a row walk: a block of nt
+// threads holds R = nt / S rows of S segments, thread t = r * S + j reducing segment j
+// over rows b * R + r, b * R + r + B * R, ... (B blocks; the setup of segment j runs
+// once per thread). A warp then reads 32 consecutive (row, segment) elements, w's rows
+// whole. The walk loads kRowsUnroll rows (SegOp::unroll) before combining them (loads
+// in flight). Then each block reduces its R rows per segment (a halving tree over rows
+// in shared memory; S threads write the block's partial results at [j * B + b]), and
+// the second kernel of segred reduces each segment's B partial results (unchanged). The
+// CPU device (one thread per block) walks the segments one after the other, R = 1. The
+// order of the combinations differs from the sequential one, hence the commutative
+// operator. Segments beyond the block (S > nt) would have no thread: the host takes
+// this path for S <= kSegRedRowsMaxSegments only. A failing thread finishes its phases
+// like block_body's.
 void ProgramGen::segred_rows_body(KernelFn &k, const core::Stm &red, const BlockKernel &bk,
-                                  const BlockSegments &segs, bool prelude) {
+                                  const BlockSegments &segs, bool prelude, int64_t unroll) {
   const core::Exp &e = red.exp;
   FnGen &g = *k.g;
   IRBuilder<> &b = g.builder();
@@ -463,7 +447,7 @@ void ProgramGen::segred_rows_body(KernelFn &k, const core::Stm &red, const Block
       std::vector<Value *> ne = segs.ne();
       for (size_t x = 0; x < kr; x++) b.CreateStore(ne[x], acc[x]);
       Value *first = b.CreateAdd(b.CreateMul(ids.block, rows_per_block), r);
-      g.strided_range(first, m, stride, kRowsUnroll, nullptr,
+      g.strided_range(first, m, stride, unroll, nullptr,
                       [&](Value *i) { return g.rows_at(e.arrays, i); }, combine_into_acc);
     });
     b.CreateBr(done);
@@ -566,30 +550,6 @@ void ProgramGen::segred_rows_body(KernelFn &k, const core::Stm &red, const Block
   end_blocks(k, ids);
 }
 
-bool ProgramGen::commutative_operator(const core::Lambda &l) {
-  if (l.params.size() != 2 || l.body.stms.size() != 1 || l.body.result.size() != 1) return false;
-  const core::Stm &st = l.body.stms[0];
-  const core::Exp &x = st.exp;
-  if (!l.body.result[0].is_var() || st.pat.size() != 1 || l.body.result[0].var != st.pat[0])
-    return false;
-  bool op_ok = false;
-  if (x.kind == core::ExpKind::BinOp) {
-    switch (x.binop) {
-    case BinOp::Add: case BinOp::Mul: case BinOp::BitAnd: case BinOp::BitOr:
-    case BinOp::BitXor: case BinOp::LogAnd: case BinOp::LogOr: case BinOp::Eq:
-    case BinOp::Neq:
-      op_ok = true;
-      break;
-    default: break;
-    }
-  } else if (x.kind == core::ExpKind::PrimFn) {
-    op_ok = x.prim_fn.fn == PrimFn::Min || x.prim_fn.fn == PrimFn::Max;
-  }
-  if (!op_ok || x.args.size() != 2 || !x.args[0].is_var() || !x.args[1].is_var()) return false;
-  std::set<int> args{x.args[0].var, x.args[1].var}, params{l.params[0], l.params[1]};
-  return args == params;
-}
-
 void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
                             BlockMode mode, bool prelude, const BlockSegments *segs) {
   const core::Exp &e = s.exp;
@@ -644,11 +604,8 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   // around the loop (4-8 bytes, not in it). With a fused map it spilled more
   // (tests/programs/soacs/tiled_sizes.fut: up to 156 bytes), and for 1- and 2-byte
   // elements inside the loop (module_reductions.fut).
-  int64_t bytes = 0;
-  for (PrimType t : types) bytes += int64_t(out_.host->getDataLayout().getTypeAllocSize(g.ops().mem_type(t)));
-  bool plain = std::none_of(e.arrays.begin(), e.arrays.end(), [&](int a) { return host_lazy_.count(a) > 0; });
-  if (gpu() && !segs && (bytes == 4 || bytes == 8) && (plain || !bk.partial_inputs.empty()))
-    min_blocks_per_sm(kernel_module(), f, 8);
+  // (extract_kernels.cpp decides: Kernel::blocks_per_sm.)
+  if (gpu() && bk.blocks_per_sm) min_blocks_per_sm(kernel_module(), f, int(bk.blocks_per_sm));
   // Shared memory: one element per thread per result component (a block has
   // kGpuBlockThreads threads: runtime/cuda_exec.cpp's kBlocksBlock).
   std::vector<Value *> shared;
@@ -715,7 +672,8 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   // Note [Commutative reductions in lanes]
   // A commutative reduction (a known operator, or any operator of a reduce_comm) of
   // the statement's arrays, not segmented, whose fused maps are straight-line code
-  // (lazies_elementwise) reads kMapLanes (4) consecutive elements at a time: per group,
+  // (SegOp::elems_per_thread, extract_kernels.cpp) reads kMapLanes (4) consecutive
+  // elements at a time: per group,
   // one vector load of each array read element by element (lane_leaves: the arrays
   // read whole, and the free arrays that a fused map over `iota n` indexes by its
   // element, nn's `lat[i]`), then the fused maps and the operator run for each lane in
@@ -736,9 +694,9 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   // writes only its partial results. The CPU device runs the same code (plain vector
   // loads), so CI's corpus exercises it (tests/programs/soacs/reduce_comm_tuples.fut,
   // reduce_comm_fail.fut).
-  bool comm = commutative(e);
+  bool comm = bk.comm;
   std::optional<LaneLeaves> lanes;
-  if (comm && !segs && bk.partial_inputs.empty() && lazies_elementwise(bk.sl)) {
+  if (comm && !segs && bk.lanes > 1) {
     LaneLeaves l = lane_leaves(g, e.arrays, true);
     if (!l.empty()) lanes = l;
   }
@@ -1056,8 +1014,8 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     int per_sm = mode == BlockMode::TiledScan ? 5 : bytes <= 4 && !can_fail ? 8 : 6;
     min_blocks_per_sm(kernel_module(), f, per_sm);
   };
-  int64_t items = std::clamp<int64_t>(kTileBytes / (kGpuBlockThreads * std::max<int64_t>(bytes, 1)), 1, 15);
-  if (items % 2 == 0) items--;
+  // Elements a thread takes per tile (SegOp::elems_per_thread: tile_items).
+  const int64_t items = bk.items;
   const int64_t tile = nt * items;
   auto block_of = [&](const char *name) { return BasicBlock::Create(c, name, f); };
 
@@ -1518,7 +1476,7 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     launch_bounds();
     return;
   }
-  if (commutative(e))
+  if (bk.comm)
     comm_reduce(lo, hi, input);
   else
     warp_reduce(lo, hi, input);

@@ -2,6 +2,8 @@
 // compiled_program.h).
 #include "codegen/compiled_program.h"
 
+#include "codegen/kernel_ir.h"
+
 #include "codegen/gen_llvm.h"
 #include "codegen/llvm_target.h"
 #include "codegen/program_desc.h"
@@ -481,6 +483,7 @@ std::string emit_stage(const Program &program, const std::string &stage,
                        const CompileOptions &opts) {
   core::Program core = lower(program, opts);
   if (stage == "ir") return core::print_program(core);
+  if (stage == "kernels") return print_kernels(core, extract_kernels(core, opts.gen));
   initialize_llvm();
   std::string out;
   llvm::raw_string_ostream os(out);

@@ -91,8 +91,9 @@ core::Program lower_checked(const Program &program, const CompileOptions &opts);
 // The --report-checks listing for the program's entry points under these options.
 std::string check_report(const Program &program, const CompileOptions &opts);
 
-// The text of a stage for --emit: "ir" (core IR), "llvm" (host and kernel modules for
-// `target`), "ptx" (the CUDA kernels).
+// The text of a stage for --emit: "ir" (core IR), "kernels" (the kernel IR:
+// codegen/kernel_ir.h), "llvm" (host and kernel modules for `target`), "ptx" (the CUDA
+// kernels).
 std::string emit_stage(const Program &program, const std::string &stage,
                        const CompileOptions &opts);
 

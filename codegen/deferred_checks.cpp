@@ -12,6 +12,7 @@
 #include <llvm/Transforms/Utils/CodeExtractor.h>
 #include <llvm/Transforms/Utils/PromoteMemToReg.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <optional>
 #include <set>
@@ -117,7 +118,10 @@ void FnGen::deferred_work(const std::function<void(bool)> &work) {
     if (slow_regions) {
       std::vector<BasicBlock *> region{d.slow};
       for (auto it = std::next(mark->getIterator()); it != f_->end(); ++it) region.push_back(&*it);
-      (*slow_regions)[f_].push_back(std::move(region));
+      auto at = std::find_if(slow_regions->begin(), slow_regions->end(),
+                             [this](const auto &fr) { return fr.first == f_; });
+      if (at == slow_regions->end()) at = slow_regions->insert(at, {f_, {}});
+      at->second.push_back(std::move(region));
     }
   }
   b_.CreateBr(done);
@@ -196,7 +200,7 @@ void rematerialize_inputs(const std::vector<BasicBlock *> &r) {
 
 } // namespace
 
-void outline_slow_copies(const std::map<Function *, std::vector<std::vector<BasicBlock *>>> &regions) {
+void outline_slow_copies(const SlowRegions &regions) {
   for (const auto &[f, rs] : regions) {
     {
       DominatorTree dt(*f);

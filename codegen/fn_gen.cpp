@@ -375,7 +375,7 @@ void FnGen::stm(const core::Stm &s) {
   }
   case core::ExpKind::Map:
   case core::ExpKind::Iota:
-    if (mode_ == Kernel && consumed_whole(s)) {
+    if (mode_ == Kernel && plan->in_thread(s) == Strategy::Fused) {
       for (size_t j = 0; j < s.pat.size(); j++) {
         lazy_[s.pat[j]] = Lazy{&s, j};
         Val v;

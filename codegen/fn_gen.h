@@ -14,6 +14,7 @@
 // statements that become kernels.
 #pragma once
 
+#include "codegen/kernel_ir.h"
 #include "codegen/scalar_ops.h"
 #include "compiler/core_ir.h"
 #include "compiler/source.h"
@@ -24,6 +25,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -66,10 +68,16 @@ struct ArenaNeed {
   Value *bytes = nullptr; // with a host generator: the bound in bytes, as host code
 };
 
+// The slow copies of deferred work (FnGen::deferred_work) to outline: per kernel
+// function, in the order the kernels were made, the blocks of each copy.
+using SlowRegions = std::vector<std::pair<Function *, std::vector<std::vector<BasicBlock *>>>>;
+
 // Moves each slow copy of deferred work (FnGen::slow_regions) into a noinline, cold
-// function of its own (Note [The slow copy outlined] in deferred_checks.cpp); the
-// kernels must be complete.
-void outline_slow_copies(const std::map<Function *, std::vector<std::vector<BasicBlock *>>> &regions);
+// function of its own (Note [The slow copy outlined] in deferred_checks.cpp), kernel by
+// kernel in the order they were made (the outlined functions follow the kernels in the
+// module in that order, whatever the functions' addresses); the kernels must be
+// complete.
+void outline_slow_copies(const SlowRegions &regions);
 
 // `dests`: the body's variables written in place (FnGen::in_place_results). With
 // `host` null only `any` is computed; otherwise `size` gives a size's i64 value in host
@@ -81,6 +89,17 @@ ArenaNeed arena_need(const core::Program &p, const core::Body &body,
 ArenaNeed arena_need_arrays(const core::Program &p, const std::vector<int> &vars, int copies,
                             FnGen *host, const std::function<Value *(const core::SubExp &)> &size);
 bool body_allocates(const core::Program &p, const core::Body &body);
+// Scalar arithmetic that cannot fail, as the lowering hoists it: what the host may
+// evaluate again for a size (ProgramGen::host_scalar).
+bool host_evaluable(const core::Exp &e);
+// Adds the statements of b (nested bodies and lambdas included) to `defs`, by the
+// variables they bind.
+void collect_defs(const core::Body &b, std::map<int, const core::Stm *> &defs);
+// Whether the host has a size, or can compute it again from scalar arithmetic on what
+// it has (`defs`: the entry's statements; host_value(v): whether the host has bound v
+// as a scalar, nullopt where it has not bound v).
+bool host_size_known(const core::SubExp &s, const std::map<int, const core::Stm *> &defs,
+                     const std::function<std::optional<bool>(int)> &host_value);
 // Whether running the body in a kernel makes an array with a size that `known` says
 // the host cannot compute before the launch (arena_need's `dynamic`, without host code).
 bool arena_dynamic(const core::Program &p, const core::Body &body, const std::map<int, size_t> &dests,
@@ -227,7 +246,7 @@ public:
   std::vector<Val> deferred_values(const std::function<std::vector<Val>()> &compute);
   // Where deferred_work records the blocks of each slow copy, by function, for
   // outline_slow_copies (null: not recorded, the copies stay inline).
-  std::map<Function *, std::vector<std::vector<BasicBlock *>>> *slow_regions = nullptr;
+  SlowRegions *slow_regions = nullptr;
   // Whether checks are being deferred (the first copy of deferred_work is made).
   bool deferring() const { return deferral_ != nullptr; }
   // Deferring: if a deferred check has failed, go to the second copy (before anything
@@ -292,8 +311,10 @@ public:
   std::map<int, Lazy> lazy_;
   const core::Body *cur_body_ = nullptr;
 
-  bool consumed_whole(const core::Stm &s) { return cur_body_ && consumed_whole(p_, *cur_body_, s); }
   static bool consumed_whole(const core::Program &p, const core::Body &body, const core::Stm &s);
+  // Kernels: the kernel IR, which says how the statements of lambdas run in a thread
+  // (KernelProgram::in_thread, in_place: fusion and destination passing).
+  const KernelProgram *plan = nullptr;
 
   // Whether `e` mentions any of `vars`.
   static bool mentions(const core::Exp &e, const std::set<int> &vars);

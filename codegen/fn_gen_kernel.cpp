@@ -107,7 +107,7 @@ std::map<int, size_t> FnGen::in_place_results(const core::Program &p, const core
 void FnGen::map_element(const core::Lambda &l, const std::vector<int> &arrays, Value *i,
                         const std::vector<Val> &dests) {
   std::vector<Val> rows = rows_at(arrays, i);
-  std::map<int, size_t> in_place = in_place_results(p_, l);
+  const std::map<int, size_t> &in_place = plan->in_place(l);
   for (const auto &[v, j] : in_place) {
     PrimType t = p_.var(v).type.prim;
     dest_[v] = subarray(dests[j], element_addr(dests[j].addr, offset_of(dests[j], {i}), t), 1);

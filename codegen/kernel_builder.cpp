@@ -33,7 +33,6 @@ void ProgramGen::add_input(SlotList &sl, int v) {
   }
   if (ms.exp.args[0].is_var()) add_input(sl, ms.exp.args[0].var);
   if (ms.exp.kind == core::ExpKind::Iota) return; // computed from the index alone
-  sl.prelude = sl.prelude || needs_prelude(ms.exp.lambda->body);
   std::set<int> free = lambda_free_vars(p_, *ms.exp.lambda);
   for (int f : free) add_input(sl, f);
   for (int a : ms.exp.arrays) add_input(sl, a);
@@ -49,7 +48,7 @@ void ProgramGen::add_var(SlotList &sl, int v) {
     sl.host_values.push_back(g.ops().to_slot(t.prim, val.scalar));
     // A divisor in the kernel: its magic number, m then l (Note [Magic divisors] in
     // scalar_ops.cpp).
-    if (kernel_divisors_.count(v) && t.prim != PrimType::Bool) {
+    if (plan_.divisors.count(v) && t.prim != PrimType::Bool) {
       auto [m, l] = g.ops().magic_divisor_or_none(g.ops().to_i64(t.prim, val.scalar));
       sl.host_values.push_back(m);
       sl.host_values.push_back(l);
@@ -136,6 +135,7 @@ ProgramGen::KernelFn ProgramGen::new_kernel(const std::string &name, size_t num_
     };
   }
   k.g->failure_word = k.slot(0);
+  k.g->plan = &plan_;
   // Thread kernels outline the slow copies of their deferred work; block kernels keep
   // them inline (Note [The slow copy outlined] in deferred_checks.cpp).
   if (desc.kind == KernelDesc::Threads) k.g->slow_regions = &slow_regions_;
@@ -193,7 +193,8 @@ void ProgramGen::threads_kernel(KernelFn &k, Value *n,
   // Prelude: nothing to do after a failure. Only kernels that could misbehave on the
   // garbage a failed kernel may have left (loops, unchecked indexing) have one: the
   // others only compute values that the host discards when it sees the failure, and
-  // their every memory access is in bounds whatever the data (see needs_prelude). A
+  // their every memory access is in bounds whatever the data (extract_kernels.cpp's
+  // needs_prelude decides, Kernel::prelude). A
   // program none of whose checks can fail needs none (may_fail).
   // The look is skipped when the host passes the slot as certainly clear (a uniform
   // branch on a kernel parameter). See docs/CHECKS.md, "The prelude".
@@ -249,22 +250,6 @@ void ProgramGen::deferred(FnGen &g, const std::function<void(bool slow)> &work) 
   // checks can fail, unless --deferred-checks=off.
   if (!g.defer_checks) return work(false);
   g.deferred_work(work);
-}
-
-bool ProgramGen::needs_prelude(const core::Body &b) const {
-  for (const core::Stm &st : b.stms) {
-    const core::Exp &x = st.exp;
-    if (x.kind == core::ExpKind::Loop) return true;
-    // An index whose check was proved not to fail is in bounds whatever the data
-    // (docs/CHECKS.md, Note [Proved in range]).
-    if ((x.kind == core::ExpKind::Index || x.kind == core::ExpKind::Update) && x.site < 0 &&
-        !x.args.empty() && !(x.check >= 0 && p_.candidates[size_t(x.check)].eliminated()))
-      return true;
-    for (const auto &nb : x.bodies)
-      if (nb && needs_prelude(*nb)) return true;
-    if (x.lambda && needs_prelude(x.lambda->body)) return true;
-  }
-  return false;
 }
 
 } // namespace kerb::codegen

@@ -254,10 +254,6 @@ Value *ProgramGen::host_size(const core::SubExp &s, const std::map<int, const co
   return v ? h.ops().to_i64(p_.var(s.var).type.prim, v) : nullptr;
 }
 
-namespace {
-
-// Scalar arithmetic that cannot fail, as the lowering hoists it: what the host may
-// evaluate again for a size (host_scalar).
 bool host_evaluable(const core::Exp &e) {
   if (e.site >= 0) return false;
   switch (e.kind) {
@@ -272,15 +268,14 @@ bool host_evaluable(const core::Exp &e) {
   }
 }
 
-} // namespace
-
-bool ProgramGen::host_size_known(const core::SubExp &s, const std::map<int, const core::Stm *> &defs) {
+bool host_size_known(const core::SubExp &s, const std::map<int, const core::Stm *> &defs,
+                     const std::function<std::optional<bool>(int)> &host_value) {
   if (!s.is_var()) return true;
-  if (host_->has(s.var)) return host_->lookup(s.var).scalar != nullptr;
+  if (std::optional<bool> scalar = host_value(s.var)) return *scalar;
   auto it = defs.find(s.var);
   if (it == defs.end() || it->second->pat.size() != 1 || !host_evaluable(it->second->exp)) return false;
   for (const core::SubExp &a : it->second->exp.args)
-    if (!host_size_known(a, defs)) return false;
+    if (!host_size_known(a, defs, host_value)) return false;
   return true;
 }
 

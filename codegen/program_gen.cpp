@@ -1,6 +1,6 @@
 // The program generator's host side (see program_gen.h): the host function of each entry
-// point, host statements that are not kernels, device allocations, and the choice of
-// which statements become kernels.
+// point, host statements that are not kernels, device allocations, and the launch of
+// each statement's operation as the kernel IR has it (codegen/kernel_ir.h).
 #include "codegen/program_gen.h"
 
 #include "codegen/llvm_target.h"
@@ -36,22 +36,10 @@ GeneratedProgram ProgramGen::run() {
     out_.kernels->setDataLayout(tm->createDataLayout());
   }
   declare_runtime(*out_.host);
-  for (const core::Function &f : p_.functions) find_kernel_divisors(f.body, false);
+  plan_ = extract_kernels(p_, opts_);
   for (const core::Function &f : p_.functions) host_function(f);
   outline_slow_copies(slow_regions_);
   return std::move(out_);
-}
-
-void ProgramGen::find_kernel_divisors(const core::Body &b, bool in_lambda) {
-  for (const core::Stm &s : b.stms) {
-    const core::Exp &e = s.exp;
-    if (in_lambda && e.kind == core::ExpKind::BinOp && e.args[1].is_var() &&
-        magic_division(e.binop, p_.var(e.args[1].var).type.prim))
-      kernel_divisors_.insert(e.args[1].var);
-    for (const auto &nb : e.bodies)
-      if (nb) find_kernel_divisors(*nb, in_lambda);
-    if (e.lambda) find_kernel_divisors(e.lambda->body, true);
-  }
 }
 
 void ProgramGen::declare_runtime(Module &m) {
@@ -291,40 +279,42 @@ Value *ProgramGen::alloc(Value *bytes, bool readback) {
 }
 
 bool ProgramGen::launch(const core::Stm &s) {
-  switch (s.exp.kind) {
-  case core::ExpKind::Map:
-  case core::ExpKind::Iota:
-    if (s.exp.kind == core::ExpKind::Map && sequential_map(s)) return true;
-    if (host_->consumed_whole(s)) {
-      FnGen &h = *host_;
-      for (size_t j = 0; j < s.pat.size(); j++) {
-        host_lazy_[s.pat[j]] = FnGen::Lazy{&s, j};
-        Val dims_only;
-        dims_only.dims = {h.ops().to_i64(h.prim_of(s.exp.args[0]), h.scalar(s.exp.args[0]))};
-        h.bind(s.pat[j], dims_only);
-      }
-      return true;
-    }
-    if (s.exp.kind == core::ExpKind::Iota) iota_kernel(s);
-    else map_kernel(s);
+  const SegOp *op = plan_.op(s);
+  if (!op) return false;
+  if (op->strategy == Strategy::HostLoop) {
+    sequential_map(*op);
     return true;
-  case core::ExpKind::Replicate: replicate_kernel(s); return true;
-  case core::ExpKind::Reduce: reduce_kernels(s); return true;
-  case core::ExpKind::Scan: scan_kernels(s); return true;
-  case core::ExpKind::Scatter: scatter_kernel(s); return true;
-  case core::ExpKind::Hist:
-    // Note [Histograms in one kernel] in thread_kernels.cpp.
-    if (pending_partner_ == &s) {
-      const core::Stm *first = pending_hist_;
-      pending_hist_ = pending_partner_ = nullptr;
-      hist_pair(*first, s);
-      return true;
-    }
-    if (defer_hist(s)) return true;
-    hist_kernel(s);
-    return true;
-  default: return false;
   }
+  if (op->strategy == Strategy::Fused) {
+    FnGen &h = *host_;
+    for (size_t j = 0; j < s.pat.size(); j++) {
+      host_lazy_[s.pat[j]] = FnGen::Lazy{&s, j};
+      Val dims_only;
+      dims_only.dims = {h.ops().to_i64(h.prim_of(s.exp.args[0]), h.scalar(s.exp.args[0]))};
+      h.bind(s.pat[j], dims_only);
+    }
+    return true;
+  }
+  switch (op->kind) {
+  case OpKind::Iota: iota_kernel(*op); return true;
+  case OpKind::Map: map_kernel(*op); return true;
+  case OpKind::Replicate: replicate_kernel(*op); return true;
+  case OpKind::Reduce: reduce_kernels(*op); return true;
+  case OpKind::Scan: scan_kernels(*op); return true;
+  case OpKind::Scatter: scatter_kernel(*op); return true;
+  case OpKind::Hist:
+    // Note [Histograms in one kernel] in thread_kernels.cpp: the first of a pair is
+    // launched where the second stands.
+    if (op->waits) return true;
+    if (op->partner && op->paired) {
+      hist_pair(*op->partner, *op);
+      return true;
+    }
+    if (op->partner) hist_kernel(*op->partner);
+    hist_kernel(*op);
+    return true;
+  }
+  return false;
 }
 
 Val ProgramGen::fresh_copy(const Val &v, PrimType t) {
@@ -336,49 +326,12 @@ Val ProgramGen::fresh_copy(const Val &v, PrimType t) {
   return Val{nullptr, addr, v.dims, {}};
 }
 
-Val ProgramGen::consumed_dest(int var, PrimType t, const core::Stm &s) {
-  FnGen &h = *host_;
-  const Val &v = h.lookup(var);
-  const core::Body *body = h.cur_body_;
-  if (!body || !v.contiguous()) return fresh_copy(v, t);
-  bool replicated = false, other_use = false;
-  std::set<int> vars{var};
-  for (const core::Stm &st : body->stms) {
-    if (std::find(st.pat.begin(), st.pat.end(), var) != st.pat.end())
-      replicated = st.exp.kind == core::ExpKind::Replicate;
-    else if (&st != &s && FnGen::mentions(st.exp, vars))
-      other_use = true;
-  }
-  for (const core::SubExp &r : body->result)
-    if (r.is_var() && r.var == var) other_use = true;
-  // Nor read by s itself other than as this destination (its values, another
-  // destination, its operator).
-  const core::Exp &e = s.exp;
-  auto is_var = [var](const core::SubExp &a) { return a.is_var() && a.var == var; };
-  other_use = other_use || std::count(e.arrays.begin(), e.arrays.end(), var) != 1 ||
-              std::any_of(e.args.begin(), e.args.end(), is_var) ||
-              (e.lambda && lambda_free_vars(p_, *e.lambda).count(var));
-  if (!replicated || other_use) return fresh_copy(v, t);
+Val ProgramGen::consumed_dest(const SegOp &op, size_t j, PrimType t) {
+  const Val &v = host_->lookup(op.stm->exp.arrays[j]);
+  // (A replicate's array is contiguous.)
+  if (!op.dest_in_place[j] || !v.contiguous()) return fresh_copy(v, t);
   return v;
 }
-
-namespace {
-
-// Whether the body (nested bodies and lambdas included) scans arrays of arrays, which a
-// kernel thread does not (FnGen::kernel_array_stm).
-bool scans_rows(const core::Program &p, const core::Body &b) {
-  for (const core::Stm &s : b.stms) {
-    if (s.exp.kind == core::ExpKind::Scan)
-      for (int v : s.pat)
-        if (p.var(v).type.rank > 1) return true;
-    for (const auto &nb : s.exp.bodies)
-      if (nb && scans_rows(p, *nb)) return true;
-    if (s.exp.lambda && scans_rows(p, s.exp.lambda->body)) return true;
-  }
-  return false;
-}
-
-} // namespace
 
 // Note [Maps whose arrays are sized inside]
 // A kernel's threads take the arrays they make from scratch memory that the host
@@ -399,30 +352,28 @@ bool scans_rows(const core::Program &p, const core::Body &b) {
 // the loop (the lowering rejects maps whose rows' sizes depend on the element). A map
 // whose lambda scans arrays of arrays (which a kernel thread does not) runs the same
 // way, its scans on the host's scan kernels.
-// A map whose lambda makes no such array is not affected (arena_dynamic is exactly
-// add_arena's test, which used to reject it).
-bool ProgramGen::sequential_map(const core::Stm &s) {
+// A map whose lambda makes no such array is not affected (arena_dynamic, the test of
+// extract_kernels.cpp, is exactly add_arena's, which used to reject it).
+void ProgramGen::sequential_map(const SegOp &op) {
+  const core::Stm &s = *op.stm;
   const core::Exp &e = s.exp;
   FnGen &h = *host_;
-  auto known = [&](const core::SubExp &d) { return host_size_known(d, fn_defs_); };
-  // In a kernel the lambda's results are written in place, except when the map is fused
-  // into its readers (then they are arrays of the element).
-  std::map<int, size_t> dests;
-  if (!h.consumed_whole(s)) dests = FnGen::in_place_results(p_, *e.lambda);
-  if (!arena_dynamic(p_, e.lambda->body, dests, known) && !scans_rows(p_, e.lambda->body)) return false;
+  auto known = [&](const core::SubExp &d) {
+    return host_size_known(d, fn_defs_, [&](int v) -> std::optional<bool> {
+      if (!h.has(v)) return std::nullopt;
+      return h.lookup(v).scalar != nullptr;
+    });
+  };
   IRBuilder<> &b = h.builder();
   // Its arrays are read row by row on the host: those computed where read (fused maps
-  // and iotas) are computed now.
-  for (int a : e.arrays) {
-    auto lz = host_lazy_.find(a);
-    if (lz == host_lazy_.end()) continue;
-    const core::Stm &ls = *lz->second.stm;
-    for (int v : ls.pat) {
+  // and iotas) are computed now (op.materialized).
+  for (const std::unique_ptr<SegOp> &m : op.materialized) {
+    for (int v : m->stm->pat) {
       host_lazy_.erase(v);
       h.unbind(v);
     }
-    if (ls.exp.kind == core::ExpKind::Iota) iota_kernel(ls);
-    else map_kernel(ls);
+    if (m->kind == OpKind::Iota) iota_kernel(*m);
+    else map_kernel(*m);
   }
   std::set<int> before = h.bound();
   Value *n = h.ops().to_i64(h.prim_of(e.args[0]), h.scalar(e.args[0]));
@@ -460,7 +411,6 @@ bool ProgramGen::sequential_map(const core::Stm &s) {
   // host_size evaluates again) must not see them.
   h.unbind_since(before);
   for (size_t j = 0; j < s.pat.size(); j++) h.bind(s.pat[j], outs[j]);
-  return true;
 }
 
 } // namespace kerb::codegen

@@ -1,12 +1,14 @@
 // The program generator (codegen/gen_llvm.h's internals): the host function of every
-// entry point, and the kernels extracted from it, statement by statement.
+// entry point, and the kernels of its kernel IR (codegen/kernel_ir.h, made by
+// extract_kernels.cpp, which decides which statements become kernels and how they run),
+// statement by statement.
 //
 // program_gen.cpp: host functions and host statements that are not kernels (array
-// literals, copies, updates, concatenation, reshapes), device allocations, and which
-// statements become kernels. kernel_builder.cpp: the machinery every kernel shares
-// (launch slots, kernel functions, argument binding, the per-thread loop, the prelude).
-// thread_kernels.cpp: one-thread-per-element kernels (map, iota, replicate, copy,
-// scatter, reduce_by_index). block_kernels.cpp: block-level reduce and scan.
+// literals, copies, updates, concatenation, reshapes), device allocations, and the
+// launch of each statement's operation. kernel_builder.cpp: the machinery every kernel
+// shares (launch slots, kernel functions, argument binding, the per-thread loop, the
+// prelude). thread_kernels.cpp: one-thread-per-element kernels (map, iota, replicate,
+// copy, scatter, reduce_by_index). block_kernels.cpp: block-level reduce and scan.
 //
 // Kernels get their arguments as 8-byte slots: on the GPU as kernel parameters, on the
 // CPU through a pointer (see runtime/device_abi.h). The first slot of every kernel is
@@ -15,6 +17,7 @@
 
 #include "codegen/fn_gen.h"
 #include "codegen/gen_llvm.h"
+#include "codegen/kernel_ir.h"
 
 #include <llvm/IR/ConstantRange.h>
 #include <llvm/IR/Intrinsics.h>
@@ -29,10 +32,6 @@ namespace Intrinsic = llvm::Intrinsic;
 // `.maxntid 256, 1, 1` and `.minnctapersm per_sm` on a GPU kernel of blocks of 256
 // threads: ptxas then keeps it to the registers that let per_sm blocks share an SM.
 void min_blocks_per_sm(Module &m, Function *f, int per_sm);
-
-// Adds the statements of b (nested bodies and lambdas included) to `defs`, by the
-// variables they bind.
-void collect_defs(const core::Body &b, std::map<int, const core::Stm *> &defs);
 
 // The program generator: host functions, and kernels extracted from them.
 
@@ -88,18 +87,16 @@ private:
     std::vector<KernelArg> args;
     std::vector<std::pair<int, FnGen::Lazy>> lazies; // fused maps computed in the kernel
     std::set<int> added;
-    bool prelude = false; // a fused map needs the kernel prelude
   };
 
   // Maps whose results are read only whole by later maps and reductions are not run on
   // their own: the kernels that read them compute their elements (fusion).
   std::map<int, FnGen::Lazy> host_lazy_;
 
-  // Integer variables that some lambda divides by (/ % // %%): a kernel that reads one
-  // as a scalar slot also gets its magic number (Note [Magic divisors] in
-  // scalar_ops.cpp).
-  std::set<int> kernel_divisors_;
-  void find_kernel_divisors(const core::Body &b, bool in_lambda);
+  // The kernel IR of the program: every statement's operation, and the integer
+  // variables that some lambda divides by (a kernel that reads one as a scalar slot
+  // also gets its magic number: Note [Magic divisors] in scalar_ops.cpp).
+  KernelProgram plan_;
 
   // Adds a variable a kernel reads: a value, or a fused map (its own inputs, free
   // variables and width, recursively).
@@ -151,8 +148,6 @@ private:
   // values in the kernel's lambdas (`defs`); null when neither.
   Value *host_size(const core::SubExp &s, const std::map<int, const core::Stm *> &defs);
   Value *host_scalar(int var, const std::map<int, const core::Stm *> &defs);
-  // Whether host_size would give a value (no host code made).
-  bool host_size_known(const core::SubExp &s, const std::map<int, const core::Stm *> &defs);
   // Every statement of the entry being generated, by the variables it binds: sizes
   // that host_size may evaluate again.
   std::map<int, const core::Stm *> fn_defs_;
@@ -173,43 +168,35 @@ private:
   // threads_kernel, and in block kernels the parts of a phase that read their input.
   void deferred(FnGen &g, const std::function<void(bool slow)> &work);
 
+  // The operation of a statement of host code (its item in plan_), launched; false for
+  // host code.
   bool launch(const core::Stm &s);
-  // A map whose lambda makes arrays sized inside it: a host loop over its elements
-  // (Note [Maps whose arrays are sized inside] in program_gen.cpp). False (nothing
-  // generated) for other maps.
-  bool sequential_map(const core::Stm &s);
+  // Strategy::HostLoop: a host loop over the map's elements (Note [Maps whose arrays are
+  // sized inside] in program_gen.cpp).
+  void sequential_map(const SegOp &op);
 
   // Outputs of a map-like kernel: allocated in host code, [n] ++ row dims; in read-back
-  // memory when read_back_once(s).
-  void alloc_outputs(const core::Stm &s, Value *n, SlotList &sl);
-  // Whether s is a map of one element (width the constant 1) each of whose results the
-  // host reads once, at [0], and nothing else reads (a host loop moved into a kernel:
-  // Note [Sequential loops in one thread] in compiler/offload_sequential_loops.cpp), so
-  // that its results go to read-back memory (Note [Read-back memory]).
-  bool read_back_once(const core::Stm &s) const;
+  // memory when op.read_back.
+  void alloc_outputs(const SegOp &op, Value *n, SlotList &sl);
   // A map kernel's operands in `sl`: its lambda's free variables, then its arrays, then
   // its outputs (n elements each) and the arena of `threads` threads.
   struct MapSlots {
     size_t first_out = 0; // the first output's place in sl.args
     ArenaSlots arena;
   };
-  MapSlots add_map_slots(const core::Stm &s, Value *n, Value *threads, SlotList &sl);
+  MapSlots add_map_slots(const SegOp &op, Value *n, Value *threads, SlotList &sl);
 
-  // A map runs one thread per element, or kMapLanes consecutive elements per thread
-  // when its lambda is straight-line code on scalars (lanes_map): then a thread whose
-  // elements are all in range, with every contiguous array it reads or writes aligned
-  // for it, loads each such array's elements with one vector load, applies the lambda
-  // to each element, and stores each result array's elements with one vector store;
-  // other threads (the tail, unaligned views) run their elements one by one.
-  void map_kernel(const core::Stm &s);
-  static constexpr int64_t kMapLanes = 4;
-  // Perfectly nested maps, `map (\x -> ... map g ys) xs` whose outer lambda is scalar
-  // code (and iotas) followed by one inner map of scalars whose results are the
-  // lambda's, and whose width is known on the host: one thread per inner element
+  // A map's versions (kernel_ir.h): one thread per element, or kMapLanes consecutive
+  // elements per thread (Strategy::Lanes): then a thread whose elements are all in
+  // range, with every contiguous array it reads or writes aligned for it, loads each
+  // such array's elements with one vector load, applies the lambda to each element,
+  // and stores each result array's elements with one vector store; other threads (the
+  // tail, unaligned views) run their elements one by one.
+  void map_kernel(const SegOp &op);
+  // Perfectly nested maps (Strategy::Tiles, op.inner): one thread per inner element
   // (n * max(m, 1) threads; thread (i, j) runs the outer lambda's statements before
   // the inner map for row i, then inner element j if j < m), not one thread per row.
-  const core::Stm *nested_inner_map(const core::Stm &s);
-  void flat_map_kernel(const core::Stm &s, const core::Stm &inner);
+  void flat_map_kernel(const SegOp &op);
   // A Threads kernel over a rows x cols space in 2-D tiles of kTileThreads threads
   // (Note [2-D tiles of map kernels]): its launch slots and thread count (host code).
   struct Tiles {
@@ -219,13 +206,8 @@ private:
     Value *threads = nullptr;
   };
   static constexpr int64_t kTileThreads = kGpuThreadsBlock;
-  // Rows a thread of a 2-D tile takes when its element is straight-line code and there
-  // are at least kTileRowsMin rows (Note [Rows per thread]).
-  static constexpr int64_t kTileRows = 4;
-  static constexpr int64_t kTileRowsMin = 64;
-  // Blocks an SM asked of ptxas for the 32-bit kernel of several rows a thread (Note
-  // [Rows per thread]): 8 x 256 threads, at most 32 registers.
-  static constexpr int kTileRowsBlocksPerSm = 8;
+  // `several_rows`: a thread takes kTileRows rows from kTileRowsMin rows (Note [Rows per
+  // thread]).
   Tiles add_tiles(SlotList &sl, Value *rows, Value *cols, bool several_rows = false);
   // Kernel code: the element (i, j) of thread gid, and whether it has one.
   struct TileIndex {
@@ -241,10 +223,6 @@ private:
   // Runs narrow_index_arithmetic over a 32-bit kernel.
   void narrow_kernel(KernelFn &k, const std::map<Value *, llvm::ConstantRange> &seeds,
                      const std::map<size_t, llvm::ConstantRange> &ranges);
-  bool lanes_map(const core::Stm &s, const SlotList &sl, const ArenaSlots &arena);
-  // Whether the maps fused into a kernel (sl.lazies) are all straight-line code
-  // (elementwise), so that a thread can run them for several elements in lanes.
-  static bool lazies_elementwise(const SlotList &sl);
   // The arrays a thread running kMapLanes consecutive elements of `arrays` reads with
   // one vector load each (kernel code, g's bindings): `rows`, the one-dimensional
   // contiguous arrays read element by element (those of `arrays` and of the maps fused
@@ -265,13 +243,6 @@ private:
   Value *lanes_fit(FnGen &g, const LaneLeaves &l, Value *n);
   // The vector loads at element `first` into g.lane_values / g.lane_indexed.
   void load_lane_leaves(FnGen &g, const LaneLeaves &l, Value *first);
-  // Whether a body is straight-line scalar code (branches allowed): no loops, no
-  // SOACs, no arrays made.
-  static bool elementwise(const core::Body &b);
-  static bool elementwise_stm(const core::Stm &st);
-  // Whether the maps fused into these arrays (recursively) are straight-line code, cheap
-  // to recompute in every thread that reads an element.
-  bool cheap_inputs(const std::vector<int> &arrays);
   // kMapLanes elements of type t at addr (aligned to `align` bytes), read-only, as one
   // vector (on the GPU through ld.global.nc).
   Value *load_lanes(FnGen &g, Value *addr, PrimType t, uint64_t align);
@@ -279,15 +250,13 @@ private:
   void lanes_thread(KernelFn &k, const core::Stm &s, const std::vector<Val> &dests, Value *n,
                     Value *gid);
 
-  void iota_kernel(const core::Stm &s);
+  void iota_kernel(const SegOp &op);
 
-  void replicate_kernel(const core::Stm &s);
-  // Whether `replicate n v` of scalars of type t is a memset (Note [Replicate as a
-  // memset]).
-  bool fills_with_memset(PrimType t, const core::SubExp &v);
+  // A kernel, or a memset (Strategy::Memset: Note [Replicate as a memset]).
+  void replicate_kernel(const SegOp &op);
 
   // reduce op ne xs: two launches of one block kernel (per-block partial results, then
-  // one block over them). A commutative operator (commutative(): reduce_comm, or a
+  // one block over them). A commutative operator (SegOp::comm: reduce_comm, or a
   // known one) reads coalesced, interleaved (with vector loads where it can: Note
   // [Commutative reductions in lanes]), and combines in a halving tree
   // (BlockMode::Interleaved); any other
@@ -302,6 +271,12 @@ private:
     std::vector<size_t> ne_slots, in_slots, out_slots, extra_slots;
     // The reduction over partial results: its inputs, one per operand.
     std::vector<Val> partial_inputs;
+    // From the kernel IR: the operator commutes; groups of `lanes` elements read with
+    // vector loads where the arrays allow (1: none); the elements a thread takes per
+    // tile (the tiled modes); the launch bound on the GPU.
+    bool comm = false;
+    int64_t lanes = 1, items = 1;
+    int64_t blocks_per_sm = 0;
   };
 
   enum class BlockMode {
@@ -311,12 +286,10 @@ private:
   };
   // `partials`: the inputs are these one-dimensional arrays of `n` elements instead of
   // the statement's (the second pass of a reduction).
-  BlockKernel block_kernel(const core::Stm &s, const char *name, const std::vector<Value *> &outs,
+  // `kr`: the kernel's record in op's version.
+  BlockKernel block_kernel(const SegOp &op, const Kernel &kr, const std::vector<Value *> &outs,
                            const std::vector<Value *> &extra, BlockMode mode,
                            const std::vector<Value *> &partials = {}, Value *n_override = nullptr);
-
-  // Whether the block kernels take the statement: scalar operands and results.
-  bool block_operands(const core::Stm &s, bool scan);
 
   // reduce and scan whose operands include arrays (operators on rows): each of T
   // threads folds a contiguous chunk of the input sequentially (arrays in its scratch
@@ -324,7 +297,7 @@ private:
   // exclusive prefixes (scan), and for scan each thread folds its chunk again from its
   // prefix, writing every row. The order is kept: the operator need only be
   // associative.
-  void chunked_kernels(const core::Stm &s, bool scan);
+  void chunked_kernels(const SegOp &op, bool scan);
   enum class ChunkPhase { Partials, Combine, Prefixes, Scan };
   struct Chunked {
     const core::Stm *s = nullptr;
@@ -332,23 +305,23 @@ private:
     std::vector<int> acc_vars;           // the operator's accumulator parameters
     std::vector<Val> ne, parts, outs;    // per component
   };
-  void chunked_phase(const Chunked &c, const char *name, Value *nthreads, ChunkPhase phase);
+  void chunked_phase(const Chunked &c, const Kernel &kr, Value *nthreads, ChunkPhase phase);
 
   std::vector<Value *> alloc_per_result(const core::Stm &s, Value *n, bool readback = false);
 
-  void reduce_kernels(const core::Stm &s);
+  void reduce_kernels(const SegOp &op);
 
   // scan op ne xs: reduce-then-scan in two launches. A tiled block reduction gives each
   // block's total; the last pass reduces the totals of the blocks before its own (its
   // prefix) and then scans its part in tiles from that prefix.
-  void scan_kernels(const core::Stm &s);
+  void scan_kernels(const SegOp &op);
 
   // A fresh contiguous copy of an array (the destination of scatter and hist).
   Val fresh_copy(const Val &v, PrimType t);
-  // The destination that statement s (a scatter or reduce_by_index) updates in place:
-  // array `var` itself when it is a `replicate` of the same body that nothing else
-  // reads (its buffer is the replicate's own and dies here), else a fresh copy.
-  Val consumed_dest(int var, PrimType t, const core::Stm &s);
+  // The destination j of a scatter or reduce_by_index: the array itself when the
+  // kernel IR updates it in place (SegOp::dest_in_place: a `replicate` of the same
+  // body that nothing else reads, whose buffer dies here), else a fresh copy.
+  Val consumed_dest(const SegOp &op, size_t j, PrimType t);
 
   // The common part of scatter and reduce_by_index: a fresh copy of the destination
   // (the statement's result) and the slots of the count, the destination's length and
@@ -360,34 +333,30 @@ private:
     size_t n_slot, len_slot, dest_slot, is_slot, vs_slot;
   };
 
-  IndexedWrite indexed_write(const core::Stm &s);
+  IndexedWrite indexed_write(const SegOp &op);
 
   // scatter dest is vs: a copy of dest, then one thread per index writes its value
   // where the index is in range (others are ignored, as in Futhark).
-  void scatter_kernel(const core::Stm &s);
+  void scatter_kernel(const SegOp &op);
   // The same into an array of arrays: one thread per element of the values' rows.
-  void scatter_rows_kernel(IndexedWrite &w);
+  void scatter_rows_kernel(IndexedWrite &w, const Kernel &kr);
 
   // reduce_by_index dest op ne is vs: a copy of dest, then one thread per update
-  // (atomic_hist) where the operator is one the code generator knows as commutative
-  // (commutative_operator()) on 32- or 64-bit scalars; otherwise (tuples, rows, small types,
-  // other operators) one thread makes every update in index order.
-  void hist_kernel(const core::Stm &s);
-  // How a parallel update combines into a bin: an atomicrmw, or a compare-and-swap loop
-  // that applies the operator.
-  struct HistUpdate {
-    bool cas = false;
-    llvm::AtomicRMWInst::BinOp rmw = llvm::AtomicRMWInst::BAD_BINOP;
-  };
-  std::optional<HistUpdate> hist_update(const core::Stm &s);
+  // (atomic_hist) where the kernel IR gives an atomic update (SegOp::update: an
+  // operator the code generator knows as commutative on 32- or 64-bit scalars);
+  // otherwise (tuples, rows, small types, other operators) one thread makes every
+  // update in index order.
+  void hist_kernel(const SegOp &op);
+  // The atomicrmw of an update (BAD_BINOP: a compare-and-swap loop).
+  static llvm::AtomicRMWInst::BinOp rmw_op(HistUpdate u);
   // One thread per update: the value (fused maps computed here, their checks kept),
   // then, for an index in range, the atomic update of its bin.
-  void atomic_hist(const core::Stm &s, HistUpdate how);
+  void atomic_hist(const SegOp &op);
   // An update kernel of atomic_hist with `sl` bound (its loads invariant).
   // An atomic `*addr = *addr op v` whose old value is not used: on the GPU a `red`
   // (Note [Reductions into global memory] in thread_kernels.cpp).
   void global_reduce(FnGen &g, llvm::AtomicRMWInst::BinOp op, Value *addr, Value *v, PrimType t);
-  KernelFn hist_fn(const char *name, KernelDesc::Kind kind, SlotList &sl);
+  KernelFn hist_fn(const Kernel &kr, SlotList &sl);
   // The same as one block kernel with per-block histograms in shared memory (Note
   // [Histograms in shared memory] in thread_kernels.cpp), for one or two histograms
   // (Note [Histograms in one kernel]); `sl` holds atomic_hist's slots (each one's
@@ -397,28 +366,11 @@ private:
     HistUpdate how;
     size_t n_slot;
   };
-  void shared_hists(const std::vector<SharedHist> &parts, SlotList &sl);
-  // Whether a reduce_by_index runs as shared_hists: an atomicrmw update, no scratch
-  // memory (no map fused into it makes arrays).
-  bool shared_hist_ok(const core::Stm &s);
-  bool lazy_chain_allocates(const std::vector<int> &arrays);
-  // Note [Histograms in one kernel]: a reduce_by_index waiting for the next one of its
-  // body (pending_hist_), and the pair's kernel.
-  bool defer_hist(const core::Stm &s);
-  void hist_pair(const core::Stm &s, const core::Stm &t);
-  const core::Stm *pending_hist_ = nullptr;
-  const core::Stm *pending_partner_ = nullptr;
-  // Whether computing an update of a histogram reads memory at a computed index,
-  // loops or divides: the maps fused into its index and value arrays do (kmeans' sums:
-  // membership[q / d] * d + q % d).
-  bool wide_update(const std::vector<int> &arrays);
-  bool wide_body(const core::Body &b) const;
+  // `op`: the operation whose kernel this is (the second of a pair).
+  void shared_hists(const SegOp &op, const std::vector<SharedHist> &parts, SlotList &sl);
+  // Note [Histograms in one kernel]: the pair's kernel, where the second stands.
+  void hist_pair(const SegOp &first, const SegOp &second);
 
-  // Whether code run on garbage (after an earlier kernel failed) could loop for long or
-  // touch memory out of bounds: loops (their bounds may come from data), and indexing
-  // or updates without a check (#[unsafe], --unsafe; not those proved in range, which
-  // are in bounds whatever the data).
-  bool needs_prelude(const core::Body &b) const;
   // Whether any check of the program can fail. When none can (--unsafe, or every site
   // disabled or eliminated), no kernel has a prelude: nothing ever sets the failure
   // slot, and the PTX does not read it (docs/CODEGEN.md, "Failures").
@@ -430,13 +382,6 @@ private:
   // In a kernel: whether the host passed the failure slot as certainly clear (bit 0 of
   // slot 0; runtime/device_abi.h).
   llvm::Value *certainly_clear(llvm::IRBuilder<> &b, KernelFn &k);
-
-  // Whether a reduction operator is commutative: a lambda whose body is one
-  // commutative operator (+ * & | ^ && || == != min max) on its two parameters.
-  bool commutative_operator(const core::Lambda &l);
-  // Whether a Reduce (or Hist) may combine its elements in any order: reduce_comm (the
-  // program's word, any operator; core::Exp::comm) or a commutative_operator.
-  bool commutative(const core::Exp &e) { return e.comm || commutative_operator(*e.lambda); }
 
   // The body of the block kernels (see reduce_kernels and scan_kernels). The input
   // arrays are one-dimensional and contiguous; slot n holds their length. Each block
@@ -481,56 +426,41 @@ private:
                   BlockMode mode, Value *block, Value *tid, Value *nblocks,
                   llvm::AllocaInst *failed, llvm::BasicBlock *after);
 
-  // Segmented reduction: a map over few elements (segments) whose lambda is cheap
-  // statements, one reduction over scalars of a long array (typically a map fused into
-  // it), and straight-line scalar statements after it (`map (\j -> f (reduce op ne
-  // (map g (iota m)))) (iota n)`, backprop's hidden layer). One thread per segment
-  // would leave the GPU idle; when the runtime gives the reduction more than one
-  // block and there are at most kSegRedMaxSegments segments, a block kernel over
-  // segments x blocks reduces each block's part of its segment (the statements before
-  // the reduction run in every thread, for its free variables and checks), and one
-  // block per segment reduces its partial results and runs the statements after the
-  // reduction, writing the segment's element. Otherwise the map's ordinary kernel runs.
-  // segmented_reduce: the lambda's reduction statement when the map has that shape.
-  // `across`: the first kernel is segred_rows (Note [Segmented reductions across rows]
-  // in block_kernels.cpp) over `blocks` blocks; otherwise `blocks` is the blocks per
-  // segment of the segment-minor kernel.
-  const core::Stm *segmented_reduce(const core::Stm &s);
-  void segred_kernels(const core::Stm &s, const core::Stm &red, Value *segments, Value *blocks,
-                      bool across);
-  static constexpr int64_t kSegRedMaxSegments = 16384;
-  // Whether few segments of this segmented reduction are better reduced across rows:
-  // a commutative operator, and the lambda reads some array with the segment as its
-  // last index (w[i, j]: consecutive segments read neighbouring elements).
-  bool segred_across_rows(const core::Stm &s, const core::Stm &red);
-  static constexpr int64_t kSegRedRowsMaxSegments = 64;
+  // Segmented reduction (Strategy::SegRed, SegRedRows): a map over few elements
+  // (segments) whose lambda is cheap statements, one reduction over scalars of a long
+  // array (op.red, typically a map fused into it), and straight-line scalar statements
+  // after it (`map (\j -> f (reduce op ne (map g (iota m)))) (iota n)`, backprop's
+  // hidden layer). One thread per segment would leave the GPU idle; when the runtime
+  // gives the reduction more than one block and there are at most kSegRedMaxSegments
+  // segments, a block kernel over segments x blocks reduces each block's part of its
+  // segment (the statements before the reduction run in every thread, for its free
+  // variables and checks), and one block per segment reduces its partial results and
+  // runs the statements after the reduction, writing the segment's element. Otherwise
+  // the map's other versions run.
+  // `v`: the version (SegRedRows: the first kernel is segred_rows, Note [Segmented
+  // reductions across rows] in block_kernels.cpp, over `blocks` blocks; SegRed:
+  // `blocks` is the blocks per segment of the segment-minor kernel).
+  void segred_kernels(const SegOp &op, const Version &v, Value *segments, Value *blocks);
   // The first kernel of a segmented reduction across rows: `segs` gives the segment's
   // setup and neutral elements; the partial result of segment j in block b goes to
   // out slot [j * blocks + b].
   void segred_rows_body(KernelFn &k, const core::Stm &red, const BlockKernel &bk,
-                        const BlockSegments &segs, bool prelude);
-  // One thread per element (map_kernel without the choices above); `split`: a map
-  // that flat_split finds runs in 2-D tiles where it can (split_map_kernel).
-  void thread_map_kernel(const core::Stm &s, bool split = true);
-  // A map over iota n whose lambda is not straight-line code (that runs in lanes) and
-  // splits its index t into t / p and t % p at its top level (Div or Quot, Mod or Rem;
-  // the same p, an i64 known on the host): `map (\t -> f (t / p) (t % p)) (iota (n *
-  // p))`. Those statements' results.
-  struct FlatSplit {
-    core::SubExp p;
-    std::vector<int> quot, rem;
-  };
-  std::optional<FlatSplit> flat_split(const core::Stm &s);
-  // When p > 0 (a branch in host code), the tiles of a ceil(n / p) x p space, the
-  // thread of (i, j) taking t = i * p + j < n with t / p = i and t % p = j (not
-  // computed: they cannot fail); otherwise thread_map_kernel's kernel.
-  void split_map_kernel(const core::Stm &s, const FlatSplit &fs);
+                        const BlockSegments &segs, bool prelude, int64_t unroll);
+  // Version v of op and those after it: one thread per element or lanes, or the split
+  // tiles (split_map_kernel).
+  void thread_map_kernel(const SegOp &op, size_t v);
+  // Strategy::SplitTiles, a map over iota n whose lambda splits its index t into t / p
+  // and t % p (op.split_p, split_quot, split_rem): when p > 0 (a branch in host code),
+  // the tiles of a ceil(n / p) x p space, the thread of (i, j) taking t = i * p + j < n
+  // with t / p = i and t % p = j (not computed: they cannot fail); otherwise version
+  // v + 1.
+  void split_map_kernel(const SegOp &op, size_t v);
 
   const core::Program &p_;
   Target target_;
   GenOptions opts_;
   // The slow copies of deferred work, outlined when the kernels are complete.
-  std::map<Function *, std::vector<std::vector<BasicBlock *>>> slow_regions_;
+  SlowRegions slow_regions_;
   GeneratedProgram out_;
   FnGen *host_ = nullptr;
 };

@@ -73,32 +73,10 @@ void ProgramGen::copy_view(const Val &src, const Val &dst, PrimType t) {
   emit_launch(int(out_.kernel_descs.size()) - 1, total, sl);
 }
 
-bool ProgramGen::read_back_once(const core::Stm &s) const {
-  const core::Exp &e = s.exp;
-  const core::Body *body = host_->cur_body_;
-  if (!body || e.kind != core::ExpKind::Map || e.args[0].is_var() || e.args[0].constant.as_i64() != 1)
-    return false;
-  for (int v : s.pat) {
-    if (p_.var(v).type.rank != 1) return false;
-    for (const core::SubExp &r : body->result)
-      if (r.is_var() && r.var == v) return false;
-    // One reader: an Index of [0] in the same body (not in a branch, loop or lambda).
-    int readers = 0;
-    for (const core::Stm &st : body->stms) {
-      if (&st == &s || !FnGen::mentions(st.exp, {v})) continue;
-      const core::Exp &x = st.exp;
-      bool at_0 = x.kind == core::ExpKind::Index && x.arrays[0] == v && x.args.size() == 1 &&
-                  !x.args[0].is_var() && x.args[0].constant.as_i64() == 0;
-      if (!at_0 || ++readers > 1) return false;
-    }
-    if (readers != 1) return false;
-  }
-  return true;
-}
-
-void ProgramGen::alloc_outputs(const core::Stm &s, Value *n, SlotList &sl) {
+void ProgramGen::alloc_outputs(const SegOp &op, Value *n, SlotList &sl) {
+  const core::Stm &s = *op.stm;
   FnGen &g = *host_;
-  bool readback = read_back_once(s);
+  bool readback = op.read_back;
   for (int v : s.pat) {
     const core::CType &t = p_.var(v).type;
     // Allocated already when the map chooses its kernels at run time (map_kernel).
@@ -118,28 +96,29 @@ void ProgramGen::alloc_outputs(const core::Stm &s, Value *n, SlotList &sl) {
   }
 }
 
-void ProgramGen::map_kernel(const core::Stm &s) {
-  if (const core::Stm *inner = nested_inner_map(s)) {
-    flat_map_kernel(s, *inner);
+void ProgramGen::map_kernel(const SegOp &op) {
+  if (op.strategy == Strategy::Tiles) {
+    flat_map_kernel(op);
     return;
   }
-  const core::Stm *red = segmented_reduce(s);
-  if (!red) return thread_map_kernel(s);
+  if (!op.red) return thread_map_kernel(op, 0);
+  const core::Stm &s = *op.stm, *red = op.red;
   // Chosen at run time: a segmented reduction for few segments that the runtime
-  // would give more than one block each, else one thread per element. Both write the
-  // outputs allocated here.
+  // would give more than one block each, else the map's other versions. All write
+  // the outputs allocated here.
   FnGen &h = *host_;
   IRBuilder<> &hb = h.builder();
   Value *n = h.ops().to_i64(h.prim_of(s.exp.args[0]), h.scalar(s.exp.args[0]));
   Value *m = h.ops().to_i64(h.prim_of(red->exp.args[0]), h.scalar(red->exp.args[0]));
   Value *bps = hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, m});
   SlotList outs;
-  alloc_outputs(s, h.scalar(s.exp.args[0]), outs);
+  alloc_outputs(op, h.scalar(s.exp.args[0]), outs);
   LLVMContext &c = hb.getContext();
   BasicBlock *seg = BasicBlock::Create(c, "segred", h.function());
   BasicBlock *thr = BasicBlock::Create(c, "segred.threads", h.function());
   BasicBlock *join = BasicBlock::Create(c, "segred.done", h.function());
-  if (segred_across_rows(s, *red)) {
+  size_t v = 0;
+  if (op.versions[v].guard == Guard::SegRedRowsFit) {
     // 1 to kSegRedRowsMaxSegments segments (and long): across rows, on blocks for the
     // m * n elements.
     BasicBlock *across = BasicBlock::Create(c, "segred.rows", h.function());
@@ -147,53 +126,58 @@ void ProgramGen::map_kernel(const core::Stm &s) {
     Value *few = hb.CreateAnd(hb.CreateICmpSGE(n, h.i64(1)), hb.CreateICmpSLE(n, h.i64(kSegRedRowsMaxSegments)));
     hb.CreateCondBr(hb.CreateAnd(hb.CreateICmpSGT(bps, h.i64(1)), few), across, other);
     hb.SetInsertPoint(across);
-    segred_kernels(s, *red, n, hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, hb.CreateMul(m, n)}), true);
+    segred_kernels(op, op.versions[v++], n,
+                   hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, hb.CreateMul(m, n)}));
     hb.CreateBr(join);
     hb.SetInsertPoint(other);
   }
+  KERB_ASSERT(op.versions[v].guard == Guard::SegRedFit, "a segmented reduction without its version");
   hb.CreateCondBr(hb.CreateAnd(hb.CreateICmpSGT(bps, h.i64(1)),
                                hb.CreateICmpSLE(n, h.i64(kSegRedMaxSegments))),
                   seg, thr);
   hb.SetInsertPoint(seg);
-  segred_kernels(s, *red, n, bps, false);
+  segred_kernels(op, op.versions[v++], n, bps);
   hb.CreateBr(join);
   hb.SetInsertPoint(thr);
-  thread_map_kernel(s);
+  thread_map_kernel(op, v);
   hb.CreateBr(join);
   hb.SetInsertPoint(join);
 }
 
-ProgramGen::MapSlots ProgramGen::add_map_slots(const core::Stm &s, Value *n, Value *threads,
+ProgramGen::MapSlots ProgramGen::add_map_slots(const SegOp &op, Value *n, Value *threads,
                                                SlotList &sl) {
-  const core::Exp &e = s.exp;
+  const core::Exp &e = op.stm->exp;
   for (int v : lambda_free_vars(p_, *e.lambda)) add_input(sl, v);
   for (int a : e.arrays) add_input(sl, a);
   MapSlots r;
   r.first_out = sl.args.size();
-  alloc_outputs(s, n, sl);
+  alloc_outputs(op, n, sl);
   r.arena = add_arena(sl, threads, {{e.lambda.get(), true}}, e);
   return r;
 }
 
-void ProgramGen::thread_map_kernel(const core::Stm &s, bool split) {
-  if (split)
-    if (std::optional<FlatSplit> fs = flat_split(s)) return split_map_kernel(s, *fs);
+void ProgramGen::thread_map_kernel(const SegOp &op, size_t v) {
+  const Version &ver = op.versions[v];
+  if (ver.strategy == Strategy::SplitTiles) return split_map_kernel(op, v);
+  const core::Stm &s = *op.stm;
   const core::Exp &e = s.exp;
+  const Kernel &kr = ver.kernels[0];
   FnGen &h = *host_;
   Value *n = h.scalar(e.args[0]);
   SlotList sl;
   size_t n_slot = add_raw(sl, n);
-  MapSlots ms = add_map_slots(s, n, h.ops().to_i64(h.prim_of(e.args[0]), n), sl);
+  MapSlots ms = add_map_slots(op, n, h.ops().to_i64(h.prim_of(e.args[0]), n), sl);
   size_t first_out = ms.first_out;
   ArenaSlots arena = ms.arena;
 
-  bool lanes = lanes_map(s, sl, arena);
-  KernelFn k = new_kernel("map", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+  bool lanes = ver.strategy == Strategy::Lanes;
+  KERB_ASSERT(!lanes || !arena.used, "a map in lanes with scratch memory");
+  KernelFn k = new_kernel(kr.name, sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
   bind_kernel_args(k, sl);
   FnGen &g = *k.g;
   g.invariant_loads = true;
   Value *kn = k.slot(n_slot);
-  bool prelude = sl.prelude || needs_prelude(e.lambda->body);
+  bool prelude = kr.prelude;
   auto dests = [&] {
     std::vector<Val> d;
     for (size_t j = 0; j < s.pat.size(); j++) d.push_back(g.lookup(sl.args[first_out + j].var));
@@ -206,101 +190,15 @@ void ProgramGen::thread_map_kernel(const core::Stm &s, bool split) {
                           b.getInt64(uint64_t(kMapLanes)));
     };
     threads_kernel(k, threads(g.builder(), kn),
-                   [&](Value *gid) { lanes_thread(k, s, dests(), kn, gid); }, prelude, true);
+                   [&](Value *gid) { lanes_thread(k, s, dests(), kn, gid); }, prelude, kr.rerun);
     emit_launch(int(out_.kernel_descs.size()) - 1, threads(h.builder(), n), sl);
     return;
   }
   threads_kernel(k, kn, [&](Value *gid) {
     bind_arena(k, arena, gid);
     g.map_element(*e.lambda, e.arrays, gid, dests());
-  }, prelude, true);
+  }, prelude, kr.rerun);
   emit_launch(int(out_.kernel_descs.size()) - 1, n, sl);
-}
-
-const core::Stm *ProgramGen::nested_inner_map(const core::Stm &s) {
-  const core::Body &body = s.exp.lambda->body;
-  if (body.stms.empty()) return nullptr;
-  const core::Stm &in = body.stms.back();
-  if (in.exp.kind != core::ExpKind::Map || in.pat.size() != body.result.size()) return nullptr;
-  for (size_t j = 0; j < in.pat.size(); j++) {
-    const core::SubExp &r = body.result[j];
-    if (!r.is_var() || r.var != in.pat[j] || p_.var(in.pat[j]).type.rank != 1) return nullptr;
-  }
-  // The inner width: known on the host (a constant or a size bound outside).
-  const core::SubExp &w = in.exp.args[0];
-  if (w.is_var() && (!host_->has(w.var) || !host_->lookup(w.var).scalar)) return nullptr;
-  // The statements before it: scalar code, and iotas that the inner map reads whole.
-  for (size_t k = 0; k + 1 < body.stms.size(); k++) {
-    const core::Stm &st = body.stms[k];
-    if (st.exp.kind == core::ExpKind::Iota) {
-      if (!FnGen::consumed_whole(p_, body, st)) return nullptr;
-      continue;
-    }
-    if (st.exp.bodies.empty() && !st.exp.lambda) {
-      switch (st.exp.kind) {
-      case core::ExpKind::SubExp: case core::ExpKind::BinOp: case core::ExpKind::UnOp:
-      case core::ExpKind::Convert: case core::ExpKind::PrimFn: case core::ExpKind::Index:
-      case core::ExpKind::Assert: break;
-      default: return nullptr;
-      }
-      continue;
-    }
-    if (st.exp.kind != core::ExpKind::If) return nullptr;
-    for (const auto &b : st.exp.bodies)
-      if (b && !elementwise(*b)) return nullptr;
-  }
-  // Maps fused into the outer arrays are recomputed by every thread of a row.
-  if (!cheap_inputs(s.exp.arrays)) return nullptr;
-  // The inner element's work may loop or reduce, but not make arrays (there would be
-  // scratch memory for every inner element).
-  if (body_allocates(p_, in.exp.lambda->body)) return nullptr;
-  return &in;
-}
-
-bool ProgramGen::cheap_inputs(const std::vector<int> &arrays) {
-  return std::all_of(arrays.begin(), arrays.end(), [&](int a) {
-    auto lz = host_lazy_.find(a);
-    if (lz == host_lazy_.end() || lz->second.stm->exp.kind != core::ExpKind::Map) return true;
-    const core::Exp &m = lz->second.stm->exp;
-    return elementwise(m.lambda->body) && cheap_inputs(m.arrays);
-  });
-}
-
-const core::Stm *ProgramGen::segmented_reduce(const core::Stm &s) {
-  const core::Body &body = s.exp.lambda->body;
-  for (int v : s.pat)
-    if (p_.var(v).type.rank != 1) return nullptr;
-  size_t r = 0;
-  while (r < body.stms.size() && body.stms[r].exp.kind != core::ExpKind::Reduce) r++;
-  if (r == body.stms.size()) return nullptr;
-  const core::Stm &red = body.stms[r];
-  const core::Exp &re = red.exp;
-  // Scalar operands, as the block kernels take them (block_operands).
-  for (int v : red.pat)
-    if (p_.var(v).type.rank != 0) return nullptr;
-  for (int a : re.arrays)
-    if (p_.var(a).type.rank != 1) return nullptr;
-  if (body_allocates(p_, re.lambda->body)) return nullptr;
-  // The width is known on the host (the blocks per segment), and so are the operator's
-  // free variables (the kernels' trees combine outside the segment's statements).
-  const core::SubExp &w = re.args[0];
-  if (w.is_var() && (!host_->has(w.var) || !host_->lookup(w.var).scalar)) return nullptr;
-  for (int v : lambda_free_vars(p_, *re.lambda))
-    if (!host_->has(v)) return nullptr;
-  // Before the reduction: scalar code, views, and maps and iotas that it reads whole
-  // (fused into it), which make no arrays; after it: scalar code.
-  for (size_t k = 0; k < body.stms.size(); k++) {
-    const core::Stm &st = body.stms[k];
-    if (k == r) continue;
-    if (k < r && (st.exp.kind == core::ExpKind::Iota || st.exp.kind == core::ExpKind::Map)) {
-      if (!FnGen::consumed_whole(p_, body, st)) return nullptr;
-      if (st.exp.lambda && body_allocates(p_, st.exp.lambda->body)) return nullptr;
-      continue;
-    }
-    if (!elementwise_stm(st)) return nullptr;
-  }
-  if (!cheap_inputs(s.exp.arrays)) return nullptr;
-  return &red;
 }
 
 // Note [2-D tiles of map kernels]
@@ -325,22 +223,22 @@ const core::Stm *ProgramGen::segmented_reduce(const core::Stm &s) {
 // ~~~~~~~~~~~~~~~~~~~~~~
 // A tile of one element per thread leaves each thread one chain of loads: a gather
 // map's index, then the element it selects (bench/unproved/nbr_stencil.fut: img[iN[i],
-// j], img[i, jW[j]]), and little else to issue while they come. On the H100 that
-// kernel moved 1.35 TB/s, 40% of DRAM's (ncu: most cycles waiting on L1TEX), where
-// XLA's fusion of the same stencil, four elements a thread, moved 2.2 TB/s. So when
-// the inner map's element is straight-line code (elementwise) and there are rows
-// enough, a thread takes kTileRows consecutive rows of its column, i .. i + 3 (each
-// row's access still coalesced across the warp; the tile is th * kTileRows rows
-// high). When all four rows and the column are in range (every thread but the last
-// tile row's) they are generated as straight-line code, so their loads issue
-// together, and what the four share is loaded and checked once (LLVM merges the
-// invariant loads): a column's own values (jW[j], jE[j] and their bounds checks), a
-// stencil's rows shared by neighbouring rows (img[i + 1, j] is row i's south and row
-// i + 1's centre). Otherwise each row is taken if it is in range. Four columns a thread
-// instead shared only what a row has (iN[i]) and loaded each column index twice as
-// wide with its check (the 64-bit index against the unchecked kernel's low half): the
-// checked stencil ran 1.22x its unchecked one. Fewer than kTileRowsMin rows keep one
-// row a thread (the host passes rpt = 1).
+// j], img[i, jW[j]]), and little else to issue while they come. On the H100 that kernel
+// moved 1.35 TB/s, 40% of DRAM's (ncu: most cycles waiting on L1TEX), where XLA's
+// fusion of the same stencil, four elements a thread, moved 2.2 TB/s. So when the inner
+// map's element is straight-line code (extract_kernels.cpp's elementwise:
+// SegOp::rows_per_thread) and there are rows enough, a thread takes kTileRows
+// consecutive rows of its column, i .. i + 3 (each row's access still coalesced across
+// the warp; the tile is th * kTileRows rows high). When all four rows and the column
+// are in range (every thread but the last tile row's) they are generated as
+// straight-line code, so their loads issue together, and what the four share is loaded
+// and checked once (LLVM merges the invariant loads): a column's own values (jW[j],
+// jE[j] and their bounds checks), a stencil's rows shared by neighbouring rows (img[i +
+// 1, j] is row i's south and row i + 1's centre). Otherwise each row is taken if it is
+// in range. Four columns a thread instead shared only what a row has (iN[i]) and loaded
+// each column index twice as wide with its check (the 64-bit index against the
+// unchecked kernel's low half): the checked stencil ran 1.22x its unchecked one. Fewer
+// than kTileRowsMin rows keep one row a thread (the host passes rpt = 1).
 //
 // Four rows' deferred checks hold more values at once: nbr_stencil's checked 32-bit
 // kernel took 40 registers where the unchecked one takes 32 (the eight row indices are
@@ -513,27 +411,8 @@ void ProgramGen::narrow_kernel(KernelFn &k, const std::map<Value *, ConstantRang
   narrow_index_arithmetic(*f, seeds, slot_range);
 }
 
-bool ProgramGen::segred_across_rows(const core::Stm &s, const core::Stm &red) {
-  if (!commutative(red.exp)) return false;
-  const core::Lambda &l = *s.exp.lambda;
-  std::set<int> seg(l.params.begin(), l.params.end());
-  std::function<bool(const core::Body &)> minor = [&](const core::Body &body) {
-    for (const core::Stm &st : body.stms) {
-      const core::Exp &x = st.exp;
-      if (x.kind == core::ExpKind::Index && x.args.size() >= 2 &&
-          int(x.args.size()) == p_.var(x.arrays[0]).type.rank && x.args.back().is_var() &&
-          seg.count(x.args.back().var))
-        return true;
-      if (x.lambda && minor(x.lambda->body)) return true;
-      for (const std::unique_ptr<core::Body> &bb : x.bodies)
-        if (minor(*bb)) return true;
-    }
-    return false;
-  };
-  return minor(l.body);
-}
-
-void ProgramGen::flat_map_kernel(const core::Stm &s, const core::Stm &in) {
+void ProgramGen::flat_map_kernel(const SegOp &op) {
+  const core::Stm &s = *op.stm, &in = *op.inner;
   const core::Exp &e = s.exp;
   FnGen &h = *host_;
   IRBuilder<> &hb = h.builder();
@@ -544,15 +423,20 @@ void ProgramGen::flat_map_kernel(const core::Stm &s, const core::Stm &in) {
   SlotList sl;
   // Several rows a thread when the element is straight-line code (Note [Rows per
   // thread]).
-  Tiles tiles = add_tiles(sl, n, m1, elementwise(in.exp.lambda->body));
+  Tiles tiles = add_tiles(sl, n, m1, op.rows_per_thread > 1);
   size_t threads_slot = add_raw(sl, tiles.threads);
-  MapSlots ms = add_map_slots(s, n, tiles.threads, sl);
+  MapSlots ms = add_map_slots(op, n, tiles.threads, sl);
   size_t first_out = ms.first_out;
   ArenaSlots arena = ms.arena;
   // The kernel; narrow: the 32-bit one (Note [32-bit map kernels]), for the slots in
   // `ranges`.
+  // The versions: the 32-bit one first, if any (launched when the sizes fit), the
+  // 64-bit one last (made first).
+  const Version &wide_v = op.versions.back();
+  const Version *narrow_v = op.versions.front().guard == Guard::Narrow ? &op.versions.front() : nullptr;
   auto kernel = [&](const std::map<size_t, ConstantRange> *ranges) {
-    KernelFn k = new_kernel("map", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+    const Kernel &kr = (ranges ? *narrow_v : wide_v).kernels[0];
+    KernelFn k = new_kernel(kr.name, sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
     bind_kernel_args(k, sl);
     FnGen &g = *k.g;
     g.invariant_loads = true;
@@ -560,9 +444,8 @@ void ProgramGen::flat_map_kernel(const core::Stm &s, const core::Stm &in) {
     std::map<Value *, ConstantRange> seeds;
     IRBuilder<> &b = g.builder();
     LLVMContext &c = b.getContext();
-    // The 32-bit kernel of several rows a thread: eight blocks an SM (Note [Rows per
-    // thread], the last paragraph).
-    if (gpu() && tiles.rpt_slot && ranges) min_blocks_per_sm(kernel_module(), k.f, kTileRowsBlocksPerSm);
+    // A launch bound the kernel IR asks for (Note [Rows per thread], the last paragraph).
+    if (gpu() && kr.blocks_per_sm) min_blocks_per_sm(kernel_module(), k.f, int(kr.blocks_per_sm));
     threads_kernel(k, k.slot(threads_slot), [&](Value *gid) {
       TileIndex at = tile_index(k, tiles, gid, ranges ? &seeds : nullptr);
       BasicBlock *row = BasicBlock::Create(c, "tile.elem", k.f);
@@ -632,17 +515,13 @@ void ProgramGen::flat_map_kernel(const core::Stm &s, const core::Stm &in) {
       }
       b.SetInsertPoint(skip);
       g.cur_body_ = saved;
-    }, sl.prelude || needs_prelude(e.lambda->body), true);
+    }, kr.prelude, kr.rerun);
     if (ranges) narrow_kernel(k, seeds, *ranges);
     return int(out_.kernel_descs.size()) - 1;
   };
   int wide = kernel(nullptr);
-  // Straight-line elements only: in a loop, i32 offsets (sign-extended per access) keep
-  // LLVM from stepping the addresses (matmul's k loop became slower).
-  bool straight = elementwise(in.exp.lambda->body);
-  for (const auto &[v, lazy] : sl.lazies)
-    if (lazy.stm->exp.kind == core::ExpKind::Map && !elementwise(lazy.stm->exp.lambda->body)) straight = false;
-  if (arena.used || !straight) {
+  // (No 32-bit version with scratch memory or a loop in the element: extract_kernels.)
+  if (!narrow_v) {
     emit_launch(wide, tiles.threads, sl);
     return;
   }
@@ -663,45 +542,16 @@ void ProgramGen::flat_map_kernel(const core::Stm &s, const core::Stm &in) {
   hb.SetInsertPoint(join);
 }
 
-std::optional<ProgramGen::FlatSplit> ProgramGen::flat_split(const core::Stm &s) {
+void ProgramGen::split_map_kernel(const SegOp &op, size_t v) {
+  const core::Stm &s = *op.stm;
   const core::Exp &e = s.exp;
-  if (e.arrays.size() != 1 || elementwise(e.lambda->body)) return std::nullopt;
-  auto lz = host_lazy_.find(e.arrays[0]);
-  if (lz == host_lazy_.end() || lz->second.stm->exp.kind != core::ExpKind::Iota ||
-      lz->second.stm->exp.to != PrimType::I64)
-    return std::nullopt;
-  int t = e.lambda->params[0];
-  FlatSplit fs;
-  bool have_p = false;
-  auto same = [](const core::SubExp &a, const core::SubExp &b) {
-    return a.is_var() ? a.var == b.var : !b.is_var() && a.constant == b.constant;
-  };
-  for (const core::Stm &st : e.lambda->body.stms) {
-    const core::Exp &x = st.exp;
-    if (x.kind != core::ExpKind::BinOp || !x.args[0].is_var() || x.args[0].var != t) continue;
-    bool quot = x.binop == BinOp::Div || x.binop == BinOp::Quot;
-    bool rem = x.binop == BinOp::Mod || x.binop == BinOp::Rem;
-    if (!quot && !rem) continue;
-    const core::SubExp &p = x.args[1];
-    if (p.is_var() && (!host_->has(p.var) || !host_->lookup(p.var).scalar)) continue;
-    if (have_p && !same(p, fs.p)) continue;
-    if (!have_p && host_->prim_of(p) != PrimType::I64) continue;
-    fs.p = p;
-    have_p = true;
-    (quot ? fs.quot : fs.rem).push_back(st.pat[0]);
-  }
-  if (fs.quot.empty() || fs.rem.empty()) return std::nullopt;
-  return fs;
-}
-
-void ProgramGen::split_map_kernel(const core::Stm &s, const FlatSplit &fs) {
-  const core::Exp &e = s.exp;
+  const Kernel &kr = op.versions[v].kernels[0];
   FnGen &h = *host_;
   IRBuilder<> &hb = h.builder();
   Value *n = h.scalar(e.args[0]);
-  Value *p = h.scalar(fs.p);
+  Value *p = h.scalar(op.split_p);
   SlotList outs;
-  alloc_outputs(s, n, outs);
+  alloc_outputs(op, n, outs);
   LLVMContext &hc = hb.getContext(); // the host's context (the kernel's is its own on the GPU)
   BasicBlock *tiled = BasicBlock::Create(hc, "split.tiles", h.function());
   BasicBlock *plain = BasicBlock::Create(hc, "split.threads", h.function());
@@ -715,10 +565,10 @@ void ProgramGen::split_map_kernel(const core::Stm &s, const FlatSplit &fs) {
   Tiles tiles = add_tiles(sl, rows, p);
   size_t threads_slot = add_raw(sl, tiles.threads);
   size_t n_slot = add_raw(sl, n);
-  MapSlots ms = add_map_slots(s, n, tiles.threads, sl);
+  MapSlots ms = add_map_slots(op, n, tiles.threads, sl);
   size_t first_out = ms.first_out;
   ArenaSlots arena = ms.arena;
-  KernelFn k = new_kernel("map", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+  KernelFn k = new_kernel(kr.name, sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
   bind_kernel_args(k, sl);
   FnGen &g = *k.g;
   g.invariant_loads = true;
@@ -732,53 +582,21 @@ void ProgramGen::split_map_kernel(const core::Stm &s, const FlatSplit &fs) {
     b.CreateCondBr(b.CreateAnd(at.valid, b.CreateICmpULT(t, k.slot(n_slot))), elem, skip);
     b.SetInsertPoint(elem);
     bind_arena(k, arena, gid);
-    for (int v : fs.quot) g.given[v] = at.i;
-    for (int v : fs.rem) g.given[v] = at.j;
+    for (int x : op.split_quot) g.given[x] = at.i;
+    for (int x : op.split_rem) g.given[x] = at.j;
     std::vector<Val> dests;
     for (size_t r = 0; r < s.pat.size(); r++) dests.push_back(g.lookup(sl.args[first_out + r].var));
     g.map_element(*e.lambda, e.arrays, t, dests);
     g.given.clear();
     b.CreateBr(skip);
     b.SetInsertPoint(skip);
-  }, sl.prelude || needs_prelude(e.lambda->body), true);
+  }, kr.prelude, kr.rerun);
   emit_launch(int(out_.kernel_descs.size()) - 1, tiles.threads, sl);
   hb.CreateBr(join);
   hb.SetInsertPoint(plain);
-  thread_map_kernel(s, false);
+  thread_map_kernel(op, v + 1);
   hb.CreateBr(join);
   hb.SetInsertPoint(join);
-}
-
-bool ProgramGen::elementwise(const core::Body &body) {
-  return std::all_of(body.stms.begin(), body.stms.end(), elementwise_stm);
-}
-
-bool ProgramGen::elementwise_stm(const core::Stm &st) {
-  switch (st.exp.kind) {
-  case core::ExpKind::SubExp: case core::ExpKind::BinOp: case core::ExpKind::UnOp:
-  case core::ExpKind::Convert: case core::ExpKind::PrimFn: case core::ExpKind::Index:
-  case core::ExpKind::Assert: case core::ExpKind::Slice: case core::ExpKind::Rearrange:
-    return true;
-  case core::ExpKind::If:
-    for (const auto &b : st.exp.bodies)
-      if (b && !elementwise(*b)) return false;
-    return true;
-  default: return false;
-  }
-}
-
-bool ProgramGen::lanes_map(const core::Stm &s, const SlotList &sl, const ArenaSlots &arena) {
-  if (arena.used || !elementwise(s.exp.lambda->body)) return false;
-  for (int v : s.pat)
-    if (p_.var(v).type.rank != 1) return false;
-  return lazies_elementwise(sl);
-}
-
-bool ProgramGen::lazies_elementwise(const SlotList &sl) {
-  for (const auto &[v, lazy] : sl.lazies)
-    if (lazy.stm->exp.kind == core::ExpKind::Map && !elementwise(lazy.stm->exp.lambda->body))
-      return false;
-  return true;
 }
 
 ProgramGen::LaneLeaves ProgramGen::lane_leaves(FnGen &g, const std::vector<int> &arrays, bool indexed) {
@@ -949,13 +767,14 @@ void ProgramGen::lanes_thread(KernelFn &k, const core::Stm &s, const std::vector
   g.counted_range(first, hi, done, [&](Value *i) { g.map_element(*e.lambda, e.arrays, i, dests); });
 }
 
-void ProgramGen::iota_kernel(const core::Stm &s) {
+void ProgramGen::iota_kernel(const SegOp &op) {
+  const core::Stm &s = *op.stm;
   FnGen &h = *host_;
   Value *n = h.ops().to_i64(h.prim_of(s.exp.args[0]), h.scalar(s.exp.args[0]));
   SlotList sl;
   size_t n_slot = add_raw(sl, n);
-  alloc_outputs(s, n, sl);
-  KernelFn k = new_kernel("iota", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+  alloc_outputs(op, n, sl);
+  KernelFn k = new_kernel(op.kernels()[0].name, sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
   bind_kernel_args(k, sl);
   FnGen &g = *k.g;
   int out = s.pat[0];
@@ -975,17 +794,11 @@ void ProgramGen::iota_kernel(const core::Stm &s) {
 // reduce_by_index starts from (kmeans' counts and sums, histogram's bins) the driver's
 // memset costs less than a launch. Any value of 1, 2 or 4 bytes can be set so; an
 // 8-byte value only when its two 32-bit halves are equal (0, -1, ...), known when it is
-// a constant; other 8-byte values (1.0f64) keep the kernel.
-bool ProgramGen::fills_with_memset(PrimType t, const core::SubExp &v) {
-  uint64_t es = out_.host->getDataLayout().getTypeAllocSize(host_->ops().mem_type(t));
-  if (es == 1 || es == 2 || es == 4) return true;
-  if (es != 8 || v.is_var()) return false;
-  uint64_t u = v.constant.bits.u;
-  if (t == PrimType::F64) std::memcpy(&u, &v.constant.bits.f64, 8);
-  return uint32_t(u) == uint32_t(u >> 32);
-}
+// a constant; other 8-byte values (1.0f64) keep the kernel. (extract_kernels.cpp
+// decides: Strategy::Memset.)
 
-void ProgramGen::replicate_kernel(const core::Stm &s) {
+void ProgramGen::replicate_kernel(const SegOp &op) {
+  const core::Stm &s = *op.stm;
   FnGen &h = *host_;
   const core::Exp &e = s.exp;
   Value *n = h.ops().to_i64(h.prim_of(e.args[0]), h.scalar(e.args[0]));
@@ -999,7 +812,7 @@ void ProgramGen::replicate_kernel(const core::Stm &s) {
   size_t total_slot = add_raw(sl, total);
   size_t row_slot = add_raw(sl, row);
   size_t x_slot = 0;
-  if (h.rank_of(e.args[1]) == 0 && fills_with_memset(t.prim, e.args[1])) {
+  if (op.strategy == Strategy::Memset) {
     // Note [Replicate as a memset]
     Value *addr = alloc(byte_size(t.prim, {total}));
     IRBuilder<> &hb = h.builder();
@@ -1019,7 +832,7 @@ void ProgramGen::replicate_kernel(const core::Stm &s) {
   Val ov{nullptr, addr, {n}, {}};
   ov.dims.insert(ov.dims.end(), x.dims.begin(), x.dims.end());
   h.bind(out, ov);
-  KernelFn k = new_kernel("replicate", sl.host_values.size() + 1,
+  KernelFn k = new_kernel(op.kernels()[0].name, sl.host_values.size() + 1,
                           KernelDesc{KernelDesc::Threads, 0});
   FnGen &g = *k.g;
   IRBuilder<> &b = g.builder();
@@ -1040,14 +853,15 @@ void ProgramGen::replicate_kernel(const core::Stm &s) {
   emit_launch(int(out_.kernel_descs.size()) - 1, total, sl);
 }
 
-ProgramGen::IndexedWrite ProgramGen::indexed_write(const core::Stm &s) {
+ProgramGen::IndexedWrite ProgramGen::indexed_write(const SegOp &op) {
+  const core::Stm &s = *op.stm;
   const core::Exp &e = s.exp;
   FnGen &h = *host_;
   IndexedWrite w;
   int dest_var = e.arrays[0];
   w.t = p_.var(dest_var).type.prim;
   w.it = p_.var(e.arrays[1]).type.prim;
-  w.dest = consumed_dest(dest_var, w.t, s);
+  w.dest = consumed_dest(op, 0, w.t);
   h.bind(s.pat[0], w.dest);
   w.is = contiguous(h.lookup(e.arrays[1]), w.it);
   w.vs = contiguous(h.lookup(e.arrays[2]), w.t);
@@ -1059,14 +873,15 @@ ProgramGen::IndexedWrite ProgramGen::indexed_write(const core::Stm &s) {
   return w;
 }
 
-void ProgramGen::scatter_kernel(const core::Stm &s) {
-  IndexedWrite w = indexed_write(s);
-  if (w.dest.dims.size() > 1) return scatter_rows_kernel(w);
+void ProgramGen::scatter_kernel(const SegOp &op) {
+  IndexedWrite w = indexed_write(op);
+  const Kernel &kr = op.kernels()[0];
+  if (w.dest.dims.size() > 1) return scatter_rows_kernel(w, kr);
   SlotList &sl = w.sl;
   PrimType t = w.t, it = w.it;
   size_t n_slot = w.n_slot, len_slot = w.len_slot, dest_slot = w.dest_slot;
   size_t is_slot = w.is_slot, vs_slot = w.vs_slot;
-  KernelFn k = new_kernel("scatter", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+  KernelFn k = new_kernel(kr.name, sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
   FnGen &g = *k.g;
   IRBuilder<> &b = g.builder();
   Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
@@ -1086,7 +901,7 @@ void ProgramGen::scatter_kernel(const core::Stm &s) {
   emit_launch(int(out_.kernel_descs.size()) - 1, w.is.dims[0], sl);
 }
 
-void ProgramGen::scatter_rows_kernel(IndexedWrite &w) {
+void ProgramGen::scatter_rows_kernel(IndexedWrite &w, const Kernel &kr) {
   FnGen &h = *host_;
   IRBuilder<> &hb = h.builder();
   SlotList &sl = w.sl;
@@ -1095,7 +910,7 @@ void ProgramGen::scatter_rows_kernel(IndexedWrite &w) {
   Value *r = h.product(w.dest.dims, 1);
   Value *total = hb.CreateMul(w.is.dims[0], r);
   size_t row_slot = add_raw(sl, r), total_slot = add_raw(sl, total);
-  KernelFn k = new_kernel("scatter", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+  KernelFn k = new_kernel(kr.name, sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
   FnGen &g = *k.g;
   IRBuilder<> &b = g.builder();
   Type *gptr = PointerType::get(b.getContext(), gpu() ? 1 : 0);
@@ -1118,35 +933,20 @@ void ProgramGen::scatter_rows_kernel(IndexedWrite &w) {
   emit_launch(int(out_.kernel_descs.size()) - 1, total, sl);
 }
 
-std::optional<ProgramGen::HistUpdate> ProgramGen::hist_update(const core::Stm &s) {
-  const core::Exp &e = s.exp;
-  if (s.pat.size() != 1 || p_.var(s.pat[0]).type.rank != 1 || !commutative_operator(*e.lambda))
-    return std::nullopt;
-  PrimType t = p_.var(s.pat[0]).type.prim;
-  switch (t) {
-  case PrimType::I32: case PrimType::I64: case PrimType::U32: case PrimType::U64:
-  case PrimType::F32: case PrimType::F64: break;
-  default: return std::nullopt; // no atomics narrower than 32 bits
+AtomicRMWInst::BinOp ProgramGen::rmw_op(HistUpdate u) {
+  switch (u) {
+  case HistUpdate::Add: return AtomicRMWInst::Add;
+  case HistUpdate::FAdd: return AtomicRMWInst::FAdd;
+  case HistUpdate::And: return AtomicRMWInst::And;
+  case HistUpdate::Or: return AtomicRMWInst::Or;
+  case HistUpdate::Xor: return AtomicRMWInst::Xor;
+  case HistUpdate::Min: return AtomicRMWInst::Min;
+  case HistUpdate::UMin: return AtomicRMWInst::UMin;
+  case HistUpdate::Max: return AtomicRMWInst::Max;
+  case HistUpdate::UMax: return AtomicRMWInst::UMax;
+  case HistUpdate::None: case HistUpdate::Cas: break;
   }
-  const core::Exp &op = e.lambda->body.stms[0].exp;
-  HistUpdate u;
-  u.cas = true;
-  bool fl = is_float(t), sg = is_signed_int(t);
-  if (op.kind == core::ExpKind::BinOp) {
-    switch (op.binop) {
-    case BinOp::Add: u.rmw = fl ? AtomicRMWInst::FAdd : AtomicRMWInst::Add; break;
-    case BinOp::BitAnd: u.rmw = AtomicRMWInst::And; break;
-    case BinOp::BitOr: u.rmw = AtomicRMWInst::Or; break;
-    case BinOp::BitXor: u.rmw = AtomicRMWInst::Xor; break;
-    default: break;
-    }
-  } else if (op.kind == core::ExpKind::PrimFn && !fl) {
-    // Float min and max go through the operator (its NaN rules) in a CAS loop.
-    if (op.prim_fn.fn == PrimFn::Min) u.rmw = sg ? AtomicRMWInst::Min : AtomicRMWInst::UMin;
-    if (op.prim_fn.fn == PrimFn::Max) u.rmw = sg ? AtomicRMWInst::Max : AtomicRMWInst::UMax;
-  }
-  u.cas = u.rmw == AtomicRMWInst::BAD_BINOP;
-  return u;
+  return AtomicRMWInst::BAD_BINOP;
 }
 
 // Note [Reductions into global memory]
@@ -1192,19 +992,21 @@ void ProgramGen::global_reduce(FnGen &g, AtomicRMWInst::BinOp op, Value *addr, V
                {b.CreatePtrToInt(addr, b.getInt64Ty()), v});
 }
 
-ProgramGen::KernelFn ProgramGen::hist_fn(const char *name, KernelDesc::Kind kind, SlotList &sl) {
-  KernelFn kf = new_kernel(name, sl.host_values.size() + 1, KernelDesc{kind, 0});
+ProgramGen::KernelFn ProgramGen::hist_fn(const Kernel &kr, SlotList &sl) {
+  KernelFn kf = new_kernel(kr.name, sl.host_values.size() + 1,
+                           KernelDesc{kr.blocks ? KernelDesc::Blocks : KernelDesc::Threads, 0});
   bind_kernel_args(kf, sl);
   kf.g->invariant_loads = true; // the indices and values; the bins are reached by atomics only
   return kf;
 }
 
-void ProgramGen::atomic_hist(const core::Stm &s, HistUpdate how) {
+void ProgramGen::atomic_hist(const SegOp &op) {
+  const core::Stm &s = *op.stm;
   const core::Exp &e = s.exp;
   FnGen &h = *host_;
   int dest = s.pat[0], is = e.arrays[1];
   PrimType t = p_.var(dest).type.prim;
-  h.bind(dest, consumed_dest(e.arrays[0], t, s));
+  h.bind(dest, consumed_dest(op, 0, t));
   Value *n = h.lookup(is).dims[0];
   SlotList sl;
   size_t n_slot = add_raw(sl, n);
@@ -1212,8 +1014,13 @@ void ProgramGen::atomic_hist(const core::Stm &s, HistUpdate how) {
   add_input(sl, e.arrays[2]);
   add_var(sl, dest);
   ArenaSlots arena = add_arena(sl, n, {}, e);
-  if (!how.cas && !arena.used) return shared_hists({SharedHist{&s, how, n_slot}}, sl);
-  KernelFn kf = hist_fn("hist", KernelDesc::Threads, sl);
+  if (op.strategy == Strategy::SharedHist) {
+    KERB_ASSERT(!arena.used, "a histogram in shared memory with scratch memory");
+    return shared_hists(op, {SharedHist{&s, op.update, n_slot}}, sl);
+  }
+  const Kernel &kr = op.kernels()[0];
+  AtomicRMWInst::BinOp rmw = rmw_op(op.update);
+  KernelFn kf = hist_fn(kr, sl);
   FnGen &g = *kf.g;
   IRBuilder<> &b = g.builder();
   LLVMContext &c = b.getContext();
@@ -1235,8 +1042,8 @@ void ProgramGen::atomic_hist(const core::Stm &s, HistUpdate how) {
     Value *addr = g.element_addr(dst.addr, idx, t);
     Type *et = g.ops().mem_type(t);
     Align al(kernel_module().getDataLayout().getTypeAllocSize(et));
-    if (!how.cas) {
-      global_reduce(g, how.rmw, addr, v, t);
+    if (rmw != AtomicRMWInst::BAD_BINOP) {
+      global_reduce(g, rmw, addr, v, t);
       b.CreateBr(skip);
       b.SetInsertPoint(skip);
       return;
@@ -1259,7 +1066,7 @@ void ProgramGen::atomic_hist(const core::Stm &s, HistUpdate how) {
     old->addIncoming(b.CreateExtractValue(x, 0), b.GetInsertBlock());
     b.CreateCondBr(b.CreateExtractValue(x, 1), skip, loop);
     b.SetInsertPoint(skip);
-  }, sl.prelude, true);
+  }, kr.prelude, kr.rerun);
   emit_launch(int(out_.kernel_descs.size()) - 1, n, sl);
 }
 
@@ -1279,86 +1086,51 @@ Constant *rmw_identity(AtomicRMWInst::BinOp op, Type *et) {
 }
 // A block's histogram in shared memory takes at most this many bytes.
 constexpr int64_t kSharedHistBytes = 16384;
-// Blocks per multiprocessor (kerb_rt_resident_blocks) and updates read before they are
-// applied, per thread (Note [Histograms in shared memory]), for updates that are
-// loads of their index and value (and cheap maps of them), and for wide ones.
-constexpr int64_t kSharedHistBlocksPerSm = 2;
-constexpr int64_t kSharedHistUnroll = 8;
-constexpr int64_t kSharedHistWideBlocksPerSm = 4;
-constexpr int64_t kSharedHistWideUnroll = 1;
 } // namespace
-
-bool ProgramGen::wide_body(const core::Body &b) const {
-  for (const core::Stm &st : b.stms) {
-    const core::Exp &x = st.exp;
-    if (x.kind == core::ExpKind::Index || x.kind == core::ExpKind::Loop) return true;
-    // (A division by a variable; by a constant LLVM multiplies.)
-    if (x.kind == core::ExpKind::BinOp && x.args[1].is_var() &&
-        is_checked_division(x.binop, p_.var(x.args[1].var).type.prim))
-      return true;
-    for (const auto &nb : x.bodies)
-      if (nb && wide_body(*nb)) return true;
-    if (x.lambda && wide_body(x.lambda->body)) return true;
-  }
-  return false;
-}
-
-bool ProgramGen::wide_update(const std::vector<int> &arrays) {
-  for (int a : arrays) {
-    auto lz = host_lazy_.find(a);
-    if (lz == host_lazy_.end() || lz->second.stm->exp.kind != core::ExpKind::Map) continue;
-    const core::Exp &m = lz->second.stm->exp;
-    if (wide_body(m.lambda->body) || wide_update(m.arrays)) return true;
-  }
-  return false;
-}
 
 // Note [Histograms in shared memory]
 // A histogram whose update is one atomicrmw runs as a Blocks kernel: each block keeps
 // its own histogram in shared memory when the bins fit (kSharedHistBytes; the test is
-// on the bins' count, uniform), starting from the operator's identity; its threads
-// take the updates grid-strided (coalesced) and update the shared bins with atomics
-// there, then, after a barrier, add every bin the block changed to the result with one
-// global atomic. With more bins the same kernel updates the result directly.
-// The merge costs a global atomic per bin and block, so the grid is small: at most
-// kSharedHistBlocksPerSm blocks per multiprocessor (kerb_rt_resident_blocks: 264 on
-// an H100, where num_blocks gave 1024: 4096 bins x 1024 blocks were 4M atomics), each
-// taking many updates; to keep enough loads in flight with few threads, a thread reads
-// kSharedHistUnroll updates (indices and values, the fused maps computed) before it
-// applies them. Wide updates (wide_update: a fused map gathers, loops or divides by a
-// variable, as kmeans' sums, `membership[q / d] * d + q % d`) hold too many values
-// for that (8 of kmeans' took 124 registers, 2 blocks per SM: 16 warps to hide the
-// gathers' and the shared atomics' latency): one update at a time
-// (kSharedHistWideUnroll) on kSharedHistWideBlocksPerSm blocks per multiprocessor,
-// which `.minnctapersm` makes ptxas fit (kmeans: 40 registers, 32 warps per SM, 528
-// blocks on an H100, as the hand-written kmeans_accumulate). The merge then costs
-// twice the atomics per bin, which wide updates (few bins: kmeans' 128) can afford.
-// The fill and merge loops are not unrolled (one or a few iterations a thread; LLVM's
-// unrolled copies held 8 pointers). A thread whose value fails stops updating and still reaches the
-// barrier; the block's partial histogram is merged anyway (the call fails, so the
-// result is not seen), and the merge has no checks of its own. A kernel that needs the
-// prelude (maps fused into it index unchecked: after a failed kernel their indices may
-// be garbage) has the Blocks kernels' (block_prelude).
-void ProgramGen::shared_hists(const std::vector<SharedHist> &parts, SlotList &sl) {
+// on the bins' count, uniform), starting from the operator's identity; its threads take
+// the updates grid-strided (coalesced) and update the shared bins with atomics there,
+// then, after a barrier, add every bin the block changed to the result with one global
+// atomic. With more bins the same kernel updates the result directly. The merge costs a
+// global atomic per bin and block, so the grid is small: at most kSharedHistBlocksPerSm
+// blocks per multiprocessor (kerb_rt_resident_blocks: 264 on an H100, where num_blocks
+// gave 1024: 4096 bins x 1024 blocks were 4M atomics), each taking many updates; to
+// keep enough loads in flight with few threads, a thread reads kSharedHistUnroll
+// updates (indices and values, the fused maps computed) before it applies them. Wide
+// updates (SegOp::wide, extract_kernels.cpp: a fused map gathers, loops or divides by a
+// variable, as kmeans' sums, `membership[q / d] * d + q % d`) hold too many values for
+// that (8 of kmeans' took 124 registers, 2 blocks per SM: 16 warps to hide the gathers'
+// and the shared atomics' latency): one update at a time (kSharedHistWideUnroll) on
+// kSharedHistWideBlocksPerSm blocks per multiprocessor, which `.minnctapersm` makes
+// ptxas fit (kmeans: 40 registers, 32 warps per SM, 528 blocks on an H100, as the
+// hand-written kmeans_accumulate). The merge then costs twice the atomics per bin,
+// which wide updates (few bins: kmeans' 128) can afford. The fill and merge loops are
+// not unrolled (one or a few iterations a thread; LLVM's unrolled copies held 8
+// pointers). A thread whose value fails stops updating and still reaches the barrier;
+// the block's partial histogram is merged anyway (the call fails, so the result is not
+// seen), and the merge has no checks of its own. A kernel that needs the prelude (maps
+// fused into it index unchecked: after a failed kernel their indices may be garbage)
+// has the Blocks kernels' (block_prelude).
+void ProgramGen::shared_hists(const SegOp &op, const std::vector<SharedHist> &parts, SlotList &sl) {
   FnGen &h = *host_;
   IRBuilder<> &hb = h.builder();
-  bool wide = false;
+  const Kernel &kr = op.kernels()[0];
+  bool wide = op.wide;
   Value *total = h.i64(0);
-  for (const SharedHist &ph : parts) {
-    const core::Exp &e = ph.s->exp;
-    wide = wide || wide_update({e.arrays[1], e.arrays[2]});
-    total = hb.CreateAdd(total, h.lookup(e.arrays[1]).dims[0]);
-  }
+  for (const SharedHist &ph : parts) total = hb.CreateAdd(total, h.lookup(ph.s->exp.arrays[1]).dims[0]);
   int64_t per_sm = wide ? kSharedHistWideBlocksPerSm : kSharedHistBlocksPerSm;
   Value *nblocks = hb.CreateCall(h.rt("kerb_rt_resident_blocks"), {h.ctx, total, h.i64(per_sm)});
-  KernelFn kf = hist_fn("hist_shared", KernelDesc::Blocks, sl);
+  KernelFn kf = hist_fn(kr, sl);
   FnGen &g = *kf.g;
   IRBuilder<> &b = g.builder();
   LLVMContext &c = b.getContext();
   Function *f = kf.f;
   // (Wide updates: the grid counts on per_sm blocks fitting. The others stay as they
   // were measured; with the bound ptxas took 46 registers instead of 36.)
-  if (gpu() && wide) min_blocks_per_sm(kernel_module(), f, int(per_sm));
+  if (gpu() && kr.blocks_per_sm) min_blocks_per_sm(kernel_module(), f, int(kr.blocks_per_sm));
   // Each histogram's bins in shared memory, its destination, and whether they fit.
   struct Part {
     const core::Exp *e;
@@ -1394,15 +1166,15 @@ void ProgramGen::shared_hists(const std::vector<SharedHist> &parts, SlotList &sl
     p.nbins = p.dst->dims[0];
     p.n = kf.slot(ph.n_slot);
     p.use = b.CreateICmpSLE(p.nbins, b.getInt64(cap));
-    p.id = rmw_identity(p.how.rmw, p.et);
+    p.id = rmw_identity(rmw_op(p.how), p.et);
     // (One at a time for every histogram of a kernel with wide updates: 4 blocks per SM
     // keep the loads in flight, and 8 of the narrow one's would set the registers.)
-    p.unroll = wide ? kSharedHistWideUnroll : kSharedHistUnroll;
+    p.unroll = op.unroll;
     ps.push_back(p);
   }
   BlockIds ids = begin_blocks(kf);
   // (Fused maps with unchecked indexing: after a failed kernel, a look at the slot.)
-  block_prelude(kf, ids.tid, sl.prelude);
+  block_prelude(kf, ids.tid, kr.prelude);
   auto shared_at = [&](const Part &p, Value *i) { return b.CreateGEP(p.arr_t, p.sh, {b.getInt64(0), i}); };
   auto barrier = [&]() {
     if (gpu()) b.CreateCall(Intrinsic::getDeclaration(&kernel_module(), Intrinsic::nvvm_barrier0));
@@ -1446,10 +1218,10 @@ void ProgramGen::shared_hists(const std::vector<SharedHist> &parts, SlotList &sl
         BasicBlock *done = BasicBlock::Create(c, "hist.done", f);
         b.CreateCondBr(p.use, in_shared, in_global);
         b.SetInsertPoint(in_shared);
-        b.CreateAtomicRMW(p.how.rmw, shared_at(p, idx), v, MaybeAlign(p.al), AtomicOrdering::Monotonic);
+        b.CreateAtomicRMW(rmw_op(p.how), shared_at(p, idx), v, MaybeAlign(p.al), AtomicOrdering::Monotonic);
         b.CreateBr(done);
         b.SetInsertPoint(in_global);
-        global_reduce(g, p.how.rmw, g.element_addr(p.dst->addr, idx, p.t), v, p.t);
+        global_reduce(g, rmw_op(p.how), g.element_addr(p.dst->addr, idx, p.t), v, p.t);
         b.CreateBr(done);
         b.SetInsertPoint(done);
       });
@@ -1469,7 +1241,7 @@ void ProgramGen::shared_hists(const std::vector<SharedHist> &parts, SlotList &sl
         Value *x = b.CreateLoad(p.et, shared_at(p, i));
         IntegerType *it = b.getIntNTy(unsigned(p.al.value() * 8));
         when(b.CreateICmpNE(b.CreateBitCast(x, it), b.CreateBitCast(p.id, it)), [&] {
-          global_reduce(g, p.how.rmw, g.element_addr(p.dst->addr, i, p.t), x, p.t);
+          global_reduce(g, rmw_op(p.how), g.element_addr(p.dst->addr, i, p.t), x, p.t);
         });
       });
     });
@@ -1478,101 +1250,59 @@ void ProgramGen::shared_hists(const std::vector<SharedHist> &parts, SlotList &sl
   emit_launch(int(out_.kernel_descs.size()) - 1, nblocks, sl);
 }
 
-bool ProgramGen::lazy_chain_allocates(const std::vector<int> &arrays) {
-  for (int a : arrays) {
-    auto lz = host_lazy_.find(a);
-    if (lz == host_lazy_.end() || lz->second.stm->exp.kind != core::ExpKind::Map) continue;
-    const core::Exp &m = lz->second.stm->exp;
-    std::set<int> free = lambda_free_vars(p_, *m.lambda);
-    if (body_allocates(p_, m.lambda->body) || lazy_chain_allocates(m.arrays) ||
-        lazy_chain_allocates(std::vector<int>(free.begin(), free.end())))
-      return true;
-  }
-  return false;
-}
-
-bool ProgramGen::shared_hist_ok(const core::Stm &s) {
-  std::optional<HistUpdate> how = hist_update(s);
-  return how && !how->cas && !lazy_chain_allocates({s.exp.arrays[1], s.exp.arrays[2]});
-}
-
 // Note [Histograms in one kernel]
 // Two reduce_by_index of one body whose updates are atomics in shared memory run as one
 // hist_shared kernel (kmeans' counts over n points and sums over n x d slots: one
 // launch a round instead of two, the counts' updates taking ~6% more time in the sums'
 // kernel instead of a 4 us kernel of their own on 64 blocks). The first waits
-// (defer_hist) when a later statement of its body is a reduce_by_index and nothing from
+// (extract_kernels.cpp's hist_op) when a later statement of its body is a reduce_by_index and nothing from
 // the first to that one reads its result; the pair's kernel is launched where the second
 // stands (hist_pair), after the statements in between (kmeans: the sums' memset and
 // size checks). Each block fills both histograms' bins in shared memory, takes the
 // first's updates grid-strided, then the second's (each with its own number in
-// flight), and merges both; the grid is sized for the updates of both. Deferring the
+// flight), and merges both; the grid is sized for the updates of both (which pairs:
+// extract_kernels.cpp, SegOp::partner). Deferring the
 // first only moves its kernel later: its failures are those of maps fused into it
 // (elements of maps), which may be reported after host code that follows them, as for
 // any fused map (docs/CHECKS.md, "Which failure is reported"). When the second cannot
 // run in shared memory (an operator without an atomic, scratch memory), the first runs
 // alone where the second stands, then the second. Only pairs, and one waiting at a time.
-bool ProgramGen::defer_hist(const core::Stm &s) {
-  const core::Body *body = host_->cur_body_;
-  if (pending_hist_ || !body || !shared_hist_ok(s)) return false;
-  std::set<int> result(s.pat.begin(), s.pat.end());
-  bool after = false;
-  for (const core::Stm &t : body->stms) {
-    if (&t == &s) {
-      after = true;
-      continue;
-    }
-    if (!after) continue;
-    if (FnGen::mentions(t.exp, result)) return false;
-    if (t.exp.kind == core::ExpKind::Hist) {
-      pending_hist_ = &s;
-      pending_partner_ = &t;
-      return true;
-    }
-  }
-  return false;
-}
-
-void ProgramGen::hist_pair(const core::Stm &s, const core::Stm &t) {
-  if (!shared_hist_ok(t)) {
-    hist_kernel(s);
-    hist_kernel(t);
-    return;
-  }
+void ProgramGen::hist_pair(const SegOp &first, const SegOp &second) {
   FnGen &h = *host_;
   SlotList sl;
   std::vector<SharedHist> parts;
-  for (const core::Stm *x : {&s, &t}) {
-    const core::Exp &e = x->exp;
-    int dest = x->pat[0];
-    h.bind(dest, consumed_dest(e.arrays[0], p_.var(dest).type.prim, *x));
+  for (const SegOp *x : {&first, &second}) {
+    const core::Exp &e = x->stm->exp;
+    int dest = x->stm->pat[0];
+    h.bind(dest, consumed_dest(*x, 0, p_.var(dest).type.prim));
     size_t n_slot = add_raw(sl, h.lookup(e.arrays[1]).dims[0]);
     add_input(sl, e.arrays[1]);
     add_input(sl, e.arrays[2]);
     add_var(sl, dest);
-    parts.push_back(SharedHist{x, *hist_update(*x), n_slot});
+    parts.push_back(SharedHist{x->stm, x->update, n_slot});
   }
-  shared_hists(parts, sl);
+  shared_hists(second, parts, sl);
 }
 
-void ProgramGen::hist_kernel(const core::Stm &s) {
-  if (std::optional<HistUpdate> how = hist_update(s)) {
-    atomic_hist(s, *how);
+void ProgramGen::hist_kernel(const SegOp &op) {
+  if (op.update != HistUpdate::None) {
+    atomic_hist(op);
     return;
   }
+  const core::Stm &s = *op.stm;
   const core::Exp &e = s.exp;
+  const Kernel &kr = op.kernels()[0];
   FnGen &h = *host_;
   size_t k = s.pat.size();
   // The destinations: fresh copies, the statement's results.
-  for (size_t j = 0; j < k; j++)
-    h.bind(s.pat[j], consumed_dest(e.arrays[j], p_.var(s.pat[j]).type.prim, s));
+  for (size_t j = 0; j < k; j++) h.bind(s.pat[j], consumed_dest(op, j, p_.var(s.pat[j]).type.prim));
   SlotList sl;
   size_t one_slot = add_raw(sl, h.i64(1));
   for (int v : lambda_free_vars(p_, *e.lambda)) add_input(sl, v);
   for (size_t j = k; j < e.arrays.size(); j++) add_input(sl, e.arrays[j]);
   for (size_t j = 0; j < k; j++) add_var(sl, s.pat[j]);
   ArenaSlots arena = add_arena(sl, h.i64(1), {{e.lambda.get(), false}}, e);
-  KernelFn kf = new_kernel("hist", sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+  KernelFn kf = new_kernel(kr.name, sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
   bind_kernel_args(kf, sl);
   FnGen &g = *kf.g;
   threads_kernel(kf, kf.slot(one_slot), [&](Value *gid) {
@@ -1580,7 +1310,7 @@ void ProgramGen::hist_kernel(const core::Stm &s) {
     std::vector<Val> dsts;
     for (size_t j = 0; j < k; j++) dsts.push_back(g.lookup(s.pat[j]));
     g.hist_sequential(s, dsts);
-  }, sl.prelude || needs_prelude(e.lambda->body));
+  }, kr.prelude, kr.rerun);
   emit_launch(int(out_.kernel_descs.size()) - 1, h.i64(1), sl);
 }
 

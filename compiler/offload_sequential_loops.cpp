@@ -19,7 +19,7 @@
 // which the code generator compiles as any map: one kernel, one thread, its checks
 // deferred and hoisted as in any thread (docs/CHECKS.md), the host's scalars before the
 // loop (its initial values, its bound, what the body reads) its arguments. The results
-// go to read-back memory (a width-1 map read only at [0]: codegen/thread_kernels.cpp
+// go to read-back memory (a width-1 map read only at [0]: codegen/extract_kernels.cpp
 // `read_back_once`), so the host waits once for all of them.
 //
 // Which loops: in host code (the entry's body and the bodies of host loops and ifs,

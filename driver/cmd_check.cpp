@@ -1,6 +1,7 @@
-// `kerb check PROG [--emit=tokens|ast|inferred|first-order|typed-ast]`: runs the front end on a program
-// and optionally prints one of its stages, or (--entries) its entry points' types. Silent on
-// success (like `futhark check`).
+// `kerb check PROG [--emit=STAGE | --entries]`: runs the front end on a program and
+// optionally prints one of its stages (tokens, ast, inferred, first-order, typed-ast;
+// ir, kernels, llvm, ptx through codegen/), or (--entries) its entry points' types.
+// Silent on success (like `futhark check`).
 #include "codegen/compiled_program.h"
 #include "driver/check_flags.h"
 #include "driver/cli.h"
@@ -39,6 +40,8 @@ Options:
   -h, --help         show this help
 
   --emit=ir          lower to the core IR and print it
+  --emit=kernels     print the kernel IR: which statements become kernels, how each
+                     runs (strategy, versions, fused maps) and what it launches
   --emit=llvm        print the LLVM IR: host code and CPU kernels, then CUDA kernels
   --emit=ptx         print the PTX of the CUDA kernels
   --sm=SM            the PTX target: sm_80 (default; the driver JIT-compiles it for
@@ -101,12 +104,12 @@ int run_check(const std::vector<std::string> &args) {
     prog = args[i];
   }
   if (prog.empty()) throw UsageError("'kerb check' needs a program (kerb check PROG)");
-  bool codegen_stage = emit == "ir" || emit == "llvm" || emit == "ptx";
+  bool codegen_stage = emit == "ir" || emit == "kernels" || emit == "llvm" || emit == "ptx";
   bool front_stage = emit == "inferred" || emit == "first-order";
   if (!emit.empty() && emit != "tokens" && emit != "ast" && emit != "typed-ast" &&
       !codegen_stage && !front_stage)
     throw UsageError(fmt::format("unknown stage '{}' for --emit (expected tokens, ast, inferred, "
-                                 "first-order, typed-ast, ir, llvm or ptx)",
+                                 "first-order, typed-ast, ir, kernels, llvm or ptx)",
                                  emit));
 
   if ((emit == "tokens" || emit == "ast" || front_stage) &&

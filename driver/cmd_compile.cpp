@@ -1,4 +1,4 @@
-// `kerb compile PROG --emit=ptx|llvm|ir [-o FILE]`: writes a stage of the compiled
+// `kerb compile PROG --emit=ptx|llvm|kernels|ir [-o FILE]`: writes a stage of the compiled
 // program to a file (or stdout); `kerb compile --library PROG -o DIR/NAME`: writes
 // DIR/NAME.h and DIR/libNAME.a, the program as a static library with a C API
 // (codegen/library.h, driver/c_header.h); with --shared also DIR/libNAME.so, linked by the
@@ -33,6 +33,7 @@ Compiles PROG and writes one stage of the result to FILE (default: stdout):
   --emit=ptx       the PTX of its CUDA kernels (load it with cuModuleLoadData)
   --emit=llvm      the LLVM IR: host code and CPU kernels, then the CUDA kernels
   --emit=ir        the core IR, with its check sites
+  --emit=kernels   the kernel IR: the kernels of each entry point and how they run
 or, with --library, the program as a static library with a C API:
   DIR/NAME.h       its C API (and C++ functions under __cplusplus; <kerb/kerb.hpp>)
   DIR/libNAME.a    the host code for both devices, the CPU kernels, the PTX and the
@@ -208,9 +209,9 @@ int run_compile(const std::vector<std::string> &args) {
     throw UsageError("'kerb compile --library' needs -o DIR/NAME (it writes DIR/NAME.h and "
                      "DIR/libNAME.a)");
   if (!library && emit.empty())
-    throw UsageError("'kerb compile' needs --emit=ptx, llvm or ir, or --library");
-  if (!library && emit != "ptx" && emit != "llvm" && emit != "ir")
-    throw UsageError(fmt::format("unknown stage '{}' for --emit (expected ptx, llvm or ir)", emit));
+    throw UsageError("'kerb compile' needs --emit=ptx, llvm, kernels or ir, or --library");
+  if (!library && emit != "ptx" && emit != "llvm" && emit != "kernels" && emit != "ir")
+    throw UsageError(fmt::format("unknown stage '{}' for --emit (expected ptx, llvm, kernels or ir)", emit));
 
   FrontendResult fr = run_frontend(prog);
   if (!fr.program) return report_frontend_failure(fr);

@@ -79,7 +79,7 @@ run 2 '' --frob;            has err 'kerb: error: unknown option'
 run 2 '' run "$g" --frob;   has err "kerb: error: unknown option '--frob'"
 run 2 '' run;               has err 'kerb: error:'
 run 2 '' run "$g" -e;       has err "option '-e' needs a value"
-run 2 '' compile "$g";      has err "needs --emit=ptx, llvm or ir, or --library"
+run 2 '' compile "$g";      has err "needs --emit=ptx, llvm, kernels or ir, or --library"
 run 0 '' compile "$g" --emit=ptx -o "$tmp/g.ptx"
 checks=$((checks + 1))
 grep -q '.entry kerb_kernel_0_map' "$tmp/g.ptx" || { echo "FAIL: compile -o wrote no PTX"; failures=$((failures + 1)); }

@@ -628,5 +628,86 @@ awk '/^define /{f = 1; late = 0; next} /^}/{f = 0} f && /^[A-Za-z0-9_.]+:/ && $1
      f && late && /= alloca /{print}' "$tmp/host_loop_launch.llvm" >"$tmp/host_loop_launch.late"
 count "$tmp/host_loop_launch.late" 'alloca' 0
 
+# The kernel IR (--emit=kernels; codegen/kernel_ir.h): which kernels a program gets and
+# how each runs, without reading LLVM.
+# A map of straight-line scalar code: four elements a thread, one kernel.
+emit k_map kernels <<'P'
+entry main (xs: []f32) : []f32 = map (\x -> x * 2 + 1) xs
+P
+count "$tmp/k_map.kernels" '^  map_[0-9]+ = segmap\(grid\) \[xs_n0_0\]: lanes, 4 elements a thread' 1
+count "$tmp/k_map.kernels" '^    kernel map: ceil\(xs_n0_0 / 4\) threads$' 1
+count "$tmp/k_map.kernels" 'kernel ' 1
+# A reduction with a commutative operator: the block tree, two launches.
+emit k_reduce kernels <<'P'
+entry main (xs: []i32) : i32 = reduce (+) 0 xs
+P
+count "$tmp/k_reduce.kernels" '= segred\(grid\) \[xs_n0_0\] comm: block tree, 4 lanes where aligned' 1
+count "$tmp/k_reduce.kernels" '^    kernel reduce: num_blocks\(xs_n0_0\) blocks of 256 threads, 8 blocks/SM$' 1
+count "$tmp/k_reduce.kernels" '^    kernel reduce_partials: 1 block of 256 threads, 8 blocks/SM$' 1
+# Any other operator: warp-contiguous runs, 15 i32 a thread per tile.
+emit k_reduce_order kernels <<'P'
+entry main (xs: []i32) : i32 = reduce (\a b -> a * 3 + b) 0 xs
+P
+count "$tmp/k_reduce_order.kernels" '= segred\(grid\) \[xs_n0_0\]: warp-contiguous runs, 15 elements a thread per tile' 1
+# A scan: reduce-then-scan.
+emit k_scan kernels <<'P'
+entry main (xs: []i32) : []i32 = scan (+) 0 xs
+P
+count "$tmp/k_scan.kernels" '= segscan\(grid\) \[xs_n0_0\] comm: reduce-then-scan, 15 elements a thread per tile' 1
+count "$tmp/k_scan.kernels" '^    kernel scan_totals: num_blocks\(xs_n0_0\) blocks' 1
+count "$tmp/k_scan.kernels" '^    kernel scan: num_blocks\(xs_n0_0\) blocks' 1
+# A map fused into a reduction: no kernel of its own, computed in the reduction's (whose
+# checks, the map2's size check's none here, defer where it can fail: a division).
+emit k_mapred kernels <<'P'
+entry main (xs: []i32) (ys: []i32) : i32 = reduce (+) 0 (map2 (/) xs ys)
+P
+count "$tmp/k_mapred.kernels" '^  map_[0-9]+ = segmap\(grid\) \[xs_n0_0\]: fused' 1
+count "$tmp/k_mapred.kernels" '^    fused: map map_[0-9]+ ' 1
+count "$tmp/k_mapred.kernels" '^    in: xs_n0_0, xs_1, ys_3; out: reduce_[0-9]+$' 1
+count "$tmp/k_mapred.kernels" '^    kernel reduce: .*, checks deferred$' 1
+count "$tmp/k_mapred.kernels" 'kernel map' 0
+emit k_mapred_unsafe kernels --unsafe <<'P'
+entry main (xs: []i32) (ys: []i32) : i32 = reduce (+) 0 (map2 (/) xs ys)
+P
+count "$tmp/k_mapred_unsafe.kernels" 'checks deferred|prelude' 0
+# A 2-D map (perfectly nested maps): one thread per inner element in 2-D tiles, with a
+# 32-bit version the host takes when the sizes fit.
+emit k_map2d kernels <<'P'
+entry main (n: i64) (m: i64) : [][]i64 = map (\i -> map (\j -> i * m + j) (iota m)) (iota n)
+P
+count "$tmp/k_map2d.kernels" '^  map_[0-9]+ = segmap\(grid\) \[n_0\]\[m_1\] ' 1
+count "$tmp/k_map2d.kernels" '^    if the sizes fit 32 bits: 2-D tiles, 4 rows a thread from 64 rows, 32-bit indices$' 1
+count "$tmp/k_map2d.kernels" '^    otherwise: 2-D tiles, 4 rows a thread from 64 rows$' 1
+count "$tmp/k_map2d.kernels" '^      kernel map: tiles of n_0 x max\(m_1, 1\) threads' 2
+count "$tmp/k_map2d.kernels" '^  iota_[0-9]+ = iota\(grid\) \[n_0\]: fused' 1
+# A map whose lambda makes an array sized by the element: a host loop, whose body's
+# operations are kernels of their own.
+emit k_hostloop kernels <<'P'
+entry main (ns: []i64) : []i64 = map (\n -> reduce (+) 0 (replicate n 1)) ns
+P
+count "$tmp/k_hostloop.kernels" '^  map_[0-9]+ = segmap\(grid\) \[ns_n0_0\]: host loop' 1
+count "$tmp/k_hostloop.kernels" '^    each element, on the host:$' 1
+count "$tmp/k_hostloop.kernels" '^      rep_[0-9]+ = replicate\(grid\) \[x_[0-9]+\]: one thread per element' 1
+count "$tmp/k_hostloop.kernels" '^      reduce_[0-9]+ = segred\(grid\) \[x_[0-9]+\] comm: block tree' 1
+# A map whose lambda reduces: versions the host chooses among by the sizes, and the
+# reduction inside the element (sequential in the last version).
+emit k_segred kernels <<'P'
+entry main [n][m] (w: [m][n]f32) (x: [m]f32) : [n]f32 =
+  map (\j -> reduce (+) 0 (map (\i -> w[i, j] * x[i]) (iota m))) (iota n)
+P
+count "$tmp/k_segred.kernels" '^    if 1 <= w_n1_1 <= 64 and num_blocks\(w_n0_0\) > 1: segmented reduction across rows' 1
+count "$tmp/k_segred.kernels" '^    if w_n1_1 <= 16384 and num_blocks\(w_n0_0\) > 1: segmented reduction$' 1
+count "$tmp/k_segred.kernels" '^    otherwise: one thread per element$' 1
+count "$tmp/k_segred.kernels" '^      kernel segred_segments: w_n1_1 blocks of 256 threads, prelude, checks deferred$' 2
+count "$tmp/k_segred.kernels" '^      reduce_[0-9]+ = segred\(thread\) \[w_n0_0\]: sequential' 1
+# reduce_by_index of f32 sums into a memset replicate: a histogram in shared memory that
+# updates the replicate's buffer in place.
+emit k_hist kernels <<'P'
+entry main (is: []i64) (vs: []f32) : []f32 = reduce_by_index (replicate 10 0) (+) 0 is vs
+P
+count "$tmp/k_hist.kernels" '= replicate\(grid\) \[10\]: memset' 1
+count "$tmp/k_hist.kernels" '= seghist\(grid\) \[is_n0_0\] comm: shared-memory histogram, atomic add, 8 updates in flight' 1
+count "$tmp/k_hist.kernels" '^    updates rep_[0-9]+ in place$' 1
+
 echo "$checks checks, $failures failed"
 [ "$failures" -eq 0 ]

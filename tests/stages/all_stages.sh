@@ -4,11 +4,13 @@
 # accepts). The stages: type checking (--emit=typed-ast), the interpreter on the
 # program's test cases where it has any (kerb test), the core IR after lower_to_core and
 # after each core pass (--dump-after=all, which prints each), the LLVM IR of the host
-# code and the CPU and CUDA kernels (--emit=llvm), and the PTX (--emit=ptx).
+# code and the CPU and CUDA kernels (--emit=llvm), the kernel IR (--emit=kernels), and
+# the PTX (--emit=ptx).
 # A diagnostic (a type error, a construct the code generator does not support yet, a
 # failing test case) is not what this test looks for: other tests judge those.
 # Usage: all_stages.sh PATH/TO/kerb DIR|FILE...
 set -uo pipefail
+source "$(dirname "$0")/corpus.sh"
 kerb=$1
 shift
 tmp=$(mktemp -d)
@@ -34,9 +36,8 @@ while IFS= read -r -d '' f; do
   "$kerb" check "$f" >/dev/null 2>&1 || continue
   if grep -q -- '^-- ==' "$f"; then stage "interpreter" "$f" test "$f" --device interp; fi
   stage "lower_to_core and the core passes, LLVM" "$f" check --emit=llvm --dump-after=all "$f"
+  stage "kernel IR" "$f" check --emit=kernels "$f"
   stage "PTX" "$f" check --emit=ptx "$f"
-done < <(for p in "$@"; do
-           if [ -d "$p" ]; then find "$p" -name '*.fut' -print0; else printf '%s\0' "$p"; fi
-         done | sort -z)
+done < <(corpus_programs "$@")
 echo "all stages: $programs programs, $bad internal compiler errors or crashes"
 [ "$programs" -gt 0 ] && [ "$bad" -eq 0 ]

@@ -1,0 +1,1123 @@
+// Kernel extraction: builds the kernel IR (codegen/kernel_ir.h) of a core program.
+// Walks each entry point's body as the host code generator will, and decides for every
+// statement whether it is host code, a map computed where it is read (fused), a host
+// loop, or a kernel, and for a kernel how it runs (its strategy and parameters, its
+// versions) and what its kernels are. The LLVM emitters read these decisions.
+//
+// Note [Kernel extraction]
+// ~~~~~~~~~~~~~~~~~~~~~~~~
+// Every choice here follows the core IR and what the host knows when it generates the
+// statement (which variables it has bound; which maps of the body are computed where
+// they are read). What only the run knows (sizes, the number of blocks the runtime
+// gives, alignment) is left to guards: the operation has versions and the host tests
+// their guards in order (Guard). In order of the checks:
+//   map: a host loop if its lambda makes an array whose size only the element knows or
+//     scans arrays of arrays (Note [Maps whose arrays are sized inside]); fused if its
+//     readers read it whole (compiler/fusion.h); 2-D tiles for perfectly nested maps
+//     (nested_inner_map), four rows a thread when the inner element is straight-line
+//     code, with a 32-bit version when that code and every fused map is straight-line
+//     and makes no arrays; a segmented reduction when the lambda reduces
+//     (segmented_reduce), across rows when it reads an array with the segment as its
+//     last index and the operator commutes, falling back to the plain versions; plain:
+//     2-D tiles of ceil(n / p) x p for a map over iota that splits its index
+//     (flat_split), else kMapLanes elements a thread for straight-line scalar code that
+//     makes no arrays (lanes), else one thread per element.
+//   reduce and scan: block kernels for scalar operands whose operator and fused maps
+//     make no arrays, else the chunked kernels; a commutative operator reduces in a
+//     halving tree (in lanes when the fused maps are straight-line code), any other
+//     in warp-contiguous runs; eight blocks per multiprocessor for 4- or 8-byte
+//     results with nothing fused (the tiled kernels choose theirs when made, from
+//     whether they have a failure path).
+//   reduce_by_index: an atomic update when the operator is one the code generator knows
+//     as commutative on 32- or 64-bit scalars (an atomicrmw, or a compare-and-swap
+//     loop), in shared memory when it is an atomicrmw and no fused map makes arrays
+//     (wide updates: a gather, a loop, a division in the fused maps), paired with the
+//     next reduce_by_index of its body when nothing between reads it (Note [Histograms
+//     in one kernel]); otherwise one thread.
+//   replicate of a scalar whose bytes a memset can set: a memset.
+//   inside a kernel's thread (in_thread, for every lambda): a map or iota that its body
+//     reads only whole is fused; a map's lambda writes the array results that a map,
+//     iota or replicate of its body makes straight into the element's row.
+// Kernel arguments follow (ProgramGen::add_input): the maps a kernel computes are those
+// fused ones it reads, transitively; a kernel looks at the failure slot first when its
+// code or a fused map's loops or indexes unchecked (needs_prelude).
+#include "codegen/kernel_ir.h"
+
+#include "codegen/fn_gen.h"
+#include "codegen/scalar_ops.h"
+#include "compiler/fusion.h"
+#include "compiler/prim_ops.h"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <optional>
+
+namespace kerb::codegen {
+
+namespace {
+
+// Whether a body is straight-line scalar code (branches allowed): no loops, no SOACs,
+// no arrays made.
+bool elementwise(const core::Body &body);
+
+bool elementwise_stm(const core::Stm &st) {
+  switch (st.exp.kind) {
+  case core::ExpKind::SubExp: case core::ExpKind::BinOp: case core::ExpKind::UnOp:
+  case core::ExpKind::Convert: case core::ExpKind::PrimFn: case core::ExpKind::Index:
+  case core::ExpKind::Assert: case core::ExpKind::Slice: case core::ExpKind::Rearrange:
+    return true;
+  case core::ExpKind::If:
+    for (const auto &b : st.exp.bodies)
+      if (b && !elementwise(*b)) return false;
+    return true;
+  default: return false;
+  }
+}
+
+bool elementwise(const core::Body &body) {
+  return std::all_of(body.stms.begin(), body.stms.end(), elementwise_stm);
+}
+
+// Whether a reduction operator is commutative: a lambda whose body is one commutative
+// operator (+ * & | ^ && || == != min max) on its two parameters.
+bool commutative_operator(const core::Lambda &l) {
+  if (l.params.size() != 2 || l.body.stms.size() != 1 || l.body.result.size() != 1) return false;
+  const core::Stm &st = l.body.stms[0];
+  const core::Exp &x = st.exp;
+  if (!l.body.result[0].is_var() || st.pat.size() != 1 || l.body.result[0].var != st.pat[0])
+    return false;
+  bool op_ok = false;
+  if (x.kind == core::ExpKind::BinOp) {
+    switch (x.binop) {
+    case BinOp::Add: case BinOp::Mul: case BinOp::BitAnd: case BinOp::BitOr:
+    case BinOp::BitXor: case BinOp::LogAnd: case BinOp::LogOr: case BinOp::Eq:
+    case BinOp::Neq:
+      op_ok = true;
+      break;
+    default: break;
+    }
+  } else if (x.kind == core::ExpKind::PrimFn) {
+    op_ok = x.prim_fn.fn == PrimFn::Min || x.prim_fn.fn == PrimFn::Max;
+  }
+  if (!op_ok || x.args.size() != 2 || !x.args[0].is_var() || !x.args[1].is_var()) return false;
+  std::set<int> args{x.args[0].var, x.args[1].var}, params{l.params[0], l.params[1]};
+  return args == params;
+}
+
+// Whether a Reduce (or Hist) may combine its elements in any order: reduce_comm (the
+// program's word, any operator; core::Exp::comm) or a commutative_operator.
+bool commutative(const core::Exp &e) { return e.comm || commutative_operator(*e.lambda); }
+
+// Whether the body (nested bodies and lambdas included) scans arrays of arrays, which a
+// kernel thread does not (FnGen::kernel_array_stm).
+bool scans_rows(const core::Program &p, const core::Body &b) {
+  for (const core::Stm &s : b.stms) {
+    if (s.exp.kind == core::ExpKind::Scan)
+      for (int v : s.pat)
+        if (p.var(v).type.rank > 1) return true;
+    for (const auto &nb : s.exp.bodies)
+      if (nb && scans_rows(p, *nb)) return true;
+    if (s.exp.lambda && scans_rows(p, s.exp.lambda->body)) return true;
+  }
+  return false;
+}
+
+// Bytes of a scalar in memory (bool as one byte).
+int64_t prim_bytes(PrimType t) { return std::max(1, prim_bits(t) / 8); }
+
+bool is_var(const core::SubExp &a, int v) { return a.is_var() && a.var == v; }
+
+bool same_subexp(const core::SubExp &a, const core::SubExp &b) {
+  return a.is_var() ? a.var == b.var : !b.is_var() && a.constant == b.constant;
+}
+
+// The operation a SOAC (or iota, replicate) is, if it is one.
+std::optional<OpKind> op_kind(core::ExpKind k) {
+  switch (k) {
+  case core::ExpKind::Map: return OpKind::Map;
+  case core::ExpKind::Iota: return OpKind::Iota;
+  case core::ExpKind::Replicate: return OpKind::Replicate;
+  case core::ExpKind::Reduce: return OpKind::Reduce;
+  case core::ExpKind::Scan: return OpKind::Scan;
+  case core::ExpKind::Scatter: return OpKind::Scatter;
+  case core::ExpKind::Hist: return OpKind::Hist;
+  default: return std::nullopt;
+  }
+}
+
+// The operation of statement s (a SOAC, iota or replicate) at `level`, over its width
+// (a scatter's or reduce_by_index's: the number of indices); `comm` for the operator of
+// a grid-level one (a thread combines in order).
+std::unique_ptr<SegOp> new_op(const core::Program &p, const core::Stm &s, Level level = Level::Grid) {
+  const core::Exp &e = s.exp;
+  auto op = std::make_unique<SegOp>();
+  op->stm = &s;
+  op->kind = *op_kind(e.kind);
+  op->level = level;
+  if (e.kind == core::ExpKind::Scatter || e.kind == core::ExpKind::Hist) {
+    const core::VarInfo &is = p.var(e.arrays[e.kind == core::ExpKind::Scatter ? 1 : s.pat.size()]);
+    op->space = {is.shape.empty() ? core::SubExp::i64(-1) : is.shape[0]};
+  } else {
+    op->space = {e.args[0]};
+  }
+  op->comm = level == Level::Grid &&
+             (e.kind == core::ExpKind::Reduce || e.kind == core::ExpKind::Scan || e.kind == core::ExpKind::Hist) &&
+             commutative(e);
+  return op;
+}
+
+// The inputs of a kernel (ProgramGen::SlotList): the fused maps among them and among
+// their own inputs, transitively, and whether any of those needs the prelude.
+struct Inputs {
+  std::set<int> added;
+  std::vector<const core::Stm *> fused;
+  std::vector<int> vars; // the values it gets (not fused), in order
+  bool prelude = false;
+};
+
+class Extractor {
+public:
+  Extractor(const core::Program &p, GenOptions opts, KernelProgram &out) : p_(p), out_(out) {
+    out_.may_fail = !p.failures.records.empty();
+    out_.defer_checks = out_.may_fail && opts.deferred_checks;
+  }
+
+  void entry(const core::Function &fn) {
+    fused_.clear();
+    bound_.clear();
+    defs_.clear();
+    collect_defs(fn.body, defs_);
+    for (size_t k = 0; k < fn.params.size(); k++) {
+      bound_.insert(fn.params[k]);
+      if (k < fn.param_shape_vars.size())
+        for (int v : fn.param_shape_vars[k]) bound_.insert(v);
+    }
+    find_divisors(fn.body, false);
+    out_.entries.push_back(KernelProgram::Entry{&fn, {}});
+    block(fn.body, out_.entries.back().body);
+  }
+
+private:
+  // ---- the host walk (as FnGen::body generates host code)
+
+  void block(const core::Body &b, HostBlock &out) {
+    for (const core::Stm &s : b.stms) host_stm(b, s, out);
+  }
+
+  void bind_pat(const core::Stm &s) { bound_.insert(s.pat.begin(), s.pat.end()); }
+
+  void add_op(HostBlock &out, const core::Stm &s, std::unique_ptr<SegOp> op) {
+    out_.ops_[&s] = op.get();
+    HostItem it;
+    it.kind = HostItem::Kind::Op;
+    it.stm = &s;
+    it.op = std::move(op);
+    out.items.push_back(std::move(it));
+  }
+
+  void host_stm(const core::Body &b, const core::Stm &s, HostBlock &out) {
+    const core::Exp &e = s.exp;
+    switch (e.kind) {
+    case core::ExpKind::Map:
+    case core::ExpKind::Iota:
+      if (e.kind == core::ExpKind::Map && host_loop(b, s)) {
+        add_op(out, s, host_loop_op(b, s));
+        break;
+      }
+      if (FnGen::consumed_whole(p_, b, s)) {
+        std::unique_ptr<SegOp> op = new_op(p_, s);
+        op->strategy = Strategy::Fused;
+        for (int v : s.pat) fused_[v] = &s;
+        add_op(out, s, std::move(op));
+        break;
+      }
+      add_op(out, s, e.kind == core::ExpKind::Iota ? iota_op(s) : map_op(b, s));
+      break;
+    case core::ExpKind::Replicate: add_op(out, s, replicate_op(s)); break;
+    case core::ExpKind::Reduce: add_op(out, s, reduce_op(s)); break;
+    case core::ExpKind::Scan: add_op(out, s, scan_op(s)); break;
+    case core::ExpKind::Scatter: add_op(out, s, scatter_op(b, s)); break;
+    case core::ExpKind::Hist: {
+      std::unique_ptr<SegOp> op = hist_op(b, s);
+      // The first of a pair binds its result where its partner stands.
+      bool waits = op->waits;
+      add_op(out, s, std::move(op));
+      if (waits) return;
+      break;
+    }
+    case core::ExpKind::If: {
+      HostItem it;
+      it.kind = HostItem::Kind::If;
+      it.stm = &s;
+      it.blocks.resize(2);
+      block(*e.bodies[0], it.blocks[0]);
+      block(*e.bodies[1], it.blocks[1]);
+      out.items.push_back(std::move(it));
+      break;
+    }
+    case core::ExpKind::Loop: {
+      HostItem it;
+      it.kind = HostItem::Kind::Loop;
+      it.stm = &s;
+      bound_.insert(e.loop_params.begin(), e.loop_params.end());
+      if (e.loop_var >= 0) bound_.insert(e.loop_var);
+      if (e.is_while) {
+        it.blocks.emplace_back();
+        block(*e.bodies[1], it.blocks.back());
+      }
+      it.blocks.emplace_back();
+      block(*e.bodies[0], it.blocks.back());
+      out.items.push_back(std::move(it));
+      break;
+    }
+    case core::ExpKind::ArrayLit: case core::ExpKind::Copy: case core::ExpKind::Update:
+    case core::ExpKind::UpdateSlice: case core::ExpKind::Reshape: case core::ExpKind::Concat: {
+      HostItem it;
+      it.kind = HostItem::Kind::Array;
+      it.stm = &s;
+      out.items.push_back(std::move(it));
+      break;
+    }
+    default: break;
+    }
+    bind_pat(s);
+  }
+
+  // ---- what the host knows
+
+  // A size or scalar the host has: a constant or a scalar bound in host code.
+  bool on_host(const core::SubExp &w) const { return !w.is_var() || bound_.count(w.var); }
+
+  // Whether the host can compute a size before a kernel that needs it: bound on the
+  // host, or scalar arithmetic on such values in the lambdas (ProgramGen::host_size).
+  bool size_known(const core::SubExp &s) const {
+    return host_size_known(s, defs_, [&](int v) -> std::optional<bool> {
+      if (!bound_.count(v)) return std::nullopt;
+      return p_.var(v).type.rank == 0;
+    });
+  }
+
+  // Integer variables that some lambda divides by (/ % // %%).
+  void find_divisors(const core::Body &b, bool in_lambda) {
+    for (const core::Stm &s : b.stms) {
+      const core::Exp &e = s.exp;
+      if (in_lambda && e.kind == core::ExpKind::BinOp && e.args[1].is_var() &&
+          magic_division(e.binop, p_.var(e.args[1].var).type.prim))
+        out_.divisors.insert(e.args[1].var);
+      for (const auto &nb : e.bodies)
+        if (nb) find_divisors(*nb, in_lambda);
+      if (e.lambda) find_divisors(e.lambda->body, true);
+    }
+  }
+
+  // ---- kernel inputs
+
+  void add_input(Inputs &in, int v) const {
+    if (!in.added.insert(v).second) return;
+    auto lz = fused_.find(v);
+    if (lz == fused_.end()) {
+      in.vars.push_back(v);
+      return;
+    }
+    const core::Stm &ms = *lz->second;
+    in.added.insert(ms.pat.begin(), ms.pat.end());
+    in.fused.push_back(&ms);
+    if (ms.exp.args[0].is_var()) add_input(in, ms.exp.args[0].var);
+    if (ms.exp.kind == core::ExpKind::Iota) return; // computed from the index alone
+    in.prelude = in.prelude || needs_prelude(ms.exp.lambda->body);
+    for (int f : lambda_free_vars(p_, *ms.exp.lambda)) add_input(in, f);
+    for (int a : ms.exp.arrays) add_input(in, a);
+  }
+
+  Inputs inputs(const core::Lambda *free_of, const std::vector<int> &arrays) const {
+    Inputs in;
+    if (free_of)
+      for (int v : lambda_free_vars(p_, *free_of)) add_input(in, v);
+    for (int a : arrays) add_input(in, a);
+    return in;
+  }
+
+  // Whether a fused map among `in` makes arrays (scratch memory in the kernel).
+  bool fused_allocate(const Inputs &in) const {
+    for (const core::Stm *f : in.fused)
+      if (f->exp.kind == core::ExpKind::Map && body_allocates(p_, f->exp.lambda->body)) return true;
+    return false;
+  }
+
+  // Whether the fused maps among `in` are all straight-line code.
+  static bool fused_elementwise(const Inputs &in) {
+    for (const core::Stm *f : in.fused)
+      if (f->exp.kind == core::ExpKind::Map && !elementwise(f->exp.lambda->body)) return false;
+    return true;
+  }
+
+  // The operation's kernels read `in`: its fused maps and the values they get.
+  static void add_inputs(SegOp &op, const Inputs &in) {
+    for (const core::Stm *f : in.fused)
+      if (std::find(op.fused.begin(), op.fused.end(), f) == op.fused.end()) op.fused.push_back(f);
+    for (int v : in.vars)
+      if (std::find(op.inputs.begin(), op.inputs.end(), v) == op.inputs.end()) op.inputs.push_back(v);
+  }
+
+  // Whether the maps fused into these arrays (recursively) are straight-line code, cheap
+  // to recompute in every thread that reads an element.
+  bool cheap_inputs(const std::vector<int> &arrays) const {
+    return std::all_of(arrays.begin(), arrays.end(), [&](int a) {
+      auto lz = fused_.find(a);
+      if (lz == fused_.end() || lz->second->exp.kind != core::ExpKind::Map) return true;
+      const core::Exp &m = lz->second->exp;
+      return elementwise(m.lambda->body) && cheap_inputs(m.arrays);
+    });
+  }
+
+  // Whether code run on garbage (after an earlier kernel failed) could loop for long or
+  // touch memory out of bounds: loops (their bounds may come from data), and indexing
+  // or updates without a check (#[unsafe], --unsafe; not those proved in range, which
+  // are in bounds whatever the data).
+  bool needs_prelude(const core::Body &b) const {
+    for (const core::Stm &st : b.stms) {
+      const core::Exp &x = st.exp;
+      if (x.kind == core::ExpKind::Loop) return true;
+      // An index whose check was proved not to fail is in bounds whatever the data
+      // (docs/CHECKS.md, Note [Proved in range]).
+      if ((x.kind == core::ExpKind::Index || x.kind == core::ExpKind::Update) && x.site < 0 &&
+          !x.args.empty() && !(x.check >= 0 && p_.candidates[size_t(x.check)].eliminated()))
+        return true;
+      for (const auto &nb : x.bodies)
+        if (nb && needs_prelude(*nb)) return true;
+      if (x.lambda && needs_prelude(x.lambda->body)) return true;
+    }
+    return false;
+  }
+
+  // The prelude of a kernel: a program none of whose checks can fail has none.
+  bool prelude(bool wanted) const { return wanted && out_.may_fail; }
+
+  Kernel kernel(const char *name, bool blocks, std::string launch, bool prelude_wanted, bool rerun) const {
+    Kernel k;
+    k.name = name;
+    k.blocks = blocks;
+    k.launch = std::move(launch);
+    k.prelude = prelude(prelude_wanted);
+    k.rerun = rerun;
+    return k;
+  }
+
+  std::string sub(const core::SubExp &s) const {
+    if (s.is_var()) return p_.var(s.var).name;
+    return std::to_string(s.constant.as_i64());
+  }
+
+  // ---- maps
+
+  // Note [Maps whose arrays are sized inside] in program_gen.cpp: the lambda makes an
+  // array whose size the host cannot know before a launch, or scans arrays of arrays.
+  bool host_loop(const core::Body &b, const core::Stm &s) const {
+    const core::Exp &e = s.exp;
+    // In a kernel the lambda's results are written in place, except when the map is
+    // fused into its readers (then they are arrays of the element).
+    std::map<int, size_t> dests;
+    if (!FnGen::consumed_whole(p_, b, s)) dests = FnGen::in_place_results(p_, *e.lambda);
+    auto known = [&](const core::SubExp &d) { return size_known(d); };
+    return arena_dynamic(p_, e.lambda->body, dests, known) || scans_rows(p_, e.lambda->body);
+  }
+
+  std::unique_ptr<SegOp> host_loop_op(const core::Body &b, const core::Stm &s) {
+    const core::Exp &e = s.exp;
+    std::unique_ptr<SegOp> op = new_op(p_, s);
+    op->strategy = Strategy::HostLoop;
+    // Its arrays are read row by row on the host: those computed where read (fused maps
+    // and iotas) are computed first, by kernels of their own.
+    for (int a : e.arrays) {
+      auto lz = fused_.find(a);
+      if (lz == fused_.end()) continue;
+      const core::Stm &ls = *lz->second;
+      for (int v : ls.pat) fused_.erase(v);
+      // (Generated while the host loop's body is the one being generated.)
+      op->materialized.push_back(ls.exp.kind == core::ExpKind::Iota ? iota_op(ls) : map_op(b, ls));
+    }
+    // The lambda as host code; its variables are not the host's after the loop.
+    std::set<int> before = bound_;
+    bound_.insert(e.lambda->params.begin(), e.lambda->params.end());
+    op->host_body = std::make_unique<HostBlock>();
+    block(e.lambda->body, *op->host_body);
+    bound_ = std::move(before);
+    return op;
+  }
+
+  std::unique_ptr<SegOp> iota_op(const core::Stm &s) const {
+    std::unique_ptr<SegOp> op = new_op(p_, s);
+    op->strategy = Strategy::Threads;
+    op->versions.push_back(Version{Guard::Always, Strategy::Threads,
+                                   {kernel("iota", false, sub(s.exp.args[0]), false, false)}});
+    return op;
+  }
+
+  // Perfectly nested maps, `map (\x -> ... map g ys) xs` whose outer lambda is scalar
+  // code (and iotas) followed by one inner map of scalars whose results are the
+  // lambda's, whose width is known on the host, whose element makes no arrays, and
+  // whose outer arrays are cheap to recompute: the inner map.
+  const core::Stm *nested_inner_map(const core::Stm &s) const {
+    const core::Body &body = s.exp.lambda->body;
+    if (body.stms.empty()) return nullptr;
+    const core::Stm &in = body.stms.back();
+    if (in.exp.kind != core::ExpKind::Map || in.pat.size() != body.result.size()) return nullptr;
+    for (size_t j = 0; j < in.pat.size(); j++) {
+      const core::SubExp &r = body.result[j];
+      if (!r.is_var() || r.var != in.pat[j] || p_.var(in.pat[j]).type.rank != 1) return nullptr;
+    }
+    // The inner width: known on the host (a constant or a size bound outside).
+    if (!on_host(in.exp.args[0])) return nullptr;
+    // The statements before it: scalar code, and iotas that the inner map reads whole.
+    for (size_t k = 0; k + 1 < body.stms.size(); k++) {
+      const core::Stm &st = body.stms[k];
+      if (st.exp.kind == core::ExpKind::Iota) {
+        if (!FnGen::consumed_whole(p_, body, st)) return nullptr;
+        continue;
+      }
+      if (st.exp.bodies.empty() && !st.exp.lambda) {
+        switch (st.exp.kind) {
+        case core::ExpKind::SubExp: case core::ExpKind::BinOp: case core::ExpKind::UnOp:
+        case core::ExpKind::Convert: case core::ExpKind::PrimFn: case core::ExpKind::Index:
+        case core::ExpKind::Assert: break;
+        default: return nullptr;
+        }
+        continue;
+      }
+      if (st.exp.kind != core::ExpKind::If) return nullptr;
+      for (const auto &b : st.exp.bodies)
+        if (b && !elementwise(*b)) return nullptr;
+    }
+    // Maps fused into the outer arrays are recomputed by every thread of a row.
+    if (!cheap_inputs(s.exp.arrays)) return nullptr;
+    // The inner element's work may loop or reduce, but not make arrays (there would be
+    // scratch memory for every inner element).
+    if (body_allocates(p_, in.exp.lambda->body)) return nullptr;
+    return &in;
+  }
+
+  // A map over few elements (segments) whose lambda is cheap statements, one reduction
+  // over scalars of a long array (typically a map fused into it), and straight-line
+  // scalar statements after it: the reduction.
+  const core::Stm *segmented_reduce(const core::Stm &s) const {
+    const core::Body &body = s.exp.lambda->body;
+    for (int v : s.pat)
+      if (p_.var(v).type.rank != 1) return nullptr;
+    size_t r = 0;
+    while (r < body.stms.size() && body.stms[r].exp.kind != core::ExpKind::Reduce) r++;
+    if (r == body.stms.size()) return nullptr;
+    const core::Stm &red = body.stms[r];
+    const core::Exp &re = red.exp;
+    // Scalar operands, as the block kernels take them (block_operands).
+    for (int v : red.pat)
+      if (p_.var(v).type.rank != 0) return nullptr;
+    for (int a : re.arrays)
+      if (p_.var(a).type.rank != 1) return nullptr;
+    if (body_allocates(p_, re.lambda->body)) return nullptr;
+    // The width is known on the host (the blocks per segment), and so are the
+    // operator's free variables (the kernels' trees combine outside the segment's
+    // statements).
+    if (!on_host(re.args[0])) return nullptr;
+    for (int v : lambda_free_vars(p_, *re.lambda))
+      if (!bound_.count(v)) return nullptr;
+    // Before the reduction: scalar code, views, and maps and iotas that it reads whole
+    // (fused into it), which make no arrays; after it: scalar code.
+    for (size_t k = 0; k < body.stms.size(); k++) {
+      const core::Stm &st = body.stms[k];
+      if (k == r) continue;
+      if (k < r && (st.exp.kind == core::ExpKind::Iota || st.exp.kind == core::ExpKind::Map)) {
+        if (!FnGen::consumed_whole(p_, body, st)) return nullptr;
+        if (st.exp.lambda && body_allocates(p_, st.exp.lambda->body)) return nullptr;
+        continue;
+      }
+      if (!elementwise_stm(st)) return nullptr;
+    }
+    if (!cheap_inputs(s.exp.arrays)) return nullptr;
+    return &red;
+  }
+
+  // Whether few segments of this segmented reduction are better reduced across rows:
+  // a commutative operator, and the lambda reads some array with the segment as its
+  // last index (w[i, j]: consecutive segments read neighbouring elements).
+  bool segred_across_rows(const core::Stm &s, const core::Stm &red) const {
+    if (!commutative(red.exp)) return false;
+    const core::Lambda &l = *s.exp.lambda;
+    std::set<int> seg(l.params.begin(), l.params.end());
+    std::function<bool(const core::Body &)> minor = [&](const core::Body &body) {
+      for (const core::Stm &st : body.stms) {
+        const core::Exp &x = st.exp;
+        if (x.kind == core::ExpKind::Index && x.args.size() >= 2 &&
+            int(x.args.size()) == p_.var(x.arrays[0]).type.rank && x.args.back().is_var() &&
+            seg.count(x.args.back().var))
+          return true;
+        if (x.lambda && minor(x.lambda->body)) return true;
+        for (const std::unique_ptr<core::Body> &bb : x.bodies)
+          if (minor(*bb)) return true;
+      }
+      return false;
+    };
+    return minor(l.body);
+  }
+
+  // A map over iota n whose lambda is not straight-line code (that runs in lanes) and
+  // splits its index t into t / p and t % p at its top level (Div or Quot, Mod or Rem;
+  // the same p, an i64 known on the host): p and those statements' results.
+  bool flat_split(const core::Stm &s, SegOp &op) const {
+    const core::Exp &e = s.exp;
+    if (e.arrays.size() != 1 || elementwise(e.lambda->body)) return false;
+    auto lz = fused_.find(e.arrays[0]);
+    if (lz == fused_.end() || lz->second->exp.kind != core::ExpKind::Iota || lz->second->exp.to != PrimType::I64)
+      return false;
+    int t = e.lambda->params[0];
+    bool have_p = false;
+    std::vector<int> quot, rem;
+    core::SubExp p;
+    for (const core::Stm &st : e.lambda->body.stms) {
+      const core::Exp &x = st.exp;
+      if (x.kind != core::ExpKind::BinOp || !is_var(x.args[0], t)) continue;
+      bool q = x.binop == BinOp::Div || x.binop == BinOp::Quot;
+      bool r = x.binop == BinOp::Mod || x.binop == BinOp::Rem;
+      if (!q && !r) continue;
+      const core::SubExp &d = x.args[1];
+      if (!on_host(d)) continue;
+      if (have_p && !same_subexp(d, p)) continue;
+      if (!have_p && p_.type_of(d).prim != PrimType::I64) continue;
+      p = d;
+      have_p = true;
+      (q ? quot : rem).push_back(st.pat[0]);
+    }
+    if (quot.empty() || rem.empty()) return false;
+    op.split_p = p;
+    op.split_quot = quot;
+    op.split_rem = rem;
+    return true;
+  }
+
+  // Whether s is a map of one element (width the constant 1) each of whose results the
+  // host reads once, at [0], and nothing else reads (Note [Sequential loops in one
+  // thread] in compiler/offload_sequential_loops.cpp): its results go to read-back
+  // memory.
+  bool read_back_once(const core::Body &body, const core::Stm &s) const {
+    const core::Exp &e = s.exp;
+    if (e.args[0].is_var() || e.args[0].constant.as_i64() != 1) return false;
+    for (int v : s.pat) {
+      if (p_.var(v).type.rank != 1) return false;
+      for (const core::SubExp &r : body.result)
+        if (is_var(r, v)) return false;
+      // One reader: an Index of [0] in the same body (not in a branch, loop or lambda).
+      int readers = 0;
+      for (const core::Stm &st : body.stms) {
+        if (&st == &s || !core::mentions(st.exp, {v})) continue;
+        const core::Exp &x = st.exp;
+        bool at_0 = x.kind == core::ExpKind::Index && x.arrays[0] == v && x.args.size() == 1 &&
+                    !x.args[0].is_var() && x.args[0].constant.as_i64() == 0;
+        if (!at_0 || ++readers > 1) return false;
+      }
+      if (readers != 1) return false;
+    }
+    return true;
+  }
+
+  // A map's kernels read its lambda's free variables, then its arrays.
+  Inputs map_inputs(const core::Stm &s) const { return inputs(s.exp.lambda.get(), s.exp.arrays); }
+
+  // Whether a map kernel's threads need scratch memory: its lambda (results in place)
+  // or a map fused into it makes arrays.
+  bool map_arena(const core::Stm &s, const Inputs &in) const {
+    return arena_need(p_, s.exp.lambda->body, FnGen::in_place_results(p_, *s.exp.lambda), nullptr, {}).any ||
+           fused_allocate(in);
+  }
+
+  // The versions of a map that is not nested or a segmented reduction (the last ones
+  // of a segmented reduction's).
+  void plain_map_versions(const core::Stm &s, SegOp &op) const {
+    const core::Exp &e = s.exp;
+    Inputs in = map_inputs(s);
+    add_inputs(op, in);
+    bool pre = in.prelude || needs_prelude(e.lambda->body);
+    std::string n = sub(e.args[0]);
+    if (flat_split(s, op)) {
+      op.versions.push_back(Version{Guard::SplitPositive, Strategy::SplitTiles,
+                                    {kernel("map", false, "tiles of ceil(" + n + " / " + sub(op.split_p) + ") x " +
+                                                              sub(op.split_p),
+                                            pre, true)}});
+      op.versions.push_back(Version{Guard::Always, Strategy::Threads, {kernel("map", false, n, pre, true)}});
+      return;
+    }
+    bool lanes = !map_arena(s, in) && elementwise(e.lambda->body) && fused_elementwise(in);
+    for (int v : s.pat)
+      if (p_.var(v).type.rank != 1) lanes = false;
+    if (lanes) {
+      op.elems_per_thread = kMapLanes;
+      op.versions.push_back(Version{Guard::Always, Strategy::Lanes,
+                                    {kernel("map", false, "ceil(" + n + " / " + std::to_string(kMapLanes) + ")",
+                                            pre, true)}});
+      return;
+    }
+    op.versions.push_back(Version{Guard::Always, Strategy::Threads, {kernel("map", false, n, pre, true)}});
+  }
+
+  // `body`: the body being generated (read_back_once looks for the readers there).
+  std::unique_ptr<SegOp> map_op(const core::Body &body, const core::Stm &s) const {
+    const core::Exp &e = s.exp;
+    std::unique_ptr<SegOp> op = new_op(p_, s);
+    op->read_back = read_back_once(body, s);
+    std::string n = sub(e.args[0]);
+    if (const core::Stm *inner = nested_inner_map(s)) {
+      op->inner = inner;
+      op->space.push_back(inner->exp.args[0]);
+      Inputs in = map_inputs(s);
+      add_inputs(*op, in);
+      bool pre = in.prelude || needs_prelude(e.lambda->body);
+      bool straight_inner = elementwise(inner->exp.lambda->body);
+      op->rows_per_thread = straight_inner ? kTileRows : 1;
+      std::string tiles = "tiles of " + n + " x max(" + sub(inner->exp.args[0]) + ", 1)";
+      // Straight-line elements only: in a loop, i32 offsets (sign-extended per access)
+      // keep LLVM from stepping the addresses (matmul's k loop became slower).
+      if (!map_arena(s, in) && straight_inner && fused_elementwise(in)) {
+        Kernel k = kernel("map", false, tiles, pre, true);
+        // Several rows a thread: a launch bound (Note [Rows per thread]).
+        if (op->rows_per_thread > 1) k.blocks_per_sm = kTileRowsBlocksPerSm;
+        op->versions.push_back(Version{Guard::Narrow, Strategy::Tiles, {k}});
+      }
+      op->versions.push_back(Version{Guard::Always, Strategy::Tiles, {kernel("map", false, tiles, pre, true)}});
+    } else if (const core::Stm *red = segmented_reduce(s)) {
+      op->red = red;
+      op->space.push_back(red->exp.args[0]);
+      op->comm = commutative(red->exp);
+      Inputs in = map_inputs(s);
+      add_inputs(*op, in);
+      bool pre = in.prelude || needs_prelude(e.lambda->body);
+      std::string m = sub(red->exp.args[0]);
+      if (segred_across_rows(s, *red)) {
+        op->unroll = kRowsUnroll;
+        op->versions.push_back(Version{Guard::SegRedRowsFit, Strategy::SegRedRows,
+                                       {kernel("segred_rows", true, "num_blocks(" + m + " * " + n + ")", pre, true),
+                                        kernel("segred_segments", true, n, true, true)}});
+      }
+      op->versions.push_back(Version{Guard::SegRedFit, Strategy::SegRed,
+                                     {kernel("segred", true, n + " * num_blocks(" + m + ")", pre, true),
+                                      kernel("segred_segments", true, n, true, true)}});
+      plain_map_versions(s, *op);
+    } else {
+      plain_map_versions(s, *op);
+    }
+    op->strategy = op->versions.front().strategy;
+    thread_body(*op);
+    return op;
+  }
+
+  // ---- block kernels
+
+  // Whether the block kernels take a reduce or scan: scalar operands and results, and
+  // neither its operator nor a map fused into its arrays makes arrays (block kernels
+  // have no scratch memory: Note [Kernel memory]).
+  bool block_operands(const core::Stm &s, bool scan) const {
+    for (int r : s.pat)
+      if (p_.var(r).type.rank != (scan ? 1 : 0)) return false;
+    for (int a : s.exp.arrays)
+      if (p_.var(a).type.rank != 1) return false;
+    // (Found by kerb difftest: a reduction over a map whose lambda made an inner array
+    // stopped the compiler with an internal error.)
+    if (body_allocates(p_, s.exp.lambda->body)) return false;
+    std::function<bool(int)> fused_allocates = [&](int v) {
+      auto lz = fused_.find(v);
+      if (lz == fused_.end()) return false;
+      const core::Exp &m = lz->second->exp;
+      if (!m.lambda) return false; // a fused iota
+      if (body_allocates(p_, m.lambda->body)) return true;
+      for (int a : m.arrays)
+        if (fused_allocates(a)) return true;
+      return false;
+    };
+    for (int a : s.exp.arrays)
+      if (fused_allocates(a)) return false;
+    return true;
+  }
+
+  // Bytes of one element of each result, together.
+  int64_t result_bytes(const core::Stm &s) const {
+    int64_t bytes = 0;
+    for (int r : s.pat) bytes += prim_bytes(p_.var(r).type.prim);
+    return bytes;
+  }
+
+  std::unique_ptr<SegOp> reduce_op(const core::Stm &s) const {
+    const core::Exp &e = s.exp;
+    std::unique_ptr<SegOp> op = new_op(p_, s);
+    std::string n = sub(e.args[0]);
+    Inputs in = inputs(e.lambda.get(), e.arrays);
+    add_inputs(*op, in);
+    if (!block_operands(s, false)) {
+      op->versions.push_back(Version{Guard::Always, Strategy::Chunked,
+                                     {kernel("reduce_chunks", false, "num_blocks(" + n + ") * block_size", true, true),
+                                      kernel("reduce_chunk_results", false, "1", true, true)}});
+    } else {
+      bool pre = in.prelude || needs_prelude(e.lambda->body);
+      Inputs free = inputs(e.lambda.get(), {});
+      bool pre2 = free.prelude || needs_prelude(e.lambda->body);
+      Kernel first = kernel("reduce", true, "num_blocks(" + n + ")", pre, true);
+      Kernel last = kernel("reduce_partials", true, "1", pre2, true);
+      Strategy st = op->comm ? Strategy::BlockTree : Strategy::WarpRuns;
+      if (st == Strategy::BlockTree) {
+        // 4- or 8-byte results: eight blocks per multiprocessor, when nothing is fused
+        // into the first pass (see block_body).
+        int64_t bytes = result_bytes(s);
+        bool plain = std::none_of(e.arrays.begin(), e.arrays.end(), [&](int a) { return fused_.count(a) > 0; });
+        if (bytes == 4 || bytes == 8) {
+          if (plain) first.blocks_per_sm = kReduceBlocksPerSm;
+          last.blocks_per_sm = kReduceBlocksPerSm;
+        }
+        // Groups of kMapLanes read with one vector load (Note [Commutative reductions
+        // in lanes]) when the fused maps are straight-line code.
+        if (fused_elementwise(in)) op->elems_per_thread = kMapLanes;
+      }
+      if (st == Strategy::WarpRuns) op->elems_per_thread = tile_items(result_bytes(s));
+      op->versions.push_back(Version{Guard::Always, st, {first, last}});
+    }
+    op->strategy = op->versions.front().strategy;
+    thread_body(*op);
+    return op;
+  }
+
+  std::unique_ptr<SegOp> scan_op(const core::Stm &s) const {
+    const core::Exp &e = s.exp;
+    std::unique_ptr<SegOp> op = new_op(p_, s);
+    std::string n = sub(e.args[0]);
+    Inputs in = inputs(e.lambda.get(), e.arrays);
+    add_inputs(*op, in);
+    if (!block_operands(s, true)) {
+      std::string threads = "num_blocks(" + n + ") * block_size";
+      op->versions.push_back(Version{Guard::Always, Strategy::Chunked,
+                                     {kernel("scan_chunks", false, threads, true, true),
+                                      kernel("scan_chunk_prefixes", false, "1", true, false),
+                                      kernel("scan_chunks_from_prefixes", false, threads, true, true)}});
+    } else {
+      bool pre = in.prelude || needs_prelude(e.lambda->body);
+      op->elems_per_thread = tile_items(result_bytes(s));
+      op->versions.push_back(Version{Guard::Always, Strategy::ReduceThenScan,
+                                     {kernel("scan_totals", true, "num_blocks(" + n + ")", pre, true),
+                                      kernel("scan", true, "num_blocks(" + n + ")", pre, true)}});
+    }
+    op->strategy = op->versions.front().strategy;
+    thread_body(*op);
+    return op;
+  }
+
+  // ---- replicate, scatter, reduce_by_index
+
+  // Note [Replicate as a memset] in thread_kernels.cpp.
+  static bool fills_with_memset(PrimType t, const core::SubExp &v) {
+    int64_t es = prim_bytes(t);
+    if (es == 1 || es == 2 || es == 4) return true;
+    if (es != 8 || v.is_var()) return false;
+    uint64_t u = v.constant.bits.u;
+    if (t == PrimType::F64) std::memcpy(&u, &v.constant.bits.f64, 8);
+    return uint32_t(u) == uint32_t(u >> 32);
+  }
+
+  std::unique_ptr<SegOp> replicate_op(const core::Stm &s) const {
+    const core::Exp &e = s.exp;
+    std::unique_ptr<SegOp> op = new_op(p_, s);
+    PrimType t = p_.var(s.pat[0]).type.prim;
+    bool scalar = !e.args[1].is_var() || p_.var(e.args[1].var).type.rank == 0;
+    if (scalar && fills_with_memset(t, e.args[1])) {
+      op->strategy = Strategy::Memset;
+      return op;
+    }
+    if (e.args[1].is_var()) op->inputs = {e.args[1].var};
+    std::string total = sub(e.args[0]) + (scalar ? "" : " * row");
+    op->versions.push_back(Version{Guard::Always, Strategy::Threads, {kernel("replicate", false, total, false, false)}});
+    op->strategy = Strategy::Threads;
+    return op;
+  }
+
+  // Whether statement s (a scatter or reduce_by_index) may update array `var` in place:
+  // it is a `replicate` of the same body that nothing else reads (its buffer is the
+  // replicate's own and dies here); otherwise s updates a fresh copy.
+  bool dest_in_place(const core::Body &body, int var, const core::Stm &s) const {
+    bool replicated = false, other_use = false;
+    std::set<int> vars{var};
+    for (const core::Stm &st : body.stms) {
+      if (std::find(st.pat.begin(), st.pat.end(), var) != st.pat.end())
+        replicated = st.exp.kind == core::ExpKind::Replicate;
+      else if (&st != &s && core::mentions(st.exp, vars))
+        other_use = true;
+    }
+    for (const core::SubExp &r : body.result)
+      if (is_var(r, var)) other_use = true;
+    // Nor read by s itself other than as this destination (its values, another
+    // destination, its operator).
+    const core::Exp &e = s.exp;
+    other_use = other_use || std::count(e.arrays.begin(), e.arrays.end(), var) != 1 ||
+                std::any_of(e.args.begin(), e.args.end(), [var](const core::SubExp &a) { return is_var(a, var); }) ||
+                (e.lambda && lambda_free_vars(p_, *e.lambda).count(var));
+    return replicated && !other_use;
+  }
+
+  std::unique_ptr<SegOp> scatter_op(const core::Body &b, const core::Stm &s) const {
+    const core::Exp &e = s.exp;
+    std::unique_ptr<SegOp> op = new_op(p_, s);
+    op->dest_in_place = {dest_in_place(b, e.arrays[0], s)};
+    op->inputs = e.arrays;
+    bool rows = p_.var(e.arrays[0]).type.rank > 1;
+    std::string n = "length(" + p_.var(e.arrays[1]).name + ")";
+    op->versions.push_back(Version{Guard::Always, Strategy::Threads,
+                                   {kernel("scatter", false, rows ? n + " * row" : n, false, false)}});
+    op->strategy = Strategy::Threads;
+    return op;
+  }
+
+  // How an update of reduce_by_index s combines into its bin: an atomicrmw, or a
+  // compare-and-swap loop that applies the operator (Cas); None where the operator is
+  // not one the code generator knows as commutative on one array of 32- or 64-bit
+  // scalars.
+  HistUpdate hist_update(const core::Stm &s) const {
+    const core::Exp &e = s.exp;
+    if (s.pat.size() != 1 || p_.var(s.pat[0]).type.rank != 1 || !commutative_operator(*e.lambda))
+      return HistUpdate::None;
+    PrimType t = p_.var(s.pat[0]).type.prim;
+    switch (t) {
+    case PrimType::I32: case PrimType::I64: case PrimType::U32: case PrimType::U64:
+    case PrimType::F32: case PrimType::F64: break;
+    default: return HistUpdate::None; // no atomics narrower than 32 bits
+    }
+    const core::Exp &op = e.lambda->body.stms[0].exp;
+    bool fl = is_float(t), sg = is_signed_int(t);
+    if (op.kind == core::ExpKind::BinOp) {
+      switch (op.binop) {
+      case BinOp::Add: return fl ? HistUpdate::FAdd : HistUpdate::Add;
+      case BinOp::BitAnd: return HistUpdate::And;
+      case BinOp::BitOr: return HistUpdate::Or;
+      case BinOp::BitXor: return HistUpdate::Xor;
+      default: break;
+      }
+    } else if (op.kind == core::ExpKind::PrimFn && !fl) {
+      // Float min and max go through the operator (its NaN rules) in a CAS loop.
+      if (op.prim_fn.fn == PrimFn::Min) return sg ? HistUpdate::Min : HistUpdate::UMin;
+      if (op.prim_fn.fn == PrimFn::Max) return sg ? HistUpdate::Max : HistUpdate::UMax;
+    }
+    return HistUpdate::Cas;
+  }
+
+  // Whether computing an update of a histogram reads memory at a computed index,
+  // loops or divides: the maps fused into its index and value arrays do (kmeans' sums:
+  // membership[q / d] * d + q % d).
+  bool wide_body(const core::Body &b) const {
+    for (const core::Stm &st : b.stms) {
+      const core::Exp &x = st.exp;
+      if (x.kind == core::ExpKind::Index || x.kind == core::ExpKind::Loop) return true;
+      // (A division by a variable; by a constant LLVM multiplies.)
+      if (x.kind == core::ExpKind::BinOp && x.args[1].is_var() &&
+          is_checked_division(x.binop, p_.var(x.args[1].var).type.prim))
+        return true;
+      for (const auto &nb : x.bodies)
+        if (nb && wide_body(*nb)) return true;
+      if (x.lambda && wide_body(x.lambda->body)) return true;
+    }
+    return false;
+  }
+
+  bool wide_update(const std::vector<int> &arrays) const {
+    for (int a : arrays) {
+      auto lz = fused_.find(a);
+      if (lz == fused_.end() || lz->second->exp.kind != core::ExpKind::Map) continue;
+      const core::Exp &m = lz->second->exp;
+      if (wide_body(m.lambda->body) || wide_update(m.arrays)) return true;
+    }
+    return false;
+  }
+
+  // The inputs of an atomic update kernel: the indices and the values.
+  Inputs hist_inputs(const core::Stm &s) const { return inputs(nullptr, {s.exp.arrays[1], s.exp.arrays[2]}); }
+
+  // Whether a reduce_by_index runs in shared memory: an atomicrmw update, no scratch
+  // memory (no map fused into it makes arrays).
+  bool shared_hist_ok(const core::Stm &s) const {
+    HistUpdate u = hist_update(s);
+    return u != HistUpdate::None && u != HistUpdate::Cas && !fused_allocate(hist_inputs(s));
+  }
+
+  // A reduce_by_index on its own (not paired).
+  void hist_versions(const core::Stm &s, SegOp &op) const {
+    const core::Exp &e = s.exp;
+    op.update = hist_update(s);
+    if (op.update == HistUpdate::None) {
+      size_t k = s.pat.size();
+      Inputs in = inputs(e.lambda.get(), std::vector<int>(e.arrays.begin() + long(k), e.arrays.end()));
+      add_inputs(op, in);
+      op.versions.push_back(Version{Guard::Always, Strategy::OneThread,
+                                    {kernel("hist", false, "1", in.prelude || needs_prelude(e.lambda->body), false)}});
+      return;
+    }
+    Inputs in = hist_inputs(s);
+    add_inputs(op, in);
+    std::string n = "length(" + p_.var(e.arrays[1]).name + ")";
+    if (op.update != HistUpdate::Cas && !fused_allocate(in)) {
+      shared_hist(op, {&s}, in.prelude);
+      return;
+    }
+    op.versions.push_back(Version{Guard::Always, Strategy::Atomic, {kernel("hist", false, n, in.prelude, true)}});
+  }
+
+  // One hist_shared kernel for these reduce_by_index (one, or a pair).
+  void shared_hist(SegOp &op, const std::vector<const core::Stm *> &parts, bool pre) const {
+    bool wide = false;
+    std::string total;
+    for (const core::Stm *x : parts) {
+      wide = wide || wide_update({x->exp.arrays[1], x->exp.arrays[2]});
+      total += std::string(total.empty() ? "" : " + ") + "length(" + p_.var(x->exp.arrays[1]).name + ")";
+    }
+    op.wide = wide;
+    op.unroll = wide ? kSharedHistWideUnroll : kSharedHistUnroll;
+    int64_t per_sm = wide ? kSharedHistWideBlocksPerSm : kSharedHistBlocksPerSm;
+    Kernel k = kernel("hist_shared", true, "resident_blocks(" + total + ", " + std::to_string(per_sm) + ")", pre, true);
+    // (Wide updates: the grid counts on per_sm blocks fitting.)
+    if (wide) k.blocks_per_sm = per_sm;
+    op.versions.push_back(Version{Guard::Always, Strategy::SharedHist, {k}});
+  }
+
+  std::unique_ptr<SegOp> hist_op(const core::Body &b, const core::Stm &s) {
+    const core::Exp &e = s.exp;
+    std::unique_ptr<SegOp> op = new_op(p_, s);
+    // (Its destinations are inputs: updated in place or copied.)
+    op->inputs.assign(e.arrays.begin(), e.arrays.begin() + long(s.pat.size()));
+    for (size_t j = 0; j < s.pat.size(); j++) op->dest_in_place.push_back(dest_in_place(b, e.arrays[j], s));
+    // Note [Histograms in one kernel] in thread_kernels.cpp.
+    if (pending_partner_ == &s) {
+      SegOp *first = pending_hist_;
+      pending_hist_ = nullptr;
+      pending_partner_ = nullptr;
+      op->partner = first;
+      first->partner = op.get();
+      bind_pat(*first->stm);
+      if (shared_hist_ok(s)) {
+        op->paired = true;
+        op->update = hist_update(s);
+        Inputs in;
+        for (const core::Stm *x : {first->stm, &s}) {
+          add_input(in, x->exp.arrays[1]);
+          add_input(in, x->exp.arrays[2]);
+        }
+        op->inputs.insert(op->inputs.begin(), first->stm->exp.arrays[0]);
+        add_inputs(*op, in);
+        shared_hist(*op, {first->stm, &s}, in.prelude);
+        op->strategy = Strategy::SharedHist;
+        return op;
+      }
+      // Each on its own, the first now (what is fused may have changed since).
+      first->versions.clear();
+      first->fused.clear();
+      first->inputs.resize(first->stm->pat.size());
+      hist_versions(*first->stm, *first);
+      first->strategy = first->versions.front().strategy;
+      hist_versions(s, *op);
+      op->strategy = op->versions.front().strategy;
+      return op;
+    }
+    hist_versions(s, *op);
+    op->strategy = op->versions.front().strategy;
+    // The first of a pair waits for the next reduce_by_index of its body when nothing
+    // in between reads its result.
+    if (!pending_hist_ && shared_hist_ok(s)) {
+      std::set<int> result(s.pat.begin(), s.pat.end());
+      bool after = false;
+      for (const core::Stm &t : b.stms) {
+        if (&t == &s) {
+          after = true;
+          continue;
+        }
+        if (!after) continue;
+        if (core::mentions(t.exp, result)) break;
+        if (t.exp.kind == core::ExpKind::Hist) {
+          op->waits = true;
+          pending_hist_ = op.get();
+          pending_partner_ = &t;
+          break;
+        }
+      }
+    }
+    return op;
+  }
+
+  // ---- inside an element
+
+  // The operations of a kernel's element that run inside its thread (the lambda's
+  // SOACs, in nested bodies too): computed where read, written in place into the
+  // element's row, or sequential loops.
+  void thread_body(SegOp &op) const {
+    const core::Exp &e = op.stm->exp;
+    const core::Lambda *l = op.inner ? op.inner->exp.lambda.get() : e.lambda.get();
+    if (!l) return;
+    thread_ops(l->body, op.kind == OpKind::Map, op.body);
+  }
+
+  // `rows`: b is the body of a map's lambda whose element is written to its row
+  // (FnGen::map_element), where results may be made in place.
+  void thread_ops(const core::Body &b, bool rows, std::vector<std::unique_ptr<SegOp>> &out) const {
+    for (const core::Stm &s : b.stms) {
+      const core::Exp &e = s.exp;
+      for (const auto &nb : e.bodies)
+        if (nb) thread_ops(*nb, false, out);
+      if (!op_kind(e.kind)) continue;
+      std::unique_ptr<SegOp> op = new_op(p_, s, Level::Thread);
+      op->strategy = out_.in_thread(s);
+      if (op->strategy == Strategy::InPlace && !rows) op->strategy = Strategy::Sequential;
+      if (e.lambda) thread_ops(e.lambda->body, e.kind == core::ExpKind::Map && op->strategy != Strategy::Fused, op->body);
+      out.push_back(std::move(op));
+    }
+  }
+
+  const core::Program &p_;
+  KernelProgram &out_;
+  // Host maps and iotas computed where read (ProgramGen::host_lazy_): result -> statement.
+  std::map<int, const core::Stm *> fused_;
+  // Variables the host has bound (FnGen::has in host code), and every statement of the
+  // entry by the variables it binds (sizes the host may compute again).
+  std::set<int> bound_;
+  std::map<int, const core::Stm *> defs_;
+  // Note [Histograms in one kernel]: a reduce_by_index waiting for its partner.
+  SegOp *pending_hist_ = nullptr;
+  const core::Stm *pending_partner_ = nullptr;
+};
+
+} // namespace
+
+int64_t tile_items(int64_t element_bytes) {
+  int64_t items = std::clamp<int64_t>(kTileBytes / (kGpuBlockThreads * std::max<int64_t>(element_bytes, 1)), 1,
+                                      kTileItemsMax);
+  return items % 2 == 0 ? items - 1 : items;
+}
+
+// How the statements of every lambda run inside a thread (KernelProgram::in_thread,
+// in_place): maps and iotas that their body reads only whole are fused (the rule of
+// the host's, compiler/fusion.h), and the results of a map's lambda that a map, iota or
+// replicate of its body makes are written in place into the element's row.
+void in_thread(const core::Program &p, const core::Body &b, KernelProgram &out) {
+  for (const core::Stm &s : b.stms) {
+    const core::Exp &e = s.exp;
+    if ((e.kind == core::ExpKind::Map || e.kind == core::ExpKind::Iota) && FnGen::consumed_whole(p, b, s))
+      out.in_thread_[&s] = Strategy::Fused;
+    for (const auto &nb : e.bodies)
+      if (nb) in_thread(p, *nb, out);
+    if (!e.lambda) continue;
+    if (e.kind == core::ExpKind::Map) {
+      std::map<int, size_t> in_place = FnGen::in_place_results(p, *e.lambda);
+      for (const core::Stm &st : e.lambda->body.stms)
+        if (!st.pat.empty() && in_place.count(st.pat[0])) out.in_thread_[&st] = Strategy::InPlace;
+      if (!in_place.empty()) out.in_place_[e.lambda.get()] = std::move(in_place);
+    }
+    in_thread(p, e.lambda->body, out);
+  }
+}
+
+KernelProgram extract_kernels(const core::Program &p, GenOptions opts) {
+  KernelProgram out;
+  for (const core::Function &f : p.functions) in_thread(p, f.body, out);
+  Extractor x(p, opts, out);
+  for (const core::Function &f : p.functions) x.entry(f);
+  return out;
+}
+
+} // namespace kerb::codegen

@@ -1,0 +1,262 @@
+// The kernel IR: what each entry point of a core program becomes on the device, between
+// the core IR and LLVM. Host code (its blocks, branches and loops, as in the core IR)
+// holds segmented operations (maps, reductions, scans, histograms, scatters; iota and
+// replicate), each with where it runs (its level), the space of its iterations, the
+// maps computed inside it (fusion), the strategy chosen for it with its parameters, and
+// the kernels it launches, in versions that the host chooses among at run time.
+//
+// codegen/extract_kernels.cpp builds it from the core IR (every choice of which
+// statements become kernels and how they run is made there: Note [Kernel extraction]);
+// the LLVM emitters (program_gen.cpp, thread_kernels.cpp, block_kernels.cpp) read it
+// and decide nothing of that kind; `kerb check --emit=kernels` prints it
+// (print_kernels, kernel_ir.cpp). docs/CODEGEN.md describes the pipeline.
+//
+// Levels: every operation the host launches today is a grid-level one (the whole grid
+// works on it). The operations inside an element's body (a reduction in a map's lambda)
+// run at the thread level, sequentially in the element's thread; block- and warp-level
+// ones (the threads of a block cooperating on an element's inner operations) are what
+// SegOp::body is for, and are not made yet.
+#pragma once
+
+#include "codegen/gen_llvm.h"
+#include "compiler/core_ir.h"
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace kerb::codegen {
+
+// ---- parameters of the strategies (Note [Kernel extraction] in extract_kernels.cpp)
+
+// Elements a thread takes in a map of straight-line scalar code (lanes), and the group
+// a commutative reduction reads with one vector load.
+constexpr int64_t kMapLanes = 4;
+// Rows a thread of a 2-D tile takes when the inner element is straight-line code and
+// there are at least kTileRowsMin rows (Note [Rows per thread] in thread_kernels.cpp).
+constexpr int64_t kTileRows = 4;
+constexpr int64_t kTileRowsMin = 64;
+// Blocks an SM asked of ptxas for the 32-bit kernel of several rows a thread: 8 x 256
+// threads, at most 32 registers (Note [Rows per thread], the last paragraph).
+constexpr int64_t kTileRowsBlocksPerSm = 8;
+// A map whose lambda reduces runs as a segmented reduction for at most this many
+// segments (and across rows for at most kSegRedRowsMaxSegments), when the runtime
+// gives the reduction more than one block.
+constexpr int64_t kSegRedMaxSegments = 16384;
+constexpr int64_t kSegRedRowsMaxSegments = 64;
+// Histograms in shared memory (Note [Histograms in shared memory] in
+// thread_kernels.cpp): blocks per multiprocessor and updates a thread reads before it
+// applies them, for cheap updates and for wide ones (a gather, a loop, a division).
+constexpr int64_t kSharedHistBlocksPerSm = 2;
+constexpr int64_t kSharedHistUnroll = 8;
+constexpr int64_t kSharedHistWideBlocksPerSm = 4;
+constexpr int64_t kSharedHistWideUnroll = 1;
+// The tiled block kernels (Note [Tiled block kernels] in block_kernels.cpp): a tile
+// takes at most this many bytes of shared memory per block on the GPU; a thread takes
+// an odd number of elements of it (tile_items), at most kTileItemsMax.
+constexpr int64_t kTileBytes = 16384;
+constexpr int64_t kTileItemsMax = 15;
+int64_t tile_items(int64_t element_bytes);
+// Rows a thread of segred_rows loads before it combines them (Note [Segmented
+// reductions across rows] in block_kernels.cpp).
+constexpr int64_t kRowsUnroll = 4;
+// Block kernels of 4- or 8-byte scalars with no map fused into them run eight blocks
+// per multiprocessor (Note [Kernel extraction]).
+constexpr int64_t kReduceBlocksPerSm = 8;
+
+// ---- the IR
+
+// Where an operation runs: spread over the whole grid (what the host launches), inside
+// one block or one warp (the threads cooperating; not made yet), or inside one thread,
+// sequentially.
+enum class Level : uint8_t { Grid, Block, Warp, Thread };
+
+enum class OpKind : uint8_t { Map, Reduce, Scan, Hist, Scatter, Iota, Replicate };
+
+// How an operation runs.
+enum class Strategy : uint8_t {
+  // Not a kernel of its own.
+  Fused,       // map, iota: every reader computes the elements it reads
+  HostLoop,    // map: a host loop over the elements, the lambda as host code (Note [Maps
+               // whose arrays are sized inside] in program_gen.cpp)
+  Memset,      // replicate of a scalar: kerb_rt_fill (Note [Replicate as a memset])
+  Sequential,  // inside an element: in its thread, one element after the other
+  InPlace,     // inside an element: a map, iota or replicate written straight into the
+               // element's row of the outer map's result (destination passing)
+  // Threads kernels.
+  Threads,     // one thread per element (map, iota, replicate, scatter)
+  Lanes,       // map: kMapLanes consecutive elements per thread, vector loads and stores
+  Tiles,       // map over n x m (perfectly nested maps): one thread per inner element,
+               // 2-D tiles (Note [2-D tiles of map kernels])
+  SplitTiles,  // map over iota (n * p) whose lambda splits its index into t / p and t % p:
+               // 2-D tiles of ceil(n / p) x p
+  Atomic,      // reduce_by_index: one thread per update, an atomic into global memory
+  OneThread,   // reduce_by_index the atomics cannot do: one thread, in index order
+  // Blocks kernels.
+  SegRed,      // map whose lambda reduces: blocks per segment, then one block per segment
+  SegRedRows,  // the same with the first kernel walking rows (Note [Segmented reductions
+               // across rows])
+  BlockTree,   // reduce, commutative operator: interleaved chunks, a halving tree
+  WarpRuns,    // reduce, any operator: one contiguous run per warp (Note [Warp-contiguous
+               // reductions])
+  ReduceThenScan, // scan: block totals, then each block scans its part from its prefix
+  SharedHist,  // reduce_by_index: per-block histograms in shared memory (Note
+               // [Histograms in shared memory])
+  // Threads kernels again.
+  Chunked,     // reduce and scan of rows: each thread folds a contiguous chunk
+};
+
+// When the host takes a version (tested in order; the last is Always).
+enum class Guard : uint8_t {
+  Always,
+  SegRedRowsFit, // 1 <= segments <= kSegRedRowsMaxSegments, the reduction > 1 block
+  SegRedFit,     // segments <= kSegRedMaxSegments, the reduction > 1 block
+  SplitPositive, // p > 0
+  Narrow,        // every size, scalar and extent fits 32-bit arithmetic (Note [32-bit
+                 // map kernels] in narrow_index.cpp)
+};
+
+// How an update of a reduce_by_index combines into its bin.
+enum class HistUpdate : uint8_t { None, Add, FAdd, And, Or, Xor, Min, UMin, Max, UMax, Cas };
+
+// One kernel function and its launch.
+struct Kernel {
+  std::string name;      // the function is kerb_kernel_<id>_<name>
+  bool blocks = false;   // KernelDesc::Blocks (blocks with barriers), else Threads
+  std::string launch;    // how many threads (Threads) or blocks the host launches, in words
+  bool prelude = false;  // it looks at the failure slot first (docs/CHECKS.md, Note [The prelude])
+  bool rerun = false;    // its work computes the same run again: checks may be deferred
+                         // (Note [Deferred checks]); Threads kernels
+  int64_t blocks_per_sm = 0; // launch bound on the GPU (.minnctapersm), 0: none
+};
+
+// A version of an operation: when the host takes it, how it runs, what it launches.
+struct Version {
+  Guard guard = Guard::Always;
+  Strategy strategy = Strategy::Threads;
+  std::vector<Kernel> kernels;
+};
+
+struct SegOp;
+struct HostItem;
+
+// Host code: the items of a body, in order.
+struct HostBlock {
+  std::vector<HostItem> items;
+};
+
+// A segmented operation.
+struct SegOp {
+  const core::Stm *stm = nullptr; // its core statement
+  OpKind kind = OpKind::Map;
+  Level level = Level::Grid;
+  // The space of its iterations: [n] (elements, segments), [n, m] (nested maps; a
+  // segmented reduction's segments and the length reduced).
+  std::vector<core::SubExp> space;
+  Strategy strategy = Strategy::Threads; // the chosen one (that of the first version)
+  std::vector<Version> versions;         // empty for what is not a kernel
+  // Maps and iotas computed inside its kernels (fusion), in the order the kernels
+  // read them, and the values (arrays, scalars) the kernels get from the host, fused
+  // maps' inputs included. Its outputs are its statement's results (stm->pat).
+  std::vector<const core::Stm *> fused;
+  std::vector<int> inputs;
+  // Reductions, scans, histograms: the operator combines in any order (reduce_comm,
+  // or an operator known to commute).
+  bool comm = false;
+
+  // Parameters of the strategies.
+  int64_t elems_per_thread = 1;  // Lanes; BlockTree: groups read with one vector load
+                                 // where the arrays allow (lanes_fit); WarpRuns,
+                                 // ReduceThenScan: per tile (tile_items)
+  int64_t rows_per_thread = 1;   // Tiles: kTileRows (from kTileRowsMin rows)
+  const core::Stm *inner = nullptr; // Tiles: the inner map
+  const core::Stm *red = nullptr;   // SegRed, SegRedRows: the lambda's reduction
+  // SplitTiles: the divisor and the statements that give t / p and t % p.
+  core::SubExp split_p;
+  std::vector<int> split_quot, split_rem;
+  bool read_back = false;        // map: results in read-back memory (Note [Read-back memory])
+  // Scatter, reduce_by_index: destination j is updated in place (a replicate that
+  // nothing else reads: ProgramGen::consumed_dest), else in a fresh copy.
+  std::vector<bool> dest_in_place;
+  HistUpdate update = HistUpdate::None; // Atomic, SharedHist
+  bool wide = false;                    // SharedHist: wide updates
+  // SharedHist: updates read before they are applied; SegRedRows: rows loaded before
+  // they are combined.
+  int64_t unroll = 1;
+  // reduce_by_index pairs (Note [Histograms in one kernel]): the first `waits` and is
+  // launched where its partner stands; the second has `partner` = the first and is
+  // `paired` (one kernel for both) or launches the first's kernels, then its own.
+  const SegOp *partner = nullptr;
+  bool waits = false, paired = false;
+
+  // HostLoop: the kernels of fused maps among its arrays, made before the loop (they
+  // are read row by row), and the lambda's body as host code.
+  std::vector<std::unique_ptr<SegOp>> materialized;
+  std::unique_ptr<HostBlock> host_body;
+  // The operations inside an element (its lambda's), at the thread level today.
+  std::vector<std::unique_ptr<SegOp>> body;
+
+  const std::vector<Kernel> &kernels() const { return versions.front().kernels; }
+};
+
+// A statement of host code that matters for kernels: an operation, a branch or loop
+// holding some (blocks: then and else; a loop's condition, if `while`, then its body),
+// or an array statement the host makes (copies, updates, concatenations, literals,
+// reshapes).
+struct HostItem {
+  enum class Kind : uint8_t { Op, If, Loop, Array };
+  Kind kind = Kind::Op;
+  const core::Stm *stm = nullptr;
+  std::unique_ptr<SegOp> op;
+  std::vector<HostBlock> blocks;
+};
+
+struct KernelProgram {
+  struct Entry {
+    const core::Function *fn = nullptr;
+    HostBlock body;
+  };
+  std::vector<Entry> entries;
+  // Integer variables some lambda divides by: a kernel that gets one also gets its
+  // magic number (Note [Magic divisors] in scalar_ops.cpp).
+  std::set<int> divisors;
+  // Whether a check can fail (else no kernel has a prelude) and kernel threads defer
+  // their checks (--deferred-checks).
+  bool may_fail = false, defer_checks = false;
+
+  // The operation of a host statement (null: host code).
+  const SegOp *op(const core::Stm &s) const {
+    auto it = ops_.find(&s);
+    return it == ops_.end() ? nullptr : it->second;
+  }
+  std::map<const core::Stm *, const SegOp *> ops_;
+
+  // Inside a kernel's thread: how a statement of a lambda runs (Fused: a map or iota
+  // computed where it is read; InPlace: it writes straight into the row of its map's
+  // result when the map's element is stored there, FnGen::map_element; otherwise
+  // Sequential), and the results of a map's lambda so written (result variable ->
+  // index). FnGen reads them.
+  Strategy in_thread(const core::Stm &s) const {
+    auto it = in_thread_.find(&s);
+    return it == in_thread_.end() ? Strategy::Sequential : it->second;
+  }
+  const std::map<int, size_t> &in_place(const core::Lambda &l) const {
+    static const std::map<int, size_t> none;
+    auto it = in_place_.find(&l);
+    return it == in_place_.end() ? none : it->second;
+  }
+  std::map<const core::Stm *, Strategy> in_thread_;
+  std::map<const core::Lambda *, std::map<int, size_t>> in_place_;
+};
+
+// Kernel extraction (extract_kernels.cpp): the kernel IR of every entry point.
+KernelProgram extract_kernels(const core::Program &p, GenOptions opts = {});
+
+// `kerb check --emit=kernels`: a readable listing (kernel_ir.cpp).
+std::string print_kernels(const core::Program &p, const KernelProgram &k);
+
+const char *strategy_name(Strategy s);
+
+} // namespace kerb::codegen
