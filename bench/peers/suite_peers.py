@@ -10,8 +10,9 @@ the same expected outputs (bench/check_results.py's comparison and tolerances).
 JAX: `jax.jit` of the whole program, loops included (`lax.fori_loop`, `lax.while_loop`,
 `lax.scan`), with x64 on (gather's and histogram's indices and nn's index are i64 as in
 the .fut programs) and every result kept in the program's type (`jnp.cumsum(dtype=
-int32)`); sizes that give a result its shape (histogram's bins, kmeans' k) are static
-arguments. Matrix products at `precision=HIGHEST` (f32, not TF32). PyTorch: eager, loops
+int32)`); sizes that give a result its shape (histogram's bins, kmeans' k) and the loop
+counts of `fori_loop` (hotspot's and kmeans' iters, so that XLA knows the trip count, as
+`fori_loop`'s documentation advises) are static arguments. Matrix products at `precision=HIGHEST` (f32, not TF32). PyTorch: eager, loops
 in Python (small_kernels reads its loop's condition back every iteration, as the .fut
 program does); `torch.backends.cuda.matmul.allow_tf32 = False`. Not torch.compile: its
 first call compiles for tens of seconds a program (more with the Python loops unrolled
@@ -163,8 +164,8 @@ def jax_programs():
 
     return {"gather": (gather, ()), "stencil": (stencil, ()), "intdiv": (intdiv, ()), "reduce": (reduce, ()),
             "scan": (scan, ()), "matmul": (matmul, ()), "histogram": (histogram, (0,)),
-            "small_kernels": (small_kernels, ()), "hotspot": (hotspot, ()), "pathfinder": (pathfinder, ()),
-            "nn": (nn, ()), "kmeans": (kmeans, (0,)), "backprop": (backprop, ())}
+            "small_kernels": (small_kernels, ()), "hotspot": (hotspot, (0,)), "pathfinder": (pathfinder, ()),
+            "nn": (nn, ()), "kmeans": (kmeans, (0, 1)), "backprop": (backprop, ())}
 
 
 def run_jax(args, names, data, deadline, save):
