@@ -126,11 +126,15 @@ def in_time(fw, names, deadline):
         yield name
 
 
-def jax_report(jax):
-    """The start of a JAX report: the version and the device the programs run on."""
+def jax_setup():
+    """(jax with x64 on, the start of a JAX report: the version and the device the programs
+    run on). x64: the programs' indices are i64."""
+    import jax
+
+    jax.config.update("jax_enable_x64", True)
     dev = jax.devices()[0]
-    return {"framework": "jax", "version": jax.__version__, "device": str(dev), "platform": dev.platform,
-            "benchmarks": []}
+    return jax, {"framework": "jax", "version": jax.__version__, "device": str(dev), "platform": dev.platform,
+                 "benchmarks": []}
 
 
 def torch_setup(torch):

@@ -49,26 +49,13 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import check, in_time, jax_report, load, main, print_variant, time_variant  # noqa: E402
+from common import check, in_time, jax_setup, load, main, print_variant, time_variant  # noqa: E402
 from common import to_torch, torch_setup  # noqa: E402
+from reference import hotspot_constants  # noqa: E402 (common puts bench/ on the path)
 
 PROGRAMS = ["gather", "stencil", "intdiv", "reduce", "scan", "matmul", "histogram", "small_kernels", "hotspot",
             "pathfinder", "nn", "kmeans", "backprop"]
 ETA = MOMENTUM = np.float32(0.3)  # backprop's
-
-
-def hotspot_constants(rows, cols):
-    """hotspot's (step / cap, rx, ry, rz, ambient temperature), in f32 as the .fut program
-    computes them."""
-    f = np.float32
-    t_chip, chip_h, chip_w = f(0.0005), f(0.016), f(0.016)
-    gh, gw = chip_h / f(rows), chip_w / f(cols)
-    cap = f(0.5) * f(1.75e6) * t_chip * gw * gh
-    rx = gw / (f(2) * f(100) * t_chip * gh)
-    ry = gh / (f(2) * f(100) * t_chip * gw)
-    rz = t_chip / (f(100) * gh * gw)
-    step = f(0.001) / (f(3.0e6) / (f(0.5) * t_chip * f(1.75e6)))
-    return step / cap, rx, ry, rz, f(80)
 
 
 # ---- JAX ---------------------------------------------------------------------------------
@@ -126,7 +113,8 @@ def jax_programs():
         return img, it
 
     def hotspot(iters, temp, power):
-        coef, rx, ry, rz, amb = hotspot_constants(*temp.shape)
+        step, cap, rx, ry, rz, amb = hotspot_constants(*temp.shape)
+        coef = step / cap
 
         def body(_, t):
             p = jnp.pad(t, 1, mode="edge")
@@ -169,11 +157,8 @@ def jax_programs():
 
 
 def run_jax(args, names, data, deadline, save):
-    import jax
-
-    jax.config.update("jax_enable_x64", True)
+    jax, report = jax_setup()
     progs = jax_programs()
-    report = jax_report(jax)
     for name in in_time("jax", names, deadline):
         f, static = progs[name]
         inputs, expected = load(data, name)
@@ -245,7 +230,8 @@ def torch_programs(torch):
         return img, torch.tensor(it, dtype=torch.int32)
 
     def hotspot(iters, temp, power):
-        coef, rx, ry, rz, amb = (float(c) for c in hotspot_constants(*temp.shape))
+        step, cap, rx, ry, rz, amb = hotspot_constants(*temp.shape)
+        coef, rx, ry, rz, amb = (float(c) for c in (step / cap, rx, ry, rz, amb))
         t = temp
         for _ in range(iters):
             p = F.pad(t[None], (1, 1, 1, 1), mode="replicate")[0]

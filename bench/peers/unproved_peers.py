@@ -32,7 +32,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import (check, in_time, jax_report, load, main, print_variant, time_variant,  # noqa: E402
+from common import (check, in_time, jax_setup, load, main, print_variant, time_variant,  # noqa: E402
                     to_torch, torch_setup)
 from futhark_data import read_values  # noqa: E402 (common puts bench/ on the path)
 
@@ -112,13 +112,10 @@ def jax_programs():
 
 
 def run_jax(args, names, data, deadline, save):
-    import jax
-
-    jax.config.update("jax_enable_x64", True)
+    jax, report = jax_setup()
     from jax.experimental import checkify
 
     progs = jax_programs()
-    report = jax_report(jax)
     for name in in_time("jax", names, deadline):
         f, errors = progs[name]
         inputs, expected = load(data, name)
