@@ -5,28 +5,14 @@ included), JAX and PyTorch for each benchmark and Kerb default's speed against i
 whose results did not match, or that failed, is shown but never the fastest; no peers for
 gather's bad-index case; the geomean line with how often each was the fastest; the
 frameworks' lines. Standard library only; exits 1 on a failure."""
-import json
 import math
 import os
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, finish, write  # noqa: E402 (harness puts bench/ on the path)
 import summarize  # noqa: E402
-
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        print(f"FAIL: {what}")
-        failures += 1
-
-
-def write(path, value):
-    with open(path, "w") as f:
-        json.dump(value, f)
 
 
 def kerb_case(program, entry, data, unsafe, default, expect="output", case="big"):
@@ -129,5 +115,4 @@ with tempfile.TemporaryDirectory() as raw:
     r = next(r for r in s["rows"] if r["program"] == "scan")
     check(r["fastest"] == "hand-written" and close(r["speed_vs_fastest"], 0.75), f"scan without peers: {r}")
 
-print("test_summarize_peers: " + ("ok" if failures == 0 else f"{failures} failures"))
-sys.exit(1 if failures else 0)
+finish("test_summarize_peers")
