@@ -13,9 +13,9 @@ the hand-written and the peers' results, and the compute-sanitizer comparison.
 RAW_DIR holds the kerb-bench/1 reports: kerb_*.json (`kerb bench`), cuda_*.json
 (kerb-cuda-bench), copy.json (`kerb bench --copy-bandwidth`) and optionally
 sanitizer.json (written by the suite script), and the kerb-peers/1 reports
-peers_jax.json and peers_torch.json (bench/peers/suite_peers.py). Runs of the same benchmark and variant
-from several rounds are pooled; the medians of the rounds give the spread. Needs only
-the standard library (numpy is not needed)."""
+peers_jax.json and peers_torch.json (bench/peers/suite_peers.py). Runs of the same
+benchmark and variant from several rounds are pooled; the medians of the rounds give the
+spread. Needs only the standard library (numpy is not needed)."""
 
 import argparse
 import glob
