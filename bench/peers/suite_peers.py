@@ -11,14 +11,14 @@ JAX: `jax.jit` of the whole program, loops included (`lax.fori_loop`, `lax.while
 `lax.scan`), with x64 on (gather's and histogram's indices and nn's index are i64 as in
 the .fut programs) and every result kept in the program's type (`jnp.cumsum(dtype=
 int32)`); sizes that give a result its shape (histogram's bins, kmeans' k) and the loop
-counts of `fori_loop` (hotspot's and kmeans' iters, so that XLA knows the trip count, as
-`fori_loop`'s documentation advises) are static arguments. Matrix products at `precision=HIGHEST` (f32, not TF32). PyTorch: eager, loops
-in Python (small_kernels reads its loop's condition back every iteration, as the .fut
-program does); `torch.backends.cuda.matmul.allow_tf32 = False`. Not torch.compile: its
-first call compiles for tens of seconds a program (more with the Python loops unrolled
-into the graph), too long for the suite's one call on the GPU, and it needs a working
-Triton and C compiler there. Where a program can be written several ways, the one
-chosen is the idiom of the framework's documentation:
+counts of `fori_loop` (hotspot's and kmeans' iters, so that XLA knows the trip count)
+are static arguments; matrix products at `precision=HIGHEST` (f32, not TF32). PyTorch:
+eager, loops in Python (small_kernels reads its loop's condition back every iteration,
+as the .fut program does); `torch.backends.cuda.matmul.allow_tf32 = False`. Not
+torch.compile: its first call compiles a program for tens of seconds (more with the
+Python loops unrolled into the graph), too long for the suite's one call on the GPU, and
+it needs a working Triton and C compiler there. Where a program can be written several
+ways, the one chosen is the one a user of the framework would reach for first:
 
 | program | JAX | PyTorch |
 |---|---|---|
@@ -28,7 +28,7 @@ chosen is the idiom of the framework's documentation:
 | reduce | `jnp.sum` | `xs.sum()` |
 | scan | `jnp.cumsum(dtype=int32)` | `torch.cumsum(dtype=int32)` |
 | matmul | `jnp.matmul(precision=HIGHEST)` | `a @ b` (cuBLAS, TF32 off) |
-| histogram | `jax.ops.segment_sum` of ones (drops ids out of range) | `torch.bincount` of the ids, those out of range sent to one more bin, dropped |
+| histogram | `jax.ops.segment_sum` of ones (drops ids out of range) | `torch.bincount`, ids out of range sent to an extra bin |
 | small_kernels | `lax.while_loop` | a Python loop, `q.item()` every iteration |
 | hotspot | `lax.fori_loop`, `jnp.pad(mode="edge")` | a Python loop, `F.pad(mode="replicate")` |
 | pathfinder | `lax.scan` over the rows | a Python loop over the rows, `torch.cat` for the edges |
