@@ -1743,8 +1743,9 @@ int kerb_context_lasting_cuda_stream(kerb_context *ctx, void *stream) {
 // named too. Any other stream (a CuPy stream object, say, gone by the time its arrays
 // are) is never touched after the export returned: the context waits for the whole
 // device instead (cuCtxSynchronize, once for all the buffers dropped since the last
-// tidy). A JAX result took that wait on every call until its stream was declared lasting
-// (tests/gpu/results/2026-11-26-jax-profile).
+// tidy). A JAX result took that wait at every call until its stream was declared lasting
+// (the wait would stall a host that keeps JAX's work queued; on an idle GPU it cost no
+// more than the event, tests/gpu/results/2026-11-26-jax-profile).
 // After kerb_context_free the context lives on while views do, and the deleter frees the
 // Buffer itself; the last one frees the context.
 

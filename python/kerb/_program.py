@@ -1109,8 +1109,8 @@ class _JaxLent:
     client, which lives as long as the process: that stream is declared lasting
     (kerb_context_lasting_cuda_stream) before the export, so that the array, once JAX
     drops it, goes back after an event on that stream rather than after a wait for the
-    whole device (Note [Arrays lent through DLPack] in runtime/c_api.cpp), which cost a
-    call on JAX arrays about 45 us on the H100."""
+    whole device (Note [Arrays lent through DLPack] in runtime/c_api.cpp), which would
+    stall a host that keeps JAX's work queued."""
 
     __slots__ = ("_array",)
 
