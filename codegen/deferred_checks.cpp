@@ -273,8 +273,19 @@ Value *FnGen::deferred_addr(Value *ok, Value *addr) {
   return b_.CreateSelect(ok, addr, gv);
 }
 
+// Note [Deferred loads]
+// ~~~~~~~~~~~~~~~~~~~~~
+// A deferred bounds check guards its load so that a failed index is never read: on the
+// GPU by default a predicated load (`mov r, 0; @p ld`, below); on the CPU, and on the GPU
+// with --deferred-loads=select, by selecting the address to a 16-byte fallback global
+// (deferred_addr). Measured on the H100 (bench/NOTES.md), neither wins everywhere: the
+// index-array stencil and binary search (a while loop) ran faster predicated, SpMV (a
+// for-loop) with the select. --deferred-loads=for-loops takes the select in the bodies
+// of for-loops only (FnGen::for_loop_depth), for measuring that rule.
 Value *FnGen::deferred_load(PrimType t, Value *ok, Value *addr) {
-  if (!gpu_) return load_elem(t, deferred_addr(ok, addr));
+  using Loads = GenOptions::Loads;
+  if (!gpu_ || deferred_loads == Loads::Select || (deferred_loads == Loads::ForLoops && for_loop_depth > 0))
+    return load_elem(t, deferred_addr(ok, addr));
   // `mov r, 0; @p ld.global[.nc].TYPE r, [addr];`: no select of the address, no
   // fallback. The register must be defined when p is false: left undefined, ptxas may
   // give it any value, also one that makes a later check pass and its load read

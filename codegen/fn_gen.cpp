@@ -528,7 +528,9 @@ void FnGen::loop_stm(const core::Stm &s) {
   b_.CreateCondBr(go, body_bb, exit);
   b_.SetInsertPoint(body_bb);
   int deferred_before = deferral_ ? deferral_->deferred : 0;
+  if (!e.is_while) for_loop_depth++;
   body(*e.bodies[0]);
+  if (!e.is_while) for_loop_depth--;
   bool deferred_in_body = deferral_ && deferral_->deferred > deferred_before;
   std::vector<Val> next = results(*e.bodies[0]);
   if (carried) next = carry_next(carry, next);

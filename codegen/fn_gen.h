@@ -241,6 +241,8 @@ public:
   // Whether this kernel defers its checks (the program's checks can fail, and
   // --deferred-checks is on); ProgramGen sets it.
   bool defer_checks = false;
+  GenOptions::Loads deferred_loads = GenOptions::Loads::Predicated; // ProgramGen sets it
+  int for_loop_depth = 0; // for-loops whose bodies are being generated
   // The scalars `compute` gives, computed as deferred work when defer_checks (through
   // allocas, so that both copies give them); otherwise compute().
   std::vector<Val> deferred_values(const std::function<std::vector<Val>()> &compute);

@@ -36,6 +36,11 @@ struct GenOptions {
   // Kernel threads defer their load and division checks (Note [Deferred checks] in
   // deferred_checks.cpp); false: every check branches to its failure where it stands.
   bool deferred_checks = true;
+  // How a deferred bounds check guards its load on the GPU (Note [Deferred loads] in
+  // deferred_checks.cpp): a predicated load, the address selected to a fallback, or the
+  // select in the bodies of for-loops only.
+  enum class Loads : uint8_t { Predicated, Select, ForLoops };
+  Loads deferred_loads = Loads::Predicated;
 };
 
 struct GeneratedProgram {

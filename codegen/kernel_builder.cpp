@@ -140,6 +140,7 @@ ProgramGen::KernelFn ProgramGen::new_kernel(const std::string &name, size_t num_
   // them inline (Note [The slow copy outlined] in deferred_checks.cpp).
   if (desc.kind == KernelDesc::Threads) k.g->slow_regions = &slow_regions_;
   k.g->defer_checks = may_fail() && opts_.deferred_checks;
+  k.g->deferred_loads = opts_.deferred_loads;
   return k;
 }
 

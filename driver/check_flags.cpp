@@ -24,6 +24,10 @@ codegen::CompileOptions CheckFlags::compile_options() const {
   co.sync_checks = sync;
   co.fp_contract = fp_contract;
   co.gen.deferred_checks = deferred;
+  using Loads = codegen::GenOptions::Loads;
+  co.gen.deferred_loads = deferred_loads == "select"      ? Loads::Select
+                          : deferred_loads == "for-loops" ? Loads::ForLoops
+                                                          : Loads::Predicated;
   return co;
 }
 
@@ -67,6 +71,12 @@ bool match_check_flag(const std::vector<std::string> &args, size_t &i, CheckFlag
     if (value != "on" && value != "off")
       throw UsageError(fmt::format("--deferred-checks takes on or off, not '{}'", value));
     flags.deferred = value == "on";
+    return true;
+  }
+  if (match_option(args, i, {"--deferred-loads"}, value)) {
+    if (value != "predicated" && value != "select" && value != "for-loops")
+      throw UsageError(fmt::format("--deferred-loads takes predicated, select or for-loops, not '{}'", value));
+    flags.deferred_loads = value;
     return true;
   }
   if (match_option(args, i, {"--dump-after"}, value)) {

@@ -19,6 +19,7 @@ struct CheckFlags {
   bool sync = false;          // --sync-checks
   bool fp_contract = true;    // --fp-contract=on|off
   bool deferred = true;       // --deferred-checks=on|off
+  std::string deferred_loads = "predicated"; // --deferred-loads=predicated|select|for-loops
   std::vector<std::string> dump_after; // --dump-after=PASS (repeatable)
 
   // The compile options these flags ask for (dumps go to stderr).
@@ -52,6 +53,10 @@ void print_check_report(const Program &program, const CheckFlags &flags, std::FI
   "                      loop); a thread whose flag is set runs its work again with\n"  \
   "                      every check branching, to report the first failure exactly;\n" \
   "                      off: every check branches where it stands (docs/CHECKS.md)\n"  \
+  "  --deferred-loads=predicated|select|for-loops  how a deferred bounds check guards\n"  \
+  "                      its load on the GPU: predicated (default), the address\n"       \
+  "                      selected to a fallback, or selected in for-loops only (for\n"   \
+  "                      measuring; docs/CHECKS.md)\n"                                     \
   "\n"                                                                                     \
   "Checks (docs/CHECKS.md):\n"                                                             \
   "  --unsafe            no checks at all (the interpreter still reports the failures\n"   \

@@ -653,6 +653,7 @@ std::string variant_name(const CheckFlags &f) {
   if (f.sync) parts.push_back("--sync-checks");
   if (!f.fp_contract) parts.push_back("--fp-contract=off");
   if (!f.deferred) parts.push_back("--deferred-checks=off");
+  if (f.deferred_loads != "predicated") parts.push_back("--deferred-loads=" + f.deferred_loads);
   if (f.report) parts.push_back("--report-checks");
   for (const std::string &d : f.dump_after) parts.push_back("--dump-after=" + d);
   std::string out;

@@ -719,5 +719,27 @@ count "$tmp/k_hist.kernels" '= replicate\(grid\) \[10\]: memset' 1
 count "$tmp/k_hist.kernels" '= seghist\(grid\) \[is_n0_0\] comm: shared-memory histogram, atomic add, 8 updates in flight' 1
 count "$tmp/k_hist.kernels" '^    updates rep_[0-9]+ in place$' 1
 
+# --deferred-loads (Note [Deferred loads]): a deferred check in a for-loop's body guards
+# its load with a predicate by default; with for-loops, by selecting the address to a
+# fallback there, while a while-loop's loads stay predicated; with select, everywhere.
+emit dl_pred ptx <<'P'
+entry main [n][m] (cols: [n]i64) (x: [m]f32) (k: i64) : f32 =
+  (loop acc = 0f32 for j < k do acc + x[cols[j]]) + (loop (i, a) = (0, 0f32) while i < k do (i + 1, a + x[cols[i] + 1]) ).1
+P
+count "$tmp/dl_pred.ptx" '@%p[0-9]+ ld\.global' 7
+count "$tmp/dl_pred.ptx" 'kerb_deferred_fallback' 0
+emit dl_forloops ptx --deferred-loads=for-loops <<'P'
+entry main [n][m] (cols: [n]i64) (x: [m]f32) (k: i64) : f32 =
+  (loop acc = 0f32 for j < k do acc + x[cols[j]]) + (loop (i, a) = (0, 0f32) while i < k do (i + 1, a + x[cols[i] + 1]) ).1
+P
+count "$tmp/dl_forloops.ptx" '@%p[0-9]+ ld\.global' 2
+count "$tmp/dl_forloops.ptx" 'kerb_deferred_fallback' 2
+emit dl_select ptx --deferred-loads=select <<'P'
+entry main [n][m] (cols: [n]i64) (x: [m]f32) (k: i64) : f32 =
+  (loop acc = 0f32 for j < k do acc + x[cols[j]]) + (loop (i, a) = (0, 0f32) while i < k do (i + 1, a + x[cols[i] + 1]) ).1
+P
+count "$tmp/dl_select.ptx" '@%p[0-9]+ ld\.global' 0
+count "$tmp/dl_select.ptx" 'kerb_deferred_fallback' 3
+
 echo "$checks checks, $failures failed"
 [ "$failures" -eq 0 ]
