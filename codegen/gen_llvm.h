@@ -36,6 +36,10 @@ struct GenOptions {
   // Kernel threads defer their load and division checks (Note [Deferred checks] in
   // deferred_checks.cpp); false: every check branches to its failure where it stands.
   bool deferred_checks = true;
+  // A map whose lambda reduces, scans and maps over rows runs one block per row when
+  // the row has at least this many elements (Strategy::RowBlock; the command line's
+  // --row-block-min=N; a negative value: never).
+  int64_t row_block_min = 64;
 };
 
 struct GeneratedProgram {

@@ -24,6 +24,7 @@ codegen::CompileOptions CheckFlags::compile_options() const {
   co.sync_checks = sync;
   co.fp_contract = fp_contract;
   co.gen.deferred_checks = deferred;
+  co.gen.row_block_min = row_block_min;
   return co;
 }
 
@@ -67,6 +68,23 @@ bool match_check_flag(const std::vector<std::string> &args, size_t &i, CheckFlag
     if (value != "on" && value != "off")
       throw UsageError(fmt::format("--deferred-checks takes on or off, not '{}'", value));
     flags.deferred = value == "on";
+    return true;
+  }
+  if (match_option(args, i, {"--row-block-min"}, value)) {
+    if (value == "off") {
+      flags.row_block_min = -1;
+      return true;
+    }
+    size_t used = 0;
+    long long n = -1;
+    try {
+      n = std::stoll(value, &used);
+    } catch (const std::exception &) {
+      used = 0;
+    }
+    if (used != value.size() || value.empty() || n < 0)
+      throw UsageError(fmt::format("--row-block-min takes a number of elements (0 or more) or off, not '{}'", value));
+    flags.row_block_min = n;
     return true;
   }
   if (match_option(args, i, {"--dump-after"}, value)) {

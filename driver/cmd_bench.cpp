@@ -653,6 +653,8 @@ std::string variant_name(const CheckFlags &f) {
   if (f.sync) parts.push_back("--sync-checks");
   if (!f.fp_contract) parts.push_back("--fp-contract=off");
   if (!f.deferred) parts.push_back("--deferred-checks=off");
+  if (f.row_block_min != codegen::GenOptions{}.row_block_min)
+    parts.push_back("--row-block-min=" + (f.row_block_min < 0 ? std::string("off") : std::to_string(f.row_block_min)));
   if (f.report) parts.push_back("--report-checks");
   for (const std::string &d : f.dump_after) parts.push_back("--dump-after=" + d);
   std::string out;
