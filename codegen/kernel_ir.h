@@ -70,6 +70,9 @@ constexpr int64_t kReduceBlocksPerSm = 8;
 // (Strategy::RowBlock, Note [One block per row] in row_block_kernels.cpp) when the
 // row is at least this long (GenOptions::row_block_min, `--row-block-min=N`).
 constexpr int64_t kRowBlockMinWidth = GenOptions{}.row_block_min;
+// Inside a RowBlock element, a thread reads this many elements of a striped map or
+// reduction before it uses them (loads in flight).
+constexpr int64_t kRowBlockUnroll = 4;
 
 // ---- the IR
 

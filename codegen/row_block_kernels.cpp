@@ -178,17 +178,19 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
       b.CreateBr(target);
     };
   };
+  // The variables bound before the segment (those bound in it are carried past its
+  // end through allocas: a failure edge skips their definitions).
+  std::set<int> seg_vars;
+  // (Only the lambda's own: those of inner lambdas do not outlive their loops.)
+  std::set<int> outer_vars(l.params.begin(), l.params.end());
+  for (const core::Stm &st : body.stms) outer_vars.insert(st.pat.begin(), st.pat.end());
   auto begin_segment = [&]() {
     seg_end = BasicBlock::Create(c, "row.segment.end", f);
     seg_can_fail = false;
+    seg_vars = g.bound();
     fail_to(seg_end);
   };
-  begin_segment();
 
-  // The element: the lambda's parameters are row `row` of the map's arrays.
-  std::vector<Val> rows = g.rows_at(e.arrays, row);
-  for (size_t p = 0; p < rows.size(); p++) g.bind(l.params[p], rows[p]);
-  g.cur_body_ = &body;
   // Result variable -> its row of the output (the first result it is).
   std::map<int, Val> dest_rows;
   for (size_t j = 0; j < body.result.size(); j++) {
@@ -197,6 +199,11 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
     PrimType t = p_.var(r.var).type.prim;
     dest_rows[r.var] = g.subarray(outs[j], g.element_addr(outs[j].addr, g.offset_of(outs[j], {row}), t), 1);
   }
+  begin_segment();
+  // The element: the lambda's parameters are row `row` of the map's arrays.
+  std::vector<Val> rows = g.rows_at(e.arrays, row);
+  for (size_t p = 0; p < rows.size(); p++) g.bind(l.params[p], rows[p]);
+  g.cur_body_ = &body;
 
   // A block barrier that tells whether a thread failed (the CPU: this one); a block in
   // which one did leaves.
@@ -214,9 +221,30 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
   // threads' values are read next) or when a thread may have failed in it; a block in
   // which one did leaves.
   auto end_segment = [&](bool barrier) {
+    // The values of the variables the segment bound, through allocas when a failure
+    // edge reaches its end (the block leaves there, but the edge skips them).
+    std::vector<std::pair<Value **, AllocaInst *>> carried;
+    std::vector<std::pair<int, Val>> vals;
+    if (seg_can_fail) {
+      for (int v : g.bound())
+        if (!seg_vars.count(v) && outer_vars.count(v)) vals.push_back({v, g.lookup(v)});
+      for (auto &[v, x] : vals) {
+        std::vector<Value **> parts{&x.scalar, &x.addr};
+        for (Value *&d : x.dims) parts.push_back(&d);
+        for (Value *&st : x.strides) parts.push_back(&st);
+        for (Value **pv : parts) {
+          if (!*pv || !isa<Instruction>(*pv)) continue;
+          AllocaInst *a = g.entry_alloca((*pv)->getType());
+          b.CreateStore(*pv, a);
+          carried.push_back({pv, a});
+        }
+      }
+    }
     b.CreateBr(seg_end);
     b.SetInsertPoint(seg_end);
     if (barrier || seg_can_fail) sync_or_leave(true);
+    for (auto &[pv, a] : carried) *pv = b.CreateLoad(a->getAllocatedType(), a);
+    for (auto &[v, x] : vals) g.bind(v, x);
     begin_segment();
   };
   // `work` in a thread whose failure goes on to `cont` (the shuffles' operator).
@@ -307,7 +335,9 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
     Value *w = g.ops().to_i64(g.prim_of(re.args[0]), g.scalar(re.args[0]));
     auto fold = [&](Value *i) { store_all(acc, apply(opl, load_all(acc, ts), g.rows_at(re.arrays, i))); };
     if (bo.strategy == Strategy::Striped) {
-      g.stepped_range(tid, w, ntid, nullptr, fold);
+      // kRowBlockUnroll elements read before they are combined (loads in flight).
+      g.strided_range(tid, w, ntid, kRowBlockUnroll, nullptr, [&](Value *i) { return g.rows_at(re.arrays, i); },
+                      [&](const std::vector<Val> &x) { store_all(acc, apply(opl, load_all(acc, ts), x)); });
     } else {
       Value *chunk = b.CreateUDiv(b.CreateAdd(w, b.CreateSub(ntid, b.getInt64(1))), ntid);
       Value *lo = b.CreateMul(tid, chunk);
@@ -357,7 +387,22 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
     std::vector<Val> dests;
     for (int x : st.pat) dests.push_back(dest_rows.at(x));
     Value *w = g.ops().to_i64(g.prim_of(me.args[0]), g.scalar(me.args[0]));
-    g.stepped_range(tid, w, ntid, nullptr, [&](Value *i) { g.map_element(*me.lambda, me.arrays, i, dests); });
+    // kRowBlockUnroll elements read (with their index, last) before they are computed
+    // and stored.
+    g.strided_range(tid, w, ntid, kRowBlockUnroll, nullptr,
+                    [&](Value *i) {
+                      std::vector<Val> x = g.rows_at(me.arrays, i);
+                      x.push_back(Val{i, nullptr, {}, {}});
+                      return x;
+                    },
+                    [&](const std::vector<Val> &x) {
+                      Value *i = x.back().scalar;
+                      std::vector<Val> r = g.apply(*me.lambda, std::vector<Val>(x.begin(), x.end() - 1));
+                      for (size_t j = 0; j < r.size(); j++) {
+                        PrimType t = p_.var(st.pat[j]).type.prim;
+                        g.store_elem(t, r[j].scalar, g.element_addr(dests[j].addr, i, t));
+                      }
+                    });
     for (size_t j = 0; j < st.pat.size(); j++) g.bind(st.pat[j], dests[j]);
   };
 
@@ -369,6 +414,8 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
     size_t kc = ts.size();
     std::vector<Val> dests;
     for (int x : st.pat) dests.push_back(dest_rows.at(x));
+    // (The tile loop is uniform: every thread runs each tile, with its barriers.)
+    end_segment(false);
     std::vector<AllocaInst *> running = allocas(ts), x = allocas(ts);
     std::vector<Val> ne;
     for (size_t j = 0; j < kc; j++) ne.push_back(g.val(se.args[j + 1]));
@@ -376,8 +423,6 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
     Value *w = g.ops().to_i64(g.prim_of(se.args[0]), g.scalar(se.args[0]));
     Value *tiles = b.CreateUDiv(b.CreateAdd(w, b.CreateSub(ntid, b.getInt64(1))), ntid);
     Value *shared = gpu() ? shared_array(kc, 2 * (kGpuBlockThreads / kWarp)) : nullptr;
-    // (The tile loop is uniform: every thread runs each tile, with its barriers.)
-    end_segment(false);
     AllocaInst *tp = g.entry_alloca(i64);
     b.CreateStore(b.getInt64(0), tp);
     BasicBlock *head = BasicBlock::Create(c, "row.scan.head", f), *tile = BasicBlock::Create(c, "row.scan.tile", f);
