@@ -747,10 +747,36 @@ private:
     std::vector<std::unique_ptr<SegOp>> ops;
     std::set<int> rows; // the lambda's array results that block-level operations write
     bool reduces = false;
+    // A map that only scans (and maps and reductions) of the body read, whole: in a
+    // block each element of the scan is read once, so it is computed there too
+    // (fusion's rule, compiler/fusion.h, leaves scans out: other scans read twice).
+    auto read_whole_by_scans = [&](const core::Stm &st) {
+      if (st.exp.kind != core::ExpKind::Map) return false;
+      std::set<int> vars(st.pat.begin(), st.pat.end());
+      for (int v : st.pat)
+        if (p_.var(v).type.rank != 1 || results.count(v)) return false;
+      bool after = false;
+      for (const core::Stm &t : body.stms) {
+        after = after || &t == &st;
+        if (!after || &t == &st || !core::mentions(t.exp, vars)) continue;
+        const core::Exp &x = t.exp;
+        if (x.kind != core::ExpKind::Map && x.kind != core::ExpKind::Reduce && x.kind != core::ExpKind::Scan)
+          return false;
+        for (const core::SubExp &a : x.args)
+          if (a.is_var() && vars.count(a.var)) return false;
+        if (x.lambda) {
+          for (const core::Stm &u : x.lambda->body.stms)
+            if (core::mentions(u.exp, vars)) return false;
+          for (const core::SubExp &r : x.lambda->body.result)
+            if (r.is_var() && vars.count(r.var)) return false;
+        }
+      }
+      return true;
+    };
     for (const core::Stm &st : body.stms) {
       const core::Exp &e = st.exp;
       if ((e.kind == core::ExpKind::Map || e.kind == core::ExpKind::Iota) &&
-          out_.in_thread(st) == Strategy::Fused) {
+          (out_.in_thread(st) == Strategy::Fused || read_whole_by_scans(st))) {
         if (e.lambda && body_allocates(p_, e.lambda->body)) return false;
         std::unique_ptr<SegOp> b = new_op(p_, st, Level::Block);
         b->strategy = Strategy::Fused;

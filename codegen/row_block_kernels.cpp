@@ -489,6 +489,16 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
   for (size_t si = 0; si < body.stms.size(); si++) {
     const core::Stm &st = body.stms[si];
     const SegOp *bo = op.block_op(st);
+    if (bo && bo->strategy == Strategy::Fused && plan_.in_thread(st) != Strategy::Fused) {
+      // A map fused into a scan in this version only (extract_kernels.cpp).
+      for (size_t j = 0; j < st.pat.size(); j++) {
+        g.lazy_[st.pat[j]] = FnGen::Lazy{&st, j};
+        Val dims_only;
+        dims_only.dims = {g.ops().to_i64(g.prim_of(st.exp.args[0]), g.scalar(st.exp.args[0]))};
+        g.bind(st.pat[j], dims_only);
+      }
+      continue;
+    }
     if (!bo || bo->strategy == Strategy::Fused) {
       g.stm(st);
       continue;
