@@ -700,7 +700,9 @@ private:
       op->versions.push_back(Version{Guard::SegRedFit, Strategy::SegRed,
                                      {kernel("segred", true, n + " * num_blocks(" + m + ")", pre, true),
                                       kernel("segred_segments", true, n, true, true)}});
-      row_block_version(s, *op);
+      // (Not where the segment is the last index of an array the lambda reads: one
+      // thread per segment reads neighbouring elements, a block per segment would not.)
+      if (!segred_across_rows(s, *red)) row_block_version(s, *op);
       plain_map_versions(s, *op);
     } else {
       row_block_version(s, *op);
@@ -723,11 +725,16 @@ private:
   //     commutes, else a contiguous chunk a thread;
   //   - a map of scalars whose results are all results of the lambda (in place into
   //     the element's row), or a scan of scalars whose results are: striped;
-  // with at least one reduction or scan, the lambda's results those rows or scalars,
+  // with at least one reduction or scan, the lambda's results those rows or scalars, the
+  // map reading an array of arrays (its element a row),
   // the first block-level operation's width known on the host (the guard's), and no
   // map fused into the map's arrays making arrays (the kernel has no scratch memory).
   bool row_block_version(const core::Stm &s, SegOp &op) const {
     if (row_block_min_ < 0) return false;
+    // The element is a row: the map reads an array of arrays (not a gather over iota,
+    // as matmul's flat dot products, whose threads share columns in 2-D tiles).
+    if (std::none_of(s.exp.arrays.begin(), s.exp.arrays.end(), [&](int a) { return p_.var(a).type.rank >= 2; }))
+      return false;
     const core::Lambda &l = *s.exp.lambda;
     const core::Body &body = l.body;
     std::map<int, size_t> in_place = FnGen::in_place_results(p_, l);
