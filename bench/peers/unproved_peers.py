@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """JAX and PyTorch versions of the programs whose checks cannot be proved
-(bench/unproved/), timed next to Kerb in bench/run_gpu_unproved.sh: each program as a
-user of the framework would write it, on the same input files, its results checked
-against the same expected outputs (bench/check_results.py's comparison).
+(bench/unproved/), timed next to Kerb in bench/run_gpu_unproved.sh, and of the row-wise
+programs of issue 17 (bench/softmax.fut, layernorm.fut, row_scan.fut; named on the
+command line, bench/run_gpu_rows.sh): each program as a user of the framework would
+write it, on the same input files, its results checked against the same expected
+outputs (bench/check_results.py's comparison).
 
   python3 bench/peers/unproved_peers.py jax|torch --data DIR --json OUT.json
           [--runs N] [--warmup N] [--time-budget SEC] [--deadline SEC] [NAME...]
@@ -46,6 +48,7 @@ from check_results import DEFAULT_TOLERANCE, TOLERANCE, compare  # noqa: E402
 from futhark_data import read_values  # noqa: E402
 
 PROGRAMS = ["spmv", "nbr_stencil", "graph_step", "gather3", "assert_div", "bsearch"]
+ROWS = ["softmax", "layernorm", "row_scan"]
 DAMPING = 0.85
 
 
@@ -109,8 +112,23 @@ def jax_programs():
         lo, _ = lax.fori_loop(0, (keys.shape[0] + 1).bit_length(), body, (lo, hi))
         return lo
 
+    # The row-wise programs: the framework's own operations (nothing to check).
+    def softmax(checked, xss):
+        return jax.nn.softmax(xss, axis=1)
+
+    def layernorm(checked, xss):
+        mean = jnp.mean(xss, axis=1, keepdims=True)
+        var = jnp.var(xss, axis=1, keepdims=True)
+        return (xss - mean) * lax.rsqrt(var + jnp.float32(1e-5))
+
+    def row_scan(checked, xss):
+        return jnp.cumsum(xss, axis=1, dtype=jnp.int32)
+
     idx = checkify.index_checks
     return {
+        "softmax": (softmax, idx),
+        "layernorm": (layernorm, idx),
+        "row_scan": (row_scan, idx),
         "spmv": (spmv, idx),
         "nbr_stencil": (nbr_stencil, idx),
         "graph_step": (graph_step, idx),
@@ -230,7 +248,16 @@ def torch_programs(torch):
     def bsearch(keys, m, queries):
         return torch.searchsorted(keys[:m], queries, side="left")
 
-    return {"spmv": spmv, "spmv_coo": spmv_coo, "nbr_stencil": nbr_stencil, "graph_step": graph_step,
+    def softmax(xss):
+        return torch.softmax(xss, dim=1)
+
+    def layernorm(xss):
+        return torch.nn.functional.layer_norm(xss, (xss.shape[1],), eps=1e-5)
+
+    def row_scan(xss):
+        return torch.cumsum(xss, dim=1, dtype=torch.int32)
+
+    return {"softmax": softmax, "layernorm": layernorm, "row_scan": row_scan, "spmv": spmv, "spmv_coo": spmv_coo, "nbr_stencil": nbr_stencil, "graph_step": graph_step,
             "gather3": gather3, "assert_div": assert_div, "bsearch": bsearch}
 
 
@@ -368,8 +395,8 @@ def main():
     args = ap.parse_intermixed_args()
     names = args.names or PROGRAMS
     for n in names:
-        if n not in PROGRAMS:
-            sys.exit(f"unproved_peers.py: unknown program '{n}' (known: {', '.join(PROGRAMS)})")
+        if n not in PROGRAMS + ROWS:
+            sys.exit(f"unproved_peers.py: unknown program '{n}' (known: {', '.join(PROGRAMS + ROWS)})")
     deadline = time.time() + args.deadline
     meta = {"schema": "kerb-peers/1", "host": platform.node(),
             "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
