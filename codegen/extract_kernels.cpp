@@ -18,7 +18,10 @@
 //     code, with a 32-bit version when that code and every fused map is straight-line
 //     and makes no arrays; a segmented reduction when the lambda reduces
 //     (segmented_reduce), across rows when it reads an array with the segment as its
-//     last index and the operator commutes, falling back to the plain versions; plain:
+//     last index and the operator commutes, falling back to the plain versions; one
+//     block per row (row_block_version) when the element is a row and the lambda is
+//     reductions, scans and maps over it and scalar code, guarded by the row's length
+//     (GenOptions::row_block_min), after the segmented reduction's versions; plain:
 //     2-D tiles of ceil(n / p) x p for a map over iota that splits its index
 //     (flat_split), else kMapLanes elements a thread for straight-line scalar code that
 //     makes no arrays (lanes), else one thread per element.
@@ -726,9 +729,9 @@ private:
   //   - a map of scalars whose results are all results of the lambda (in place into
   //     the element's row), or a scan of scalars whose results are: striped;
   // with at least one reduction or scan, the lambda's results those rows or scalars, the
-  // map reading an array of arrays (its element a row),
-  // the first block-level operation's width known on the host (the guard's), and no
-  // map fused into the map's arrays making arrays (the kernel has no scratch memory).
+  // map reading an array of arrays (its element a row), the first block-level
+  // operation's width known on the host (the guard's), and no map fused into the map's
+  // arrays making arrays (the kernel has no scratch memory).
   bool row_block_version(const core::Stm &s, SegOp &op) const {
     if (row_block_min_ < 0) return false;
     // The element is a row: the map reads an array of arrays (not a gather over iota,
