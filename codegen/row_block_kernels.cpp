@@ -312,15 +312,6 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
     for (const Val &x : v) r.push_back(Val{shuffle(b, km, x.scalar, delta, up), nullptr, {}, {}});
     return r;
   };
-  // if (cond) acc := body(): the combination in a warp step.
-  auto when = [&](Value *cond, const std::function<void()> &work) {
-    BasicBlock *yes = BasicBlock::Create(c, "row.when", f), *next = BasicBlock::Create(c, "row.when.next", f);
-    b.CreateCondBr(cond, yes, next);
-    b.SetInsertPoint(yes);
-    work();
-    b.CreateBr(next);
-    b.SetInsertPoint(next);
-  };
 
   // Block reduction of statement st (Note [One block per row]).
   auto block_reduce = [&](const core::Stm &st, const SegOp &bo) {
@@ -357,12 +348,12 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
     end_segment(false);
     for (int64_t sft = 1; sft < kWarp; sft *= 2) {
       std::vector<Val> other = shuffle_all(load_all(acc, ts), b.getInt64(sft), false);
-      when(b.CreateICmpEQ(b.CreateAnd(lane, b.getInt64(2 * sft - 1)), b.getInt64(0)), [&] {
+      g.when(b.CreateICmpEQ(b.CreateAnd(lane, b.getInt64(2 * sft - 1)), b.getInt64(0)), [&] {
         go_on_failing([&] { store_all(acc, apply(opl, load_all(acc, ts), other)); });
       });
     }
     Value *shared = shared_array(kc, kGpuBlockThreads / kWarp);
-    when(b.CreateICmpEQ(lane, b.getInt64(0)), [&] {
+    g.when(b.CreateICmpEQ(lane, b.getInt64(0)), [&] {
       std::vector<Val> r = load_all(acc, ts);
       for (size_t j = 0; j < kc; j++) b.CreateStore(g.ops().to_slot(ts[j], r[j].scalar), shared_at(shared, kc, warp, j));
     });
@@ -423,64 +414,77 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
     Value *w = g.ops().to_i64(g.prim_of(se.args[0]), g.scalar(se.args[0]));
     Value *tiles = b.CreateUDiv(b.CreateAdd(w, b.CreateSub(ntid, b.getInt64(1))), ntid);
     Value *shared = gpu() ? shared_array(kc, 2 * (kGpuBlockThreads / kWarp)) : nullptr;
+    // Tiles of ntid elements, kRowBlockUnroll of them at a time on the GPU (their loads
+    // in flight together), one on the CPU.
+    int64_t unroll = gpu() ? kRowBlockUnroll : 1;
+    Value *groups = b.CreateUDiv(b.CreateAdd(tiles, b.getInt64(unroll - 1)), b.getInt64(unroll));
+    std::vector<std::vector<AllocaInst *>> xs;
+    for (int64_t u = 0; u < unroll; u++) xs.push_back(allocas(ts));
     AllocaInst *tp = g.entry_alloca(i64);
     b.CreateStore(b.getInt64(0), tp);
-    BasicBlock *head = BasicBlock::Create(c, "row.scan.head", f), *tile = BasicBlock::Create(c, "row.scan.tile", f);
+    BasicBlock *head = BasicBlock::Create(c, "row.scan.head", f), *group = BasicBlock::Create(c, "row.scan.group", f);
     BasicBlock *done = BasicBlock::Create(c, "row.scan.done", f);
     b.CreateBr(head);
     b.SetInsertPoint(head);
-    Value *t = b.CreateLoad(i64, tp);
-    b.CreateCondBr(b.CreateICmpULT(t, tiles), tile, done);
-    b.SetInsertPoint(tile);
-    Value *i = b.CreateAdd(b.CreateMul(t, ntid), tid);
-    Value *in = b.CreateICmpULT(i, w);
-    store_all(x, ne);
-    when(in, [&] { store_all(x, g.rows_at(se.arrays, i)); });
+    Value *q = b.CreateLoad(i64, tp);
+    b.CreateCondBr(b.CreateICmpULT(q, groups), group, done);
+    b.SetInsertPoint(group);
+    std::vector<Value *> is, ins;
+    for (int64_t u = 0; u < unroll; u++) {
+      Value *t = b.CreateAdd(b.CreateMul(q, b.getInt64(unroll)), b.getInt64(u));
+      is.push_back(b.CreateAdd(b.CreateMul(t, ntid), tid));
+      ins.push_back(b.CreateICmpULT(is.back(), w));
+      store_all(xs[size_t(u)], ne);
+      g.when(ins.back(), [&] { store_all(xs[size_t(u)], g.rows_at(se.arrays, is.back())); });
+    }
+    auto store_at = [&](Value *i, const std::vector<Val> &r) {
+      for (size_t j = 0; j < kc; j++) g.store_elem(ts[j], r[j].scalar, g.element_addr(dests[j].addr, i, ts[j]));
+    };
     if (!gpu()) {
+      std::vector<AllocaInst *> &x = xs[0];
       store_all(running, apply(opl, load_all(running, ts), load_all(x, ts)));
       std::vector<Val> r = load_all(running, ts);
-      when(in, [&] {
-        for (size_t j = 0; j < kc; j++) g.store_elem(ts[j], r[j].scalar, g.element_addr(dests[j].addr, i, ts[j]));
-      });
+      g.when(ins[0], [&] { store_at(is[0], r); });
       end_segment(false);
     } else {
       end_segment(false);
-      // Inclusive scan of the warp's values.
-      for (int64_t sft = 1; sft < kWarp; sft *= 2) {
-        std::vector<Val> prev = shuffle_all(load_all(x, ts), b.getInt64(sft), true);
-        when(b.CreateICmpUGE(lane, b.getInt64(sft)), [&] {
-          go_on_failing([&] { store_all(x, apply(opl, prev, load_all(x, ts))); });
+      for (int64_t u = 0; u < unroll; u++) {
+        std::vector<AllocaInst *> &x = xs[size_t(u)];
+        // Inclusive scan of the warp's values.
+        for (int64_t sft = 1; sft < kWarp; sft *= 2) {
+          std::vector<Val> prev = shuffle_all(load_all(x, ts), b.getInt64(sft), true);
+          g.when(b.CreateICmpUGE(lane, b.getInt64(sft)), [&] {
+            go_on_failing([&] { store_all(x, apply(opl, prev, load_all(x, ts))); });
+          });
+        }
+        // (Tiles alternate between the two halves of `shared`.)
+        Value *slot0 = b.CreateMul(b.getInt64(u & 1), nwarps);
+        g.when(b.CreateICmpEQ(lane, b.getInt64(kWarp - 1)), [&] {
+          std::vector<Val> r = load_all(x, ts);
+          for (size_t j = 0; j < kc; j++)
+            b.CreateStore(g.ops().to_slot(ts[j], r[j].scalar), shared_at(shared, kc, b.CreateAdd(slot0, warp), j));
         });
+        end_segment(true);
+        auto total = [&](Value *wi) {
+          std::vector<Val> v;
+          for (size_t j = 0; j < kc; j++)
+            v.push_back(Val{g.ops().from_slot(ts[j], b.CreateLoad(i64, shared_at(shared, kc, b.CreateAdd(slot0, wi), j))),
+                            nullptr, {}, {}});
+          return v;
+        };
+        // This thread's prefix: the running value, the totals of the warps before.
+        std::vector<AllocaInst *> pre = allocas(ts);
+        store_all(pre, load_all(running, ts));
+        g.counted_range(b.getInt64(0), warp, nullptr,
+                        [&](Value *wi) { store_all(pre, apply(opl, load_all(pre, ts), total(wi))); }, false);
+        g.when(ins[size_t(u)], [&] { store_at(is[size_t(u)], apply(opl, load_all(pre, ts), load_all(x, ts))); });
+        g.counted_range(b.getInt64(0), nwarps, nullptr,
+                        [&](Value *wi) { store_all(running, apply(opl, load_all(running, ts), total(wi))); }, false);
+        // (A failure of the operator here: the block leaves at the next barrier.)
+        end_segment(false);
       }
-      Value *slot0 = b.CreateMul(b.CreateAnd(t, b.getInt64(1)), nwarps);
-      when(b.CreateICmpEQ(lane, b.getInt64(kWarp - 1)), [&] {
-        std::vector<Val> r = load_all(x, ts);
-        for (size_t j = 0; j < kc; j++)
-          b.CreateStore(g.ops().to_slot(ts[j], r[j].scalar), shared_at(shared, kc, b.CreateAdd(slot0, warp), j));
-      });
-      end_segment(true);
-      auto total = [&](Value *wi) {
-        std::vector<Val> v;
-        for (size_t j = 0; j < kc; j++)
-          v.push_back(Val{g.ops().from_slot(ts[j], b.CreateLoad(i64, shared_at(shared, kc, b.CreateAdd(slot0, wi), j))),
-                          nullptr, {}, {}});
-        return v;
-      };
-      // This thread's prefix: the running value, the totals of the warps before.
-      std::vector<AllocaInst *> pre = allocas(ts);
-      store_all(pre, load_all(running, ts));
-      g.counted_range(b.getInt64(0), warp, nullptr,
-                      [&](Value *wi) { store_all(pre, apply(opl, load_all(pre, ts), total(wi))); }, false);
-      when(in, [&] {
-        std::vector<Val> r = apply(opl, load_all(pre, ts), load_all(x, ts));
-        for (size_t j = 0; j < kc; j++) g.store_elem(ts[j], r[j].scalar, g.element_addr(dests[j].addr, i, ts[j]));
-      });
-      g.counted_range(b.getInt64(0), nwarps, nullptr,
-                      [&](Value *wi) { store_all(running, apply(opl, load_all(running, ts), total(wi))); }, false);
-      // (A failure of the operator here: the block leaves at the next tile's barrier.)
-      end_segment(false);
     }
-    b.CreateStore(b.CreateAdd(t, b.getInt64(1)), tp);
+    b.CreateStore(b.CreateAdd(q, b.getInt64(1)), tp);
     b.CreateBr(head);
     b.SetInsertPoint(done);
     for (size_t j = 0; j < kc; j++) g.bind(st.pat[j], dests[j]);

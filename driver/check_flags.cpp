@@ -75,16 +75,7 @@ bool match_check_flag(const std::vector<std::string> &args, size_t &i, CheckFlag
       flags.row_block_min = -1;
       return true;
     }
-    size_t used = 0;
-    long long n = -1;
-    try {
-      n = std::stoll(value, &used);
-    } catch (const std::exception &) {
-      used = 0;
-    }
-    if (used != value.size() || value.empty() || n < 0)
-      throw UsageError(fmt::format("--row-block-min takes a number of elements (0 or more) or off, not '{}'", value));
-    flags.row_block_min = n;
+    flags.row_block_min = parse_whole_number("--row-block-min", value);
     return true;
   }
   if (match_option(args, i, {"--dump-after"}, value)) {

@@ -714,14 +714,14 @@ count "$tmp/k_hist.kernels" '^    updates rep_[0-9]+ in place$' 1
 # level, before one thread per row; its kernel combines with warp shuffles and block
 # barriers that tell whether a thread failed (bar.red.or), and no thread of it leaves
 # alone before one (its PTX: shfl.sync down, five steps a reduction; no bar.sync).
-emit k_softmax kernels <<'P'
-def softmax [m] (row: [m]f32) : [m]f32 =
+softmax_program='def softmax [m] (row: [m]f32) : [m]f32 =
   let mx = reduce f32.max (-f32.inf) row
   let es = map (\x -> f32.exp (x - mx)) row
   let s = reduce (+) 0f32 es
   in map (\e -> e / s) es
 entry main [n][m] (xss: [n][m]f32) : [n][m]f32 = map softmax xss
-P
+'
+emit k_softmax kernels <<<"$softmax_program"
 count "$tmp/k_softmax.kernels" '^    if xss_n1_1 >= 64: one block per element$' 1
 count "$tmp/k_softmax.kernels" '^      kernel row_block: xss_n0_0 blocks of 256 threads$' 1
 count "$tmp/k_softmax.kernels" '^    otherwise: one thread per element$' 1
@@ -738,14 +738,7 @@ emit k_softmax_min kernels --row-block-min=1000 <<'P'
 entry main [n][m] (xss: [n][m]f32) : [n]f32 = map (\r -> reduce (+) 0 r / reduce f32.max 0 r) xss
 P
 count "$tmp/k_softmax_min.kernels" '^    if xss_n1_1 >= 1000: one block per element$' 1
-emit softmax ptx <<'P'
-def softmax [m] (row: [m]f32) : [m]f32 =
-  let mx = reduce f32.max (-f32.inf) row
-  let es = map (\x -> f32.exp (x - mx)) row
-  let s = reduce (+) 0f32 es
-  in map (\e -> e / s) es
-entry main [n][m] (xss: [n][m]f32) : [n][m]f32 = map softmax xss
-P
+emit softmax ptx <<<"$softmax_program"
 awk '/^\.visible \.entry kerb_kernel_[0-9]+_row_block\(/ { p = 1 } /^\.visible \.entry kerb_kernel_[0-9]+_map\(/ { p = 0 } p' \
   "$tmp/softmax.ptx" >"$tmp/softmax.ptx.rb"
 count "$tmp/softmax.ptx.rb" 'shfl\.sync\.down\.b32' 10
