@@ -16,23 +16,25 @@
 //   - scalar statements run in every thread (the same values everywhere; a failing
 //     one fails in every thread alike);
 //   - a reduction: thread t folds elements t, t + nt, ... of the row (nt threads) when
-//     its operator commutes (striped: a warp reads 32 consecutive elements), else its
-//     contiguous chunk [t * c, (t + 1) * c), c = ceil(w / nt), which keeps the order;
-//     then each warp combines its threads' values with shuffles at strides 1, 2, 4, 8,
-//     16 (lane l taking lane l + s's when l % 2s == 0: neighbouring runs in order, and
-//     only those, so the operator sees no value twice), lane 0 writes the warp's value
-//     to shared memory, a block barrier, and every thread folds the warps' values in
-//     order (the result broadcast without a second barrier: each reduction has shared
-//     memory of its own);
+//     its operator commutes (striped: a warp reads 32 consecutive elements; four read
+//     before they are combined, kRowBlockUnroll, so that their loads are in flight
+//     together), else its contiguous chunk [t * c, (t + 1) * c), c = ceil(w / nt),
+//     which keeps the order; then each warp combines its threads' values with shuffles
+//     at strides 1, 2, 4, 8, 16 (lane l taking lane l + s's when l % 2s == 0:
+//     neighbouring runs in order, and only those, so the operator sees no value
+//     twice), lane 0 writes the warp's value to shared memory, a block barrier, and
+//     every thread folds the warps' values in order (the result broadcast without a
+//     second barrier: each reduction has shared memory of its own);
 //   - a map whose results are the lambda's (in place): thread t computes elements t,
-//     t + nt, ... and stores them into the element's row of the map's output;
-//   - a scan whose results are the lambda's: tiles of nt elements, thread t taking
-//     element t of the tile, an inclusive scan of the warp's values with shuffles up
-//     (lane l takes lane l - s's, s = 1, ..., 16), the warps' totals through shared
-//     memory (two buffers, by the tile's parity: the next tile writes the other while
-//     slow threads still read these), each thread's prefix from the running value and
-//     the totals of the warps before its own, the running value carried in every
-//     thread alike.
+//     t + nt, ... (four read at a time) and stores them into the element's row of the
+//     map's output;
+//   - a scan whose results are the lambda's: tiles of nt elements, four tiles' elements
+//     read before the first is scanned (on the GPU), thread t taking element t of a
+//     tile; per tile an inclusive scan of the warp's values with shuffles up (lane l
+//     takes lane l - s's, s = 1, ..., 16), the warps' totals through shared memory (two
+//     buffers, by the tile's parity: the next tile writes the other while slow threads
+//     still read these), each thread's prefix from the running value and the totals of
+//     the warps before its own, the running value carried in every thread alike.
 // Failures (docs/CHECKS.md): a thread that fails a check records it (the failure slot's
 // compare-and-swap) and skips to the end of its part of the operation; every block
 // barrier is an OR over the threads' `failed` flags (bar.red.or), and a block in which
