@@ -431,14 +431,17 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
     Value *q = b.CreateLoad(i64, tp);
     b.CreateCondBr(b.CreateICmpULT(q, groups), group, done);
     b.SetInsertPoint(group);
+    // (The indices first: a failing load's edge to the segment's end must not skip
+    // them.)
     std::vector<Value *> is, ins;
     for (int64_t u = 0; u < unroll; u++) {
       Value *t = b.CreateAdd(b.CreateMul(q, b.getInt64(unroll)), b.getInt64(u));
       is.push_back(b.CreateAdd(b.CreateMul(t, ntid), tid));
       ins.push_back(b.CreateICmpULT(is.back(), w));
       store_all(xs[size_t(u)], ne);
-      g.when(ins.back(), [&] { store_all(xs[size_t(u)], g.rows_at(se.arrays, is.back())); });
     }
+    for (size_t u = 0; u < size_t(unroll); u++)
+      g.when(ins[u], [&] { store_all(xs[u], g.rows_at(se.arrays, is[u])); });
     auto store_at = [&](Value *i, const std::vector<Val> &r) {
       for (size_t j = 0; j < kc; j++) g.store_elem(ts[j], r[j].scalar, g.element_addr(dests[j].addr, i, ts[j]));
     };
