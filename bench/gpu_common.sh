@@ -98,10 +98,11 @@ gen_inputs() {
   [ $failed = 0 ] || exit 1
 }
 
-# run_peers NAME...: bench/peers/unproved_peers.py with each framework of $peers (each in
+# run_peers SCRIPT NAME...: bench/peers/SCRIPT with each framework of $peers (each in
 # its own process, before the deadline), reports in $raw/peers_FW.json.
 run_peers() {
-  local fw left
+  local script=$1 fw left
+  shift
   for fw in $peers; do
     if late; then
       say "peers: $fw skipped (the deadline is near)"
@@ -109,7 +110,7 @@ run_peers() {
     fi
     say "peers: $fw"
     left=$((deadline - SECONDS - 60))
-    timeout "$(cap 120)" "$python" bench/peers/unproved_peers.py "$fw" --data "$data" --json "$raw/peers_$fw.json" \
+    timeout "$(cap 120)" "$python" "bench/peers/$script" "$fw" --data "$data" --json "$raw/peers_$fw.json" \
       --runs "$runs" --warmup "$warmup" --time-budget "$budget" --deadline "$((left > 5 ? left : 5))" \
       "$@" >>"$log" 2>&1 || say "peers: $fw exited with $?"
   done

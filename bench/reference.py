@@ -57,9 +57,10 @@ def small_kernels(img, iters):
     return [img, np.int32(it)]
 
 
-def hotspot(iters, temp, power):
+def hotspot_constants(rows, cols):
+    """hotspot's (step, cap, rx, ry, rz, ambient temperature), in f32 as the .fut program
+    computes them (bench/peers/suite_peers.py uses them too)."""
     f = np.float32
-    rows, cols = temp.shape
     t_chip, chip_h, chip_w, amb = f(0.0005), f(0.016), f(0.016), f(80)
     gh, gw = chip_h / f(rows), chip_w / f(cols)
     cap = f(0.5) * f(1.75e6) * t_chip * gw * gh
@@ -67,6 +68,12 @@ def hotspot(iters, temp, power):
     ry = gh / (f(2) * f(100) * t_chip * gw)
     rz = t_chip / (f(100) * gh * gw)
     step = f(0.001) / (f(3.0e6) / (f(0.5) * t_chip * f(1.75e6)))
+    return step, cap, rx, ry, rz, amb
+
+
+def hotspot(iters, temp, power):
+    f = np.float32
+    step, cap, rx, ry, rz, amb = hotspot_constants(*temp.shape)
     t = temp.astype(np.float32)
     for _ in range(int(iters)):
         n = np.concatenate([t[:1], t[:-1]], axis=0)

@@ -12,7 +12,7 @@
 #    here with numpy (bench/gen_data.py --group rows, one process per program);
 # 2. per program, `kerb bench` with the three variants interleaved run by run in one
 #    process (the first run of each checked against the expected results);
-# 3. the peers (bench/peers/unproved_peers.py with the programs named), JAX then
+# 3. the peers (bench/peers/rows_peers.py), JAX then
 #    PyTorch, each in its own process, results checked against the same outputs;
 # 4. a table of medians (ms) and each variant's speed against the faster of jax.jit and
 #    torch eager (the checkify variants are listed, not compared with), printed
@@ -91,7 +91,7 @@ done
 table
 
 # ---- the peers: JAX and PyTorch -----------------------------------------------------------
-run_peers "${programs[@]}"
+run_peers rows_peers.py "${programs[@]}"
 
 say "summary"
 table

@@ -14,11 +14,15 @@
 #    process (A B C A B C ...), then the hand-written CUDA (D); every first run checked
 #    against the expected results (kerb bench checks its own; the CUDA results are
 #    written and checked by bench/check_results.py in round 1);
-# 3. the kernels' own times (KERB_PROFILE=1, default checks) of the memory-bound programs;
-# 4. the bad-index program (bench/gather.fut on data/gather_bad.in): the hand-written
+# 3. the peers (bench/peers/suite_peers.py): every program in JAX (jit) then PyTorch
+#    (eager), each framework in its own process under its share of the time left, results
+#    checked against the same expected outputs; a framework that is not installed is
+#    skipped (its report says so);
+# 4. the kernels' own times (KERB_PROFILE=1, default checks) of the memory-bound programs;
+# 5. the bad-index program (bench/gather.fut on data/gather_bad.in): the hand-written
 #    CUDA with no tool, under compute-sanitizer memcheck, Kerb's checks, and Kerb
 #    --unsafe under memcheck: the time and what each reports;
-# 5. bench/summarize.py: the table (printed last) and suite.json, written after every
+# 6. bench/summarize.py: the table (printed last) and suite.json, written after every
 #    stage so that a run cut short still leaves one.
 #
 # Everything is timed against a deadline (SUITE_DEADLINE seconds, default 540, inside
@@ -28,10 +32,12 @@
 # Under $OUT (or /tmp/kerb-suite-out): table.md, suite.json, log.txt, device.txt and
 # raw.tar.gz (every report and log). Settings (environment): ROUNDS, RUNS (timed runs
 # per variant and round, default 10), WARMUP (default 2), BUDGET (seconds of timed runs
-# per case and round, default 4), SUITE_DEADLINE, KERB, CUDA_BENCH (the binaries),
-# SUITE_DEVICE=cpu with
+# per case and round, default 4; the peers use RUNS, WARMUP and BUDGET too),
+# SUITE_DEADLINE, KERB, CUDA_BENCH (the binaries), PYTHON, PEERS ("jax torch"; empty for
+# none), SUITE_DEVICE=cpu with
 # SUITE_SCALE=small (a dry run of the plumbing on a machine with no GPU: small inputs,
-# the CPU device, no CUDA, no compute-sanitizer).
+# the CPU device, no CUDA, no compute-sanitizer; the peers run on the CPU where jax or
+# torch is installed).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
@@ -46,6 +52,7 @@ warmup=${WARMUP:-2}
 budget=${BUDGET:-4}
 deadline=${SUITE_DEADLINE:-540}
 python=${PYTHON:-python3}
+peers=${PEERS-jax torch}
 
 programs=(gather stencil intdiv reduce scan matmul histogram small_kernels hotspot pathfinder nn kmeans
   backprop)
@@ -130,10 +137,12 @@ bench_round 1
 round_time=$((SECONDS - start))
 say "round 1 took $round_time s"
 summary
+# Round 2 leaves about 160 s for the kernel times, the compute-sanitizer comparison and
+# the summary, and 120 s more for the peers (about a minute a framework on the H100).
+after_rounds=160
+[ -n "${peers// /}" ] && after_rounds=280
 for ((r = 2; r <= rounds; r++)); do
-  # Leave about 160 s for the kernel times, the compute-sanitizer comparison and the
-  # summary.
-  if [ $((SECONDS + round_time + 160)) -gt "$deadline" ]; then
+  if [ $((SECONDS + round_time + after_rounds)) -gt "$deadline" ]; then
     say "round $r skipped: it would not end before the deadline ($deadline s)"
     break
   fi
@@ -141,6 +150,27 @@ for ((r = 2; r <= rounds; r++)); do
   bench_round "$r"
   summary
 done
+
+# ---- the peers: JAX and PyTorch -------------------------------------------------------
+# Each framework gets an equal share of what is left once 90 s are kept for the kernel
+# times, the compute-sanitizer comparison and the summary; --deadline stops it starting a
+# program 20 s before its share ends (a program takes a few seconds: its inputs read,
+# compiled, timed for at most BUDGET seconds, checked).
+read -ra fws <<<"$peers"
+for k in "${!fws[@]}"; do
+  fw=${fws[$k]}
+  if late; then
+    say "peers: $fw skipped (the deadline is near)"
+    continue
+  fi
+  share=$(((deadline - SECONDS - 90) / (${#fws[@]} - k)))
+  ((share < 30)) && share=30
+  say "peers: $fw (at most $share s)"
+  timeout "$(cap "$share")" "$python" bench/peers/suite_peers.py "$fw" --data "$data" --json "$raw/peers_$fw.json" \
+    --runs "$runs" --warmup "$warmup" --time-budget "$budget" --deadline "$((share - 20))" "${programs[@]}" \
+    >>"$log" 2>&1 || say "peers: $fw exited with $?"
+done
+summary
 
 # ---- kernel times in place (KERB_PROFILE=1) ------------------------------------------
 # The memory-bound programs once more, default checks only, every launch timed with

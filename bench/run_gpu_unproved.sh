@@ -99,7 +99,7 @@ if [ $have_cuda_bench = 1 ]; then
 fi
 
 # ---- the peers: JAX and PyTorch -----------------------------------------------------------
-run_peers "${programs[@]}"
+run_peers unproved_peers.py "${programs[@]}"
 summary
 
 # ---- the bad inputs: the planted failure must be reported ----------------------------------

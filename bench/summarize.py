@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
 """Merges the reports of one run of the benchmark suite (bench/run_gpu_suite.sh) into
 suite.json and a short markdown table: per benchmark the --unsafe time, the ratios of
-the checked variants to it, the hand-written CUDA's time and the generated code's speed
-relative to it, and for bandwidth-bound benchmarks the achieved bandwidth (the fewest
-bytes the benchmark must move over its time) against the measured copy rate; then
-geomean and max of the ratios, and the compute-sanitizer comparison.
+the checked variants to it, the times of the hand-written CUDA, JAX and PyTorch, Kerb
+default's speed relative to the fastest of them (and which it is), and for
+bandwidth-bound benchmarks the achieved bandwidth (the fewest bytes the benchmark must
+move over its time) against the measured copy rate; then geomean and max of the ratios,
+the geomean speeds against the hand-written CUDA and against the fastest, the checks of
+the hand-written and the peers' results, and the compute-sanitizer comparison.
 
   python3 bench/summarize.py RAW_DIR --data bench/data --json suite.json --table table.md
 
 RAW_DIR holds the kerb-bench/1 reports: kerb_*.json (`kerb bench`), cuda_*.json
 (kerb-cuda-bench), copy.json (`kerb bench --copy-bandwidth`) and optionally
-sanitizer.json (written by the suite script). Runs of the same benchmark and variant
-from several rounds are pooled; the medians of the rounds give the spread. Needs only
-the standard library (numpy is not needed)."""
+sanitizer.json (written by the suite script), and the kerb-peers/1 reports
+peers_jax.json and peers_torch.json (bench/peers/suite_peers.py). Runs of the same
+benchmark and variant from several rounds are pooled; the medians of the rounds give the
+spread. Needs only the standard library (numpy is not needed)."""
 
 import argparse
 import glob
@@ -27,6 +30,8 @@ from futhark_data import read_headers  # noqa: E402
 CHECK_VARIANTS = ["default", "--sync-checks"]
 BASE = "--unsafe"
 HAND = "hand-written CUDA"
+# The peers' variants that the suite compares with (bench/peers/suite_peers.py), by name.
+PEERS = {"JAX": "jax.jit", "PyTorch": "torch eager"}
 
 
 def floors(program, values):
@@ -157,6 +162,51 @@ def load(raw):
     return rows, meta
 
 
+def peer_reports(raw):
+    """program -> flags -> variant, and program -> the checkified bad-input result, from
+    raw/peers_*.json (kerb-peers/1); plus the frameworks' versions and devices."""
+    times, bad, frameworks = {}, {}, []
+    for path in sorted(glob.glob(os.path.join(raw, "peers_*.json"))):
+        r = json.load(open(path))
+        frameworks.append({k: r.get(k) for k in ("framework", "version", "device", "platform", "status", "error")})
+        for b in r.get("benchmarks", []):
+            for v in b["variants"]:
+                times.setdefault(b["program"], {})[v["flags"]] = v
+            if "bad_input" in b:
+                bad[b["program"]] = b["bad_input"]
+    return times, bad, frameworks
+
+
+def fastest(row, peers):
+    """Sets the row's peer times (`peers_ms`: JAX and PyTorch, where they ran and their
+    results matched), and `fastest` and `speed_vs_fastest`: the fastest of the
+    hand-written versions (each of them), JAX and PyTorch, and its time over Kerb
+    default's (1.0: as fast; above 1: Kerb is faster). A peer whose results did not match
+    is not a candidate (`peer_problems` says why); nor are peers for a case whose input is
+    not the program's own data file (gather's bad index)."""
+    row["peers_ms"] = {}
+    if data_file(row["input"]) != f'{row["program"]}.in' or row["expect"] == "error":
+        return
+    for who, flags in PEERS.items():
+        v = peers.get(row["program"], {}).get(flags)
+        if not v:
+            continue
+        if v.get("status") != "ok":
+            row.setdefault("peer_problems", {})[who] = v.get("error") or v.get("status")
+        elif v.get("check") != "ok":
+            row.setdefault("peer_problems", {})[who] = v.get("check") or "results not checked"
+        else:
+            row["peers_ms"][who] = v["median_ms"]
+    candidates = [(a["median_ms"], "hand-written" + flags[len(HAND):]) for flags, a in row["variants"].items()
+                  if flags.startswith(HAND) and a.get("median_ms")]
+    candidates += [(t, who) for who, t in row["peers_ms"].items() if t]
+    default = row["variants"].get("default", {}).get("median_ms")
+    if candidates and default:
+        t, who = min(candidates)
+        row["fastest"] = who
+        row["speed_vs_fastest"] = t / default
+
+
 def kernel_times(raw, program, entry):
     """The milliseconds a call spends in kernels, from the suite's KERB_PROFILE=1 pass
     (raw/prof_PROGRAM_ENTRY.txt, its lines `profile: kernel NAME launches L median_ms M
@@ -183,6 +233,7 @@ def kernel_times(raw, program, entry):
 
 def summarize(raw, data_dir, checks_path=None):
     rows, meta = load(raw)
+    peers, _, frameworks = peer_reports(raw)
     copy = None
     if os.path.exists(os.path.join(raw, "copy.json")):
         copy = json.load(open(os.path.join(raw, "copy.json"))).get("copy_bandwidth")
@@ -215,6 +266,7 @@ def summarize(raw, data_dir, checks_path=None):
         default = row["variants"].get("default", {}).get("median_ms")
         if hand and default:
             row["speed_vs_hand"] = hand / default  # 1.0: as fast as the hand-written CUDA
+        fastest(row, peers)
         if row.get("bytes") and default and row["expect"] != "error":
             row["achieved_GBps"] = row["bytes"] / (default * 1e6)
             if copy:
@@ -238,6 +290,15 @@ def summarize(raw, data_dir, checks_path=None):
         slowest = min(out_rows, key=lambda r: r.get("speed_vs_hand", 1e9))
         summary["speed_vs_hand"] = {"geomean": geomean(sv), "min": min(sv), "n": len(sv),
                                     "min_at": f'{slowest["program"]}:{slowest["entry"]}'}
+    sf = [r for r in out_rows if "speed_vs_fastest" in r]
+    if sf:
+        slowest = min(sf, key=lambda r: r["speed_vs_fastest"])
+        who = {}
+        for r in sf:
+            who[r["fastest"]] = who.get(r["fastest"], 0) + 1
+        summary["speed_vs_fastest"] = {"geomean": geomean([r["speed_vs_fastest"] for r in sf]),
+                                       "min": slowest["speed_vs_fastest"], "n": len(sf),
+                                       "min_at": f'{slowest["program"]}:{slowest["entry"]}', "fastest": who}
     if copy:
         streaming = [r for r in out_rows if r.get("bound") == "memory" and "achieved_GBps" in r]
         if streaming:
@@ -251,8 +312,8 @@ def summarize(raw, data_dir, checks_path=None):
     if checks_path and os.path.exists(checks_path):
         checks = [line.strip() for line in open(checks_path) if line.strip()]
     return {"schema": "kerb-suite/1", "date": meta["date"], "kerb": meta["kerb"], "device": meta["device"],
-            "copy_bandwidth": copy, "rows": out_rows, "summary": summary, "sanitizer": sanitizer,
-            "checks": checks}
+            "frameworks": frameworks, "copy_bandwidth": copy, "rows": out_rows, "summary": summary,
+            "sanitizer": sanitizer, "checks": checks}
 
 
 def ms(x):
@@ -296,9 +357,15 @@ def table(suite):
     copy = suite.get("copy_bandwidth")
     if copy:
         lines.append(f'Copy rate (device-to-device, read + write): {copy["GB_per_s"]:.0f} GB/s')
+    for f in suite.get("frameworks") or []:
+        if f.get("status") == "missing":
+            lines.append(f'Peers: {f["framework"]} not installed, skipped')
+        else:
+            lines.append(f'Peers: {f["framework"]} {f.get("version")} on {f.get("device")}')
     lines += ["",
-              "| benchmark | --unsafe ms | default | --sync-checks | hand-written ms | speed vs hand | GB/s (% of copy) | spread |",
-              "|---|---|---|---|---|---|---|---|"]
+              "| benchmark | --unsafe ms | default | --sync-checks | hand-written ms | JAX ms | PyTorch ms | "
+              "Kerb default vs fastest | GB/s (% of copy) | spread |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in suite["rows"]:
         v = r["variants"]
         name = f'{r["program"]}:{r["entry"]} {r["case"]}' if r["entry"] != "main" else f'{r["program"]} {r["case"]}'
@@ -318,7 +385,14 @@ def table(suite):
         base = v.get(BASE, {})
         base_txt = ms(base.get("median_ms")) if base.get("status") == "ok" else base.get("status", "-")
         hand = v.get(HAND, {}).get("median_ms")
-        speed = f'{r["speed_vs_hand"]:.2f}' if "speed_vs_hand" in r else "-"
+
+        def peer(who):
+            if who in r.get("peers_ms", {}):
+                return ms(r["peers_ms"][who])
+            why = r.get("peer_problems", {}).get(who)
+            return "-" if why is None else "MISMATCH" if why.startswith("MISMATCH") else "ERROR"
+
+        speed = f'{r["speed_vs_fastest"]:.2f} ({r["fastest"]})' if "speed_vs_fastest" in r else "-"
         bw = "-"
         if r.get("bound") == "memory" and "achieved_GBps" in r:
             bw = f'{r["achieved_GBps"]:.0f}'
@@ -327,7 +401,7 @@ def table(suite):
         spreads = [a.get("spread", 0) for a in v.values() if a.get("runs")]
         spread = f"{100 * max(spreads):.1f}%" if spreads else "-"
         lines.append(f"| {name} | {base_txt} | {ratio('default')} | {ratio('--sync-checks')} | {ms(hand)} | "
-                     f"{speed} | {bw} | {spread} |")
+                     f"{peer('JAX')} | {peer('PyTorch')} | {speed} | {bw} | {spread} |")
     s = suite["summary"]
     lines.append("")
     for flags, goal in (("default", "goal <= 1.01x geomean, <= 1.05x max"), ("--sync-checks", "")):
@@ -339,6 +413,19 @@ def table(suite):
         x = s["speed_vs_hand"]
         lines.append(f'generated (default) speed vs hand-written CUDA: geomean {x["geomean"]:.2f}, '
                      f'min {x["min"]:.2f} ({x["min_at"]}) over {x["n"]}; goal >= 0.95')
+    if "speed_vs_fastest" in s:
+        x = s["speed_vs_fastest"]
+        who = ", ".join(f"{w} {n}" for w, n in sorted(x["fastest"].items(), key=lambda i: (-i[1], i[0])))
+        lines.append(f'Kerb default speed vs the fastest of hand-written, JAX and PyTorch (its time over Kerb\'s): '
+                     f'geomean {x["geomean"]:.2f}, min {x["min"]:.2f} ({x["min_at"]}) over {x["n"]}; '
+                     f'the fastest: {who}')
+    peer_rows = [r for r in suite["rows"] if r.get("peers_ms") or r.get("peer_problems")]
+    if peer_rows:
+        problems = [f'{r["program"]}:{r["entry"]} {who}: {why[:160]}' for r in peer_rows
+                    for who, why in r.get("peer_problems", {}).items()]
+        lines.append("peers' results checked against the expected outputs: " +
+                     ("all match" if not problems else "not counted where they did not match or ran:"))
+        lines += [f"  {p}" for p in problems]
     lines += bandwidth_table(suite)
     errors = [f'{r["program"]}:{r["entry"]} {r["case"]} {f}: {a.get("error", "")[:100]}'
               for r in suite["rows"] for f, a in r["variants"].items() if a.get("status") == "error"]

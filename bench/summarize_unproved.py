@@ -16,32 +16,16 @@ inputs' runs); DIR holds NAME_bad.txt, the message each bad input must produce. 
 only the standard library."""
 
 import argparse
-import glob
 import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from summarize import BASE, HAND, geomean, load, median, ms  # noqa: E402
+from summarize import BASE, HAND, geomean, load, median, ms, peer_reports  # noqa: E402
 BRANCHING = "--deferred-checks=off"  # each check a branch where it stands (the scheme before)
 
 PROGRAMS = ["spmv", "nbr_stencil", "graph_step", "gather3", "assert_div", "bsearch"]
 JIT, CHECKIFY, CHECKIFY_GET, TORCH = "jax.jit", "jax.jit(checkify)", "jax.jit(checkify) + err.get()", "torch eager"
-
-
-def peer_reports(raw):
-    """program -> flags -> variant, and program -> the checkified bad-input result; plus
-    the frameworks' versions and devices."""
-    times, bad, frameworks = {}, {}, []
-    for path in sorted(glob.glob(os.path.join(raw, "peers_*.json"))):
-        r = json.load(open(path))
-        frameworks.append({k: r.get(k) for k in ("framework", "version", "device", "platform", "status", "error")})
-        for b in r.get("benchmarks", []):
-            for v in b["variants"]:
-                times.setdefault(b["program"], {})[v["flags"]] = v
-            if "bad_input" in b:
-                bad[b["program"]] = b["bad_input"]
-    return times, bad, frameworks
 
 
 def bad_inputs(raw, data, peers_bad):

@@ -395,6 +395,18 @@ private:
     return false;
   }
 
+  // Whether `b` (its nested bodies and lambdas included) holds a kept check.
+  bool has_checks(const core::Body &b) const {
+    for (const core::Stm &st : b.stms) {
+      const core::Exp &x = st.exp;
+      if (x.site >= 0) return true;
+      for (const auto &nb : x.bodies)
+        if (nb && has_checks(*nb)) return true;
+      if (x.lambda && has_checks(x.lambda->body)) return true;
+    }
+    return false;
+  }
+
   // The prelude of a kernel: a program none of whose checks can fail has none.
   bool prelude(bool wanted) const { return wanted && out_.may_fail; }
 
@@ -679,13 +691,18 @@ private:
       std::string tiles = "tiles of " + n + " x max(" + sub(inner->exp.args[0]) + ", 1)";
       // Straight-line elements only: in a loop, i32 offsets (sign-extended per access)
       // keep LLVM from stepping the addresses (matmul's k loop became slower).
+      // Several rows a thread: launch bounds (Note [Rows per thread], the last
+      // paragraph): always in the 32-bit kernel, in the 64-bit one where it has checks.
+      bool checked = out_.may_fail && has_checks(e.lambda->body);
+      for (const core::Stm *f : in.fused) checked = checked || (f->exp.lambda && has_checks(f->exp.lambda->body));
       if (!map_arena(s, in) && straight_inner && fused_elementwise(in)) {
         Kernel k = kernel("map", false, tiles, pre, true);
-        // Several rows a thread: a launch bound (Note [Rows per thread]).
         if (op->rows_per_thread > 1) k.blocks_per_sm = kTileRowsBlocksPerSm;
         op->versions.push_back(Version{Guard::Narrow, Strategy::Tiles, {k}});
       }
-      op->versions.push_back(Version{Guard::Always, Strategy::Tiles, {kernel("map", false, tiles, pre, true)}});
+      Kernel k = kernel("map", false, tiles, pre, true);
+      if (op->rows_per_thread > 1 && checked) k.blocks_per_sm = kTileRowsBlocksPerSm;
+      op->versions.push_back(Version{Guard::Always, Strategy::Tiles, {k}});
     } else if (const core::Stm *red = segmented_reduce(s)) {
       op->red = red;
       op->space.push_back(red->exp.args[0]);

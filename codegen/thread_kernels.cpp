@@ -249,8 +249,14 @@ void ProgramGen::thread_map_kernel(const SegOp &op, size_t v) {
 // eight blocks an SM (.minnctapersm, kTileRowsBlocksPerSm) makes it fit 32 registers
 // without spills (its outlined slow copy, the cold path, spills 8 bytes): 0.0649
 // against 0.0628 ms, 1.03x, in the same run. No other map kernel of the corpus or the
-// bench spills under the bound (ptxas -v, sm_90). The 32-bit kernel only: the 64-bit
-// one (offsets past 2^31) holds 56 registers checked and would spill.
+// bench spills under the bound (ptxas -v, sm_90). The 64-bit kernel (offsets past 2^31)
+// held 56 registers checked against 32 unchecked: under the same bound it spills 8 bytes
+// and ran 7.745 ms against 8.591 unbounded (7.242 unchecked) on a 32768 x 65540 image on
+// the H100, 1.07x instead of 1.19x (tests/gpu/results/2026-11-26-jax-profile/). It gets
+// the bound where its element has checks (extract_kernels.cpp): unchecked, the bound
+// only made kernels spill (stencil.fut's and hotspot.fut's, 48-88 bytes), and two
+// checked corpus kernels spill 36-56 bytes under it (map_narrow.fut, map_nested_flat.fut;
+// not measured).
 ProgramGen::Tiles ProgramGen::add_tiles(SlotList &sl, Value *rows, Value *cols, bool several_rows) {
   FnGen &h = *host_;
   IRBuilder<> &b = h.builder();

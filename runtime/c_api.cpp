@@ -340,6 +340,9 @@ struct Context {
   std::mutex drop_mutex;
   std::vector<std::pair<Buffer *, int64_t>> dropped;
   bool closed = false;
+  // Streams that live as long as the context (kerb_context_lasting_cuda_stream: JAX's,
+  // say), which drop_lent may name after an export; under drop_mutex.
+  std::vector<CUstream> lasting;
   int64_t lent_out = 0; // buffers lent out and not dropped yet
 
   void give_back_later(void (*release)(void *), void *arg);
@@ -470,6 +473,9 @@ void Context::start(const Config &cfg, const kerb_program_desc *prog) {
   device_name = device->describe();
 }
 
+// CUDA's per-thread default stream (CU_STREAM_PER_THREAD), never destroyed.
+const CUstream kPerThreadStream = reinterpret_cast<CUstream>(uintptr_t(2));
+
 // CU_STREAM_LEGACY (1, as DLPack also writes it) is the NULL stream: one spelling, so
 // that the same stream compares equal.
 CUstream legacy_as_null(void *stream) {
@@ -478,21 +484,28 @@ CUstream legacy_as_null(void *stream) {
 
 // Frees buffers that the borrowers of arrays lent out dropped, each with the stream
 // `consumer` its borrower used it on, after the work queued on those streams (Note
-// [Arrays lent through DLPack]): the legacy default stream is waited for; the context's
-// stream needs no wait; any other stream may have been destroyed since the export, so
-// it is never named: one wait for the whole device covers them all.
+// [Arrays lent through DLPack]): the legacy and the per-thread default streams and the
+// streams declared lasting (`lasting`, the context's list, read under drop_mutex) are
+// waited for, an event each; the context's stream needs no wait; any other stream may
+// have been destroyed since the export, so it is never named: one wait for the whole
+// device covers them all.
 void release_buffer(Context &c, Buffer *b);
-void drop_lent(Context &c, const std::vector<std::pair<Buffer *, int64_t>> &dropped) {
+void drop_lent(Context &c, const std::vector<std::pair<Buffer *, int64_t>> &dropped,
+               const std::vector<CUstream> &lasting) {
   if (c.cuda) {
-    bool legacy = false, other = false;
+    bool other = false;
+    std::vector<CUstream> wait;
     for (auto [b, consumer] : dropped) {
       if (consumer == -1) continue;
       CUstream s = legacy_as_null(reinterpret_cast<void *>(uintptr_t(consumer)));
-      if (s == nullptr) legacy = true;
-      else if (s != c.cuda->stream()) other = true;
+      if (s == c.cuda->stream()) continue;
+      bool named = s == nullptr || s == kPerThreadStream || std::find(lasting.begin(), lasting.end(), s) != lasting.end();
+      if (!named) other = true;
+      else if (std::find(wait.begin(), wait.end(), s) == wait.end()) wait.push_back(s);
     }
     if (other) c.cuda->synchronize_all();
-    else if (legacy) c.cuda->wait_for_stream(nullptr);
+    else
+      for (CUstream s : wait) c.cuda->wait_for_stream(s);
   }
   for (auto [b, consumer] : dropped) release_buffer(c, b);
 }
@@ -510,12 +523,14 @@ void Context::give_back_later(void (*release)(void *), void *arg) {
 void Context::tidy(bool all) {
   if (!dropped_empty()) {
     std::vector<std::pair<Buffer *, int64_t>> d;
+    std::vector<CUstream> l;
     {
       std::lock_guard<std::mutex> lock(drop_mutex);
       has_dropped.store(false, std::memory_order_release);
       d.swap(dropped);
+      l = lasting;
     }
-    drop_lent(*this, d);
+    drop_lent(*this, d, l);
   }
   if (give_back.empty()) return;
   if (all) device->synchronize();
@@ -1129,7 +1144,7 @@ void kerb_context_free(kerb_context *ctx) {
       c->tidy(true);
       std::lock_guard<std::mutex> lock(c->drop_mutex);
       c->closed = true;
-      drop_lent(*c, c->dropped);
+      drop_lent(*c, c->dropped, c->lasting);
       c->dropped.clear();
       // Waits for the device, and gives the context's cache and the memory pool's back.
       c->exec->trim();
@@ -1688,6 +1703,17 @@ int kerb_context_order_cuda_stream(kerb_context *ctx, void *stream) {
   return KERB_SUCCESS;
 }
 
+int kerb_context_lasting_cuda_stream(kerb_context *ctx, void *stream) {
+  int status;
+  Context *c = cuda_context(ctx, "kerb_context_lasting_cuda_stream", &status);
+  if (!c) return status;
+  CUstream s = legacy_as_null(stream);
+  std::lock_guard<std::mutex> lock(c->drop_mutex);
+  if (s && s != kPerThreadStream && std::find(c->lasting.begin(), c->lasting.end(), s) == c->lasting.end())
+    c->lasting.push_back(s);
+  return KERB_SUCCESS;
+}
+
 // ---- arrays lent through DLPack
 
 // Note [Arrays lent through DLPack]
@@ -1712,9 +1738,14 @@ int kerb_context_order_cuda_stream(kerb_context *ctx, void *stream) {
 // legacy default stream, or the context's stream of the moment (a binding sets the
 // borrower's current stream as the context's for a call, and the borrower's earlier
 // results are typically dropped by its next call on the same stream, which pays nothing).
-// Any other stream (a CuPy stream object, say, gone by the time its arrays are) is never
-// touched after the export returned: the context waits for the whole device instead
-// (cuCtxSynchronize, once for all the buffers dropped since the last tidy).
+// The per-thread default stream and the streams the binding declared lasting
+// (kerb_context_lasting_cuda_stream: JAX's, which its client keeps for the process) are
+// named too. Any other stream (a CuPy stream object, say, gone by the time its arrays
+// are) is never touched after the export returned: the context waits for the whole
+// device instead (cuCtxSynchronize, once for all the buffers dropped since the last
+// tidy). A JAX result took that wait at every call until its stream was declared lasting
+// (the wait would stall a host that keeps JAX's work queued; on an idle GPU it cost no
+// more than the event, tests/gpu/results/2026-11-26-jax-profile).
 // After kerb_context_free the context lives on while views do, and the deleter frees the
 // Buffer itself; the last one frees the context.
 
@@ -1754,7 +1785,7 @@ void export_deleter(dlpack::ManagedTensor *t) {
       c->has_dropped.store(true, std::memory_order_release);
     } else {
       try {
-        drop_lent(*c, {{v->buffer, v->consumer}});
+        drop_lent(*c, {{v->buffer, v->consumer}}, c->lasting);
       } catch (...) {
         // The device failed; the memory goes with the context.
       }

@@ -1,10 +1,8 @@
 #!/usr/bin/env python3
 """JAX and PyTorch versions of the programs whose checks cannot be proved
-(bench/unproved/), timed next to Kerb in bench/run_gpu_unproved.sh, and of the row-wise
-programs of issue 17 (bench/softmax.fut, layernorm.fut, row_scan.fut; named on the
-command line, bench/run_gpu_rows.sh): each program as a user of the framework would
-write it, on the same input files, its results checked against the same expected
-outputs (bench/check_results.py's comparison).
+(bench/unproved/), timed next to Kerb in bench/run_gpu_unproved.sh: each program as a
+user of the framework would write it, on the same input files, its results checked
+against the same expected outputs (bench/check_results.py's comparison).
 
   python3 bench/peers/unproved_peers.py jax|torch --data DIR --json OUT.json
           [--runs N] [--warmup N] [--time-budget SEC] [--deadline SEC] [NAME...]
@@ -20,35 +18,25 @@ CUDA indexing kernels assert in-bounds indices on the device; nothing else is ch
 Each checkified version also runs once on NAME_bad.in (bench/gen_data.py: one failing
 element) and must report an error.
 
-Timing (METHOD.md): inputs are uploaded once; after warm-up calls (compilation
-included), each sample is a batch of K back-to-back calls followed by one wait for the
-last (JAX: block_until_ready on the results and the error; PyTorch: synchronize),
-divided by K, with K chosen so that a batch takes about 5 ms: the device time per call
-with the host's dispatch overlapped, as `kerb bench`'s events measure a call. The median
-of the samples is `median_ms`; `sync_median_ms` is one call and its wait, the median
-over calls (the host's round trip included). `err.get()` is only ever per call.
---deadline stops starting new programs once that many seconds have passed.
+Timing (a batch of calls and one wait, over the batch: JAX waits for the results and the
+error), the command line and the JSON: bench/peers/common.py. `err.get()` is only ever
+per call.
 
 Writes JSON (schema kerb-peers/1) and prints one line per variant. Needs numpy and the
 framework (on the lent GPU machine: jax 0.11 with CUDA, torch 2.11); runs on the CPU too
 (for trying it on small inputs)."""
 
-import argparse
-import json
 import os
-import platform
 import sys
-import time
 
 import numpy as np
 
-here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(here))
-from check_results import DEFAULT_TOLERANCE, TOLERANCE, compare  # noqa: E402
-from futhark_data import read_values  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import (check, in_time, jax_setup, load, main, print_variant, time_variant,  # noqa: E402
+                    to_torch, torch_setup)
+from futhark_data import read_values  # noqa: E402 (common puts bench/ on the path)
 
 PROGRAMS = ["spmv", "nbr_stencil", "graph_step", "gather3", "assert_div", "bsearch"]
-ROWS = ["softmax", "layernorm", "row_scan"]
 DAMPING = 0.85
 
 
@@ -112,23 +100,8 @@ def jax_programs():
         lo, _ = lax.fori_loop(0, (keys.shape[0] + 1).bit_length(), body, (lo, hi))
         return lo
 
-    # The row-wise programs: the framework's own operations (nothing to check).
-    def softmax(checked, xss):
-        return jax.nn.softmax(xss, axis=1)
-
-    def layernorm(checked, xss):
-        mean = jnp.mean(xss, axis=1, keepdims=True)
-        var = jnp.var(xss, axis=1, keepdims=True)
-        return (xss - mean) * lax.rsqrt(var + jnp.float32(1e-5))
-
-    def row_scan(checked, xss):
-        return jnp.cumsum(xss, axis=1, dtype=jnp.int32)
-
     idx = checkify.index_checks
     return {
-        "softmax": (softmax, idx),
-        "layernorm": (layernorm, idx),
-        "row_scan": (row_scan, idx),
         "spmv": (spmv, idx),
         "nbr_stencil": (nbr_stencil, idx),
         "graph_step": (graph_step, idx),
@@ -139,19 +112,11 @@ def jax_programs():
 
 
 def run_jax(args, names, data, deadline, save):
-    import jax
-
-    jax.config.update("jax_enable_x64", True)
+    jax, report = jax_setup()
     from jax.experimental import checkify
 
     progs = jax_programs()
-    dev = jax.devices()[0]
-    report = {"framework": "jax", "version": jax.__version__, "device": str(dev), "platform": dev.platform,
-              "benchmarks": []}
-    for name in names:
-        if time.time() > deadline:
-            print(f"peers: jax {name} and the rest skipped (the deadline)", flush=True)
-            break
+    for name in in_time("jax", names, deadline):
         f, errors = progs[name]
         inputs, expected = load(data, name)
         args_dev = [jax.device_put(v) for v in inputs]
@@ -248,40 +213,18 @@ def torch_programs(torch):
     def bsearch(keys, m, queries):
         return torch.searchsorted(keys[:m], queries, side="left")
 
-    def softmax(xss):
-        return torch.softmax(xss, dim=1)
-
-    def layernorm(xss):
-        return torch.nn.functional.layer_norm(xss, (xss.shape[1],), eps=1e-5)
-
-    def row_scan(xss):
-        return torch.cumsum(xss, dim=1, dtype=torch.int32)
-
-    return {"softmax": softmax, "layernorm": layernorm, "row_scan": row_scan, "spmv": spmv, "spmv_coo": spmv_coo, "nbr_stencil": nbr_stencil, "graph_step": graph_step,
+    return {"spmv": spmv, "spmv_coo": spmv_coo, "nbr_stencil": nbr_stencil, "graph_step": graph_step,
             "gather3": gather3, "assert_div": assert_div, "bsearch": bsearch}
 
 
 def run_torch(args, names, data, deadline, save):
     import torch
 
-    cuda = torch.cuda.is_available()
-    dev = torch.device("cuda" if cuda else "cpu")
+    dev, report, wait = torch_setup(torch)
     progs = torch_programs(torch)
-    report = {"framework": "torch", "version": torch.__version__,
-              "device": torch.cuda.get_device_name(0) if cuda else "cpu", "platform": dev.type, "benchmarks": []}
-
-    def wait(_):
-        if cuda:
-            torch.cuda.synchronize()
-
-    for name in names:
-        if time.time() > deadline:
-            print(f"peers: torch {name} and the rest skipped (the deadline)", flush=True)
-            break
+    for name in in_time("torch", names, deadline):
         inputs, expected = load(data, name)
-        # scalars stay Python numbers (bsearch's m slices on the host)
-        args_dev = [torch.from_numpy(np.ascontiguousarray(v)).to(dev) if np.ndim(v) else v.item()
-                    for v in inputs]
+        args_dev = to_torch(torch, inputs, dev)  # bsearch's m slices on the host
         f = progs[name]
         bench = {"program": name, "variants": []}
         with torch.inference_mode():
@@ -301,119 +244,5 @@ def run_torch(args, names, data, deadline, save):
     return report
 
 
-# ---- shared ------------------------------------------------------------------------------
-
-def load(data, name):
-    inputs = read_values(os.path.join(data, f"{name}.in"))
-    expected = read_values(os.path.join(data, f"{name}.out"))
-    return [np.array(v) for v in inputs], expected
-
-
-def check(name, results, expected):
-    tol = TOLERANCE.get(name, DEFAULT_TOLERANCE)
-    for k, (r, e) in enumerate(zip(results, expected)):
-        why = compare(r, e, tol)
-        if why:
-            return f"MISMATCH result {k + 1}: {why}"
-    return "ok"
-
-
-def median(xs):
-    xs = sorted(xs)
-    n = len(xs)
-    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
-
-
-def time_variant(args, flags, fn, wait, batched):
-    """Warm-up, then `args.runs` samples (or fewer once `args.time_budget` is spent, at
-    least 3): a batch of K calls and one wait, over K (batched), and one call and its
-    wait (always)."""
-    v = {"flags": flags, "status": "ok"}
-    try:
-        t_compile = time.perf_counter()
-        wait(fn())
-        v["first_call_s"] = time.perf_counter() - t_compile
-        for _ in range(args.warmup):
-            wait(fn())
-        sync = []
-        spent = 0.0
-        for _ in range(args.runs):
-            t0 = time.perf_counter()
-            wait(fn())
-            dt = time.perf_counter() - t0
-            sync.append(1e3 * dt)
-            spent += dt
-            if spent > args.time_budget / 2 and len(sync) >= 3:
-                break
-        v["sync_median_ms"] = median(sync)
-        v["sync_runs_ms"] = sync
-        if batched:
-            k = max(1, min(200, int(round(5.0 / max(v["sync_median_ms"], 1e-3)))))
-            runs = []
-            spent = 0.0
-            for _ in range(args.runs):
-                t0 = time.perf_counter()
-                out = None
-                for _ in range(k):
-                    out = fn()
-                wait(out)
-                dt = time.perf_counter() - t0
-                runs.append(1e3 * dt / k)
-                spent += dt
-                if spent > args.time_budget / 2 and len(runs) >= 3:
-                    break
-            v["batch"] = k
-            v["runs_ms"] = runs
-            v["median_ms"] = median(runs)
-        else:
-            v["runs_ms"] = sync
-            v["median_ms"] = v["sync_median_ms"]
-    except Exception as e:  # noqa: BLE001 (reported in the JSON and the table)
-        v = {"flags": flags, "status": "error", "error": f"{type(e).__name__}: {e}"[:400]}
-    return v
-
-
-def print_variant(fw, name, v):
-    if v["status"] != "ok":
-        print(f"peers: {fw} {name} [{v['flags']}]: {v['status']}: {v.get('error', '')}", flush=True)
-        return
-    print(f"peers: {fw} {name} [{v['flags']}]: median {v['median_ms']:.4f} ms (sync {v['sync_median_ms']:.4f} ms, "
-          f"batch {v.get('batch', 1)}, first call {v['first_call_s']:.2f} s), results {v.get('check', '?')}",
-          flush=True)
-
-
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("framework", choices=["jax", "torch"])
-    ap.add_argument("names", nargs="*", help=f"programs (default: {' '.join(PROGRAMS)})")
-    ap.add_argument("--data", required=True, help="the folder of NAME.in / NAME.out (bench/gen_data.py)")
-    ap.add_argument("--json", required=True)
-    ap.add_argument("--runs", type=int, default=10)
-    ap.add_argument("--warmup", type=int, default=2)
-    ap.add_argument("--time-budget", type=float, default=2.0, help="seconds of timed calls per variant")
-    ap.add_argument("--deadline", type=float, default=1e9, help="seconds from now after which no program starts")
-    args = ap.parse_intermixed_args()
-    names = args.names or PROGRAMS
-    for n in names:
-        if n not in PROGRAMS + ROWS:
-            sys.exit(f"unproved_peers.py: unknown program '{n}' (known: {', '.join(PROGRAMS + ROWS)})")
-    deadline = time.time() + args.deadline
-    meta = {"schema": "kerb-peers/1", "host": platform.node(),
-            "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "settings": {"runs": args.runs, "warmup": args.warmup, "time_budget_s": args.time_budget}}
-
-    def save(report):
-        # after every program, so that a run stopped by its timeout leaves what it did
-        with open(args.json, "w") as f:
-            json.dump({**report, **meta}, f, indent=1)
-
-    try:
-        run = run_jax if args.framework == "jax" else run_torch
-        save(run(args, names, args.data, deadline, save))
-    except ImportError as e:
-        save({"framework": args.framework, "status": "missing", "error": str(e), "benchmarks": []})
-        print(f"peers: {args.framework} is not installed ({e}): skipped", flush=True)
-
-
 if __name__ == "__main__":
-    main()
+    main(__doc__, "unproved_peers.py", PROGRAMS, {"jax": run_jax, "torch": run_torch})

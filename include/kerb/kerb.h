@@ -103,6 +103,13 @@ int kerb_context_set_cuda_stream(struct kerb_context *ctx, void *stream);
 /* Makes `stream` wait, without blocking the host, for the work the context queued so
  * far (nothing when it is the context's stream). */
 int kerb_context_order_cuda_stream(struct kerb_context *ctx, void *stream);
+/* Declares that `stream` lives at least as long as the context (e.g. the stream a library
+ * keeps for its whole process, as JAX's client does). An array lent out through DLPack
+ * for a borrower on such a stream (or on the legacy or per-thread default stream) is
+ * freed, once dropped, after an event on that stream; for any other stream other than
+ * the context's, the context waits for the whole device first, since the stream may be
+ * gone by then (Note [Arrays lent through DLPack] in runtime/c_api.cpp). */
+int kerb_context_lasting_cuda_stream(struct kerb_context *ctx, void *stream);
 
 /* For bindings to array libraries (the Python package): one call of entry number `entry`
  * (0-based, in the order of the program's header and of its manifest), its arrays taken

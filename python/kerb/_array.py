@@ -4,6 +4,8 @@ results to). It is DLPack-capable, so torch.from_dlpack, cupy.from_dlpack,
 jax.dlpack.from_dlpack and numpy.from_dlpack take it without a copy, and it goes back
 into entries as it is."""
 
+import sys
+
 import numpy as np
 
 from . import _native
@@ -90,9 +92,11 @@ class Array:
             return "kerb.Array(<freed>)"
         return "kerb.Array(%s, device=%r)" % (self.kerb_type, self.device)
 
-    def __del__(self):
+    def __del__(self, _finalizing=sys.is_finalizing):
         h = self._handle
-        if h is not None:
+        # At interpreter exit the modules' globals may be gone already (a default argument
+        # is not); the memory goes with the process.
+        if h is not None and not _finalizing():
             self._handle = None
             self._program._release(h, self._prim, self._rank)
 

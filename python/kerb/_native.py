@@ -151,6 +151,10 @@ class Library:
                                     POINTER(c_int32))
         self.array_to_dlpack = fn("kerb_rt_array_to_dlpack", c_void_p, c_void_p, c_int32, c_int32, c_void_p,
                                   c_int64)
+        # Streams that outlive the context (JAX's; a library made by an older runtime has none).
+        self.lasting_cuda_stream = None
+        if hasattr(lib, "kerb_context_lasting_cuda_stream"):
+            self.lasting_cuda_stream = fn("kerb_context_lasting_cuda_stream", c_int, c_void_p, c_void_p)
         # A whole call in one crossing (a library made by an older runtime has none).
         self.call_dlpack = None
         if hasattr(lib, "kerb_call_dlpack"):

@@ -408,6 +408,7 @@ class Program:
         self._current_stream = self._own_stream
         self._last_stream = None  # the stream of the last call (for tests)
         self._torch_stream_of_call = None  # the call's stream when it is PyTorch's current one
+        self._lasting = set()  # streams declared lasting (_declare_lasting)
         self._stream = None
         if stream is not None:
             self.stream = stream
@@ -592,6 +593,15 @@ class Program:
             self._check(self._lib.array_values(ctx, _native.PRIM_ID[array._prim], array._rank, array._handle,
                                                out.ctypes.data))
             return out
+
+    def _declare_lasting(self, stream):
+        """Declares a CUDA stream (an int handle) as living as long as the program's context
+        (_JaxLent), once per stream."""
+        if stream in self._lasting or self._lib.lasting_cuda_stream is None:
+            return
+        with self._lock:
+            self._check(self._lib.lasting_cuda_stream(self._context(), stream))
+            self._lasting.add(stream)
 
     def _export(self, array, stream):
         """A DLPack capsule lending `array` (consumer stream: DLPack's convention)."""
@@ -1078,7 +1088,7 @@ class Program:
             return cupy.from_dlpack(a)
         if mode == "jax":
             import jax.dlpack
-            return jax.dlpack.from_dlpack(a)
+            return jax.dlpack.from_dlpack(_JaxLent(a) if self._cuda else a)
         raise AssertionError(mode)
 
     def _torch_stream(self):
@@ -1092,6 +1102,29 @@ class Program:
         if s is None:
             s = _torch_current_stream(self._ordinal)
         return s if s else 1
+
+
+class _JaxLent:
+    """A kerb.Array offered to jax.dlpack.from_dlpack. JAX asks for it on a stream of its
+    client, which lives as long as the process: that stream is declared lasting
+    (kerb_context_lasting_cuda_stream) before the export, so that the array, once JAX
+    drops it, goes back after an event on that stream rather than after a wait for the
+    whole device (Note [Arrays lent through DLPack] in runtime/c_api.cpp), which would
+    stall a host that keeps JAX's work queued."""
+
+    __slots__ = ("_array",)
+
+    def __init__(self, array):
+        self._array = array
+
+    def __dlpack_device__(self):
+        return self._array.__dlpack_device__()
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        a = self._array
+        if isinstance(stream, int) and stream > 2:
+            a._program._declare_lasting(stream)
+        return a.__dlpack__(stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
 
 
 class _Lent:

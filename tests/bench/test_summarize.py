@@ -7,17 +7,9 @@ import os
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, finish  # noqa: E402 (harness puts bench/ on the path)
 import summarize  # noqa: E402
-
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        print(f"FAIL: {what}")
-        failures += 1
 
 
 with tempfile.TemporaryDirectory() as raw:
@@ -64,5 +56,4 @@ with tempfile.TemporaryDirectory() as raw:
     check(summarize.floors("gather", [("f32", [16], None), ("i64", [16], None)])[2] == "random",
           "gather reads at random")
 
-print("summarize tests:", "FAILED" if failures else "ok")
-sys.exit(1 if failures else 0)
+finish("summarize tests")

@@ -4,30 +4,13 @@ the table (Kerb default / --unsafe, hand-written checked / unchecked, checkify /
 the fastest peer and Kerb's speed against it, the goal lines, the result checks, and the
 bad inputs' verdicts (a wrong message or a zero exit is not a report of the failure).
 Standard library only; exits 1 on a failure."""
-import json
 import os
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, finish, write  # noqa: E402 (harness puts bench/ on the path)
 import summarize_unproved  # noqa: E402
-
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        print(f"FAIL: {what}")
-        failures += 1
-
-
-def write(path, value):
-    with open(path, "w") as f:
-        if isinstance(value, str):
-            f.write(value)
-        else:
-            json.dump(value, f)
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -93,5 +76,4 @@ with tempfile.TemporaryDirectory() as tmp:
     check("torch: not installed, skipped" in text, "missing torch:\n" + text)
     check("Kerb yes, hand-written checked NO (" in text, "bad inputs:\n" + text)
 
-print("test_summarize_unproved: " + ("ok" if failures == 0 else f"{failures} failures"))
-sys.exit(1 if failures else 0)
+finish("test_summarize_unproved")

@@ -281,10 +281,10 @@ awk '/@%p[0-9]+ ld\.global/ { n++; on = 1 } on && /bra/ { exit } END { print (n 
   "$tmp/rows4c_32.ptx" >"$tmp/rows4c.count"
 count "$tmp/rows4c.count" '^together$' 1
 # ... and ptxas is asked for eight blocks an SM there (32 registers), in the 32-bit
-# kernel only (Note [Rows per thread]).
+# kernel and, since its element has checks, in the 64-bit one (Note [Rows per thread]).
 count "$tmp/rows4c_32.ptx" '^\.minnctapersm 8$' 1
 awk '/^\.visible \.entry kerb_kernel_0_map\(/,/^}/' "$tmp/rows4c.ptx" >"$tmp/rows4c_64.ptx"
-count "$tmp/rows4c_64.ptx" '^\.minnctapersm' 0
+count "$tmp/rows4c_64.ptx" '^\.minnctapersm 8$' 1
 # ... but not when a fused map with a loop would be recomputed for every inner element.
 emit nested_lazy llvm <<'P'
 entry main (xs: []f32) (m: i64) : [][]f32 =
@@ -680,6 +680,16 @@ count "$tmp/k_map2d.kernels" '^    if the sizes fit 32 bits: 2-D tiles, 4 rows a
 count "$tmp/k_map2d.kernels" '^    otherwise: 2-D tiles, 4 rows a thread from 64 rows$' 1
 count "$tmp/k_map2d.kernels" '^      kernel map: tiles of n_0 x max\(m_1, 1\) threads' 2
 count "$tmp/k_map2d.kernels" '^  iota_[0-9]+ = iota\(grid\) \[n_0\]: fused' 1
+# Four rows a thread with checks in the element: both kernels bounded to eight blocks an
+# SM (Note [Rows per thread]); without checks only the 32-bit one.
+emit k_map2d_checked kernels <<'P'
+entry main [n][m] (a: [n][m]f32) (is: [n]i64) : [n][m]f32 = map (\i -> map (\j -> a[is[i], j]) (iota m)) (iota n)
+P
+count "$tmp/k_map2d_checked.kernels" '^      kernel map: tiles of .*, 8 blocks/SM$' 2
+emit k_map2d_unchecked kernels --unsafe <<'P'
+entry main [n][m] (a: [n][m]f32) (is: [n]i64) : [n][m]f32 = map (\i -> map (\j -> a[is[i], j]) (iota m)) (iota n)
+P
+count "$tmp/k_map2d_unchecked.kernels" '^      kernel map: tiles of .*, 8 blocks/SM$' 1
 # A map whose lambda makes an array sized by the element: a host loop, whose body's
 # operations are kernels of their own.
 emit k_hostloop kernels <<'P'

@@ -177,6 +177,43 @@ class FakeCudaTest(unittest.TestCase):
             self.assertEqual(p._current_stream, own, "back on its own stream at once")
             p.sync()
 
+    def test_lasting_streams(self):
+        # JAX takes a result on a stream of its client, which lives as long as the process:
+        # the binding declares it lasting, so a result JAX drops goes back after an event on
+        # that stream (the program's stream waits for it), not after a wait for the whole
+        # device, which a stream that may be gone needs (test_streams' `consumer`). A
+        # stand-in module plays jax.dlpack.
+        jax_stream = 0x5300
+        held = []
+
+        def from_dlpack(x):
+            capsule = x.__dlpack__(stream=jax_stream)
+            held.append(capsule)
+            return capsule
+        jax = types.ModuleType("jax")
+        jax.dlpack = types.ModuleType("jax.dlpack")
+        jax.dlpack.from_dlpack = from_dlpack
+        for name, m in (("jax", jax), ("jax.dlpack", jax.dlpack)):
+            sys.modules[name] = m
+            self.addCleanup(sys.modules.pop, name, None)
+        with kerb.load(self.path, "cuda", output="jax") as p:
+            own = p._own_stream
+            xs, idx = p.array([1, 2, 3], dtype="f32"), p.array([0, 2], dtype="i64")
+            for _ in range(3):
+                w = waits(jax_stream)
+                p.gather(xs, idx)
+                self.assertEqual(len(held), 1)
+                self.assertEqual(waits(jax_stream) - w, 1, "JAX's stream waits for the call")
+                ctx_syncs, w = fake.fake_cuda_ctx_syncs(), waits(own)
+                held.clear()  # JAX drops the result
+                p.array([0], dtype="i64")  # a call into the context: it frees what was dropped
+                p.gather(xs, idx)
+                held.clear()
+                self.assertEqual(fake.fake_cuda_ctx_syncs(), ctx_syncs, "no wait for the whole device")
+                self.assertGreaterEqual(waits(own) - w, 1, "the program's stream waits for JAX's")
+            self.assertEqual(p._lasting, {jax_stream})
+            p.sync()
+
     def test_foreign_arrays(self):
         with kerb.load(self.path, "cuda", output="array") as lender, kerb.load(self.path, "cuda") as p:
             a = lender.array(np.arange(8), dtype="i64")
