@@ -21,10 +21,8 @@ common.py."""
 import os
 import sys
 
-import numpy as np
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import check, in_time, jax_setup, load, main, print_variant, time_variant, to_torch, torch_setup  # noqa: E402
+from common import main, run_jax_jit, run_torch_eager  # noqa: E402
 
 PROGRAMS = ["softmax", "layernorm", "row_scan"]
 EPS = 1e-5
@@ -65,44 +63,13 @@ def torch_programs(torch):
 
 
 def run_jax(args, names, data, deadline, save):
-    jax, report = jax_setup()
-    progs = jax_programs()
-    for name in in_time("jax", names, deadline):
-        inputs, expected = load(data, name)
-        args_dev = [jax.device_put(v) for v in inputs]
-        jitted = jax.jit(progs[name])
-
-        def call():
-            return jitted(*args_dev)
-
-        v = time_variant(args, "jax.jit", call, jax.block_until_ready, batched=True)
-        if v["status"] == "ok":
-            v["check"] = check(name, [np.asarray(r) for r in call()], expected)
-        report["benchmarks"].append({"program": name, "variants": [v]})
-        print_variant("jax", name, v)
-        save(report)
-        args_dev = None  # the device copies go before the next program's come
-    return report
+    return run_jax_jit(args, names, data, deadline, save, {k: (f, ()) for k, f in jax_programs().items()})
 
 
 def run_torch(args, names, data, deadline, save):
     import torch
 
-    dev, report, wait = torch_setup(torch)
-    progs = torch_programs(torch)
-    for name in in_time("torch", names, deadline):
-        inputs, expected = load(data, name)
-        args_dev = to_torch(torch, inputs, dev)
-        f = progs[name]
-        with torch.inference_mode():
-            v = time_variant(args, "torch eager", lambda: f(*args_dev), wait, batched=True)
-            if v["status"] == "ok":
-                v["check"] = check(name, [r.cpu().numpy() for r in f(*args_dev)], expected)
-        report["benchmarks"].append({"program": name, "variants": [v]})
-        print_variant("torch", name, v)
-        save(report)
-        args_dev = None  # the device copies go before the next program's come
-    return report
+    return run_torch_eager(args, names, data, deadline, save, torch, torch_programs(torch))
 
 
 if __name__ == "__main__":
