@@ -15,7 +15,8 @@ ones for trying the scripts on a machine with no GPU. DIR defaults to bench/data
 (ignored by git). NAMEs pick benchmarks; without them, every benchmark of the group:
 `suite` (default: bench/*.fut) or `unproved` (bench/unproved/*.fut, the programs whose
 checks cannot be proved, each with a small NAME_bad.in that makes its checks fail in
-one element). Never zeros: values are random in ranges where each program does real
+one element) or `rows` (the row-wise programs of issue 17: softmax, layernorm,
+row_scan, 65536 x 1024 each, 256 MB an input). Never zeros: values are random in ranges where each program does real
 work."""
 
 import argparse
@@ -53,10 +54,14 @@ SIZES["full"].update(spmv=(1 << 21, 32, 1 << 21), nbr_stencil=(4096, 4096),
                      bsearch=(1 << 24, 1 << 22))
 SIZES["small"].update(spmv=(1000, 32, 500), nbr_stencil=(40, 30), graph_step=(300, 2000),
                       gather3=1000, assert_div=1000, bsearch=(1000, 500))
+# The row-wise programs of issue 17 (bench/softmax.fut, layernorm.fut, row_scan.fut).
+SIZES["full"].update(softmax=(65536, 1024), layernorm=(65536, 1024), row_scan=(65536, 1024))
+SIZES["small"].update(softmax=(100, 300), layernorm=(100, 300), row_scan=(100, 300))
 GROUPS = {
     "suite": ["gather", "stencil", "intdiv", "reduce", "scan", "matmul", "histogram",
               "small_kernels", "hotspot", "pathfinder", "nn", "kmeans", "backprop"],
     "unproved": ["spmv", "nbr_stencil", "graph_step", "gather3", "assert_div", "bsearch"],
+    "rows": ["softmax", "layernorm", "row_scan"],
 }
 
 
@@ -156,6 +161,19 @@ def gen_backprop(shape):
     oldw = ((r.random((nin, nh), dtype=np.float32) - 0.5) * 2e-3).astype(np.float32)
     delta = (r.random(nh, dtype=np.float32) * 2 - 1).astype(np.float32)
     return [inp, w, oldw, delta]
+
+
+def gen_softmax(shape):
+    return [(rng("softmax").standard_normal(shape, dtype=np.float32) * 3).astype(np.float32)]
+
+
+def gen_layernorm(shape):
+    r = rng("layernorm")
+    return [(r.standard_normal(shape, dtype=np.float32) * 2 + 1).astype(np.float32)]
+
+
+def gen_row_scan(shape):
+    return [rng("row_scan").integers(-100, 101, shape, dtype=np.int32)]
 
 
 def gen_spmv(shape):
@@ -262,7 +280,7 @@ RESULTS = {
     "matmul": ["f32"], "histogram": ["i32"], "small_kernels": ["f32", "i32"], "hotspot": ["f32"],
     "pathfinder": ["i32"], "nn": ["f32", "i64"], "kmeans": ["f32"], "backprop": ["f32", "f32"],
     "spmv": ["f32"], "nbr_stencil": ["f32"], "graph_step": ["f32"], "gather3": ["f32"],
-    "assert_div": ["i32"], "bsearch": ["i64"],
+    "assert_div": ["i32"], "bsearch": ["i64"], "softmax": ["f32"], "layernorm": ["f32"], "row_scan": ["i32"],
 }
 # The entry whose reference gives the expected output (entries of one program agree).
 ENTRY = {"stencil": "nested", "matmul": "nested"}

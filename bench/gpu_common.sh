@@ -1,10 +1,11 @@
 # shellcheck shell=bash disable=SC2154,SC2034
 # Pieces shared by the scripts that run benchmarks on the lent GPU in one call
-# (bench/run_gpu_suite.sh, bench/run_gpu_unproved.sh); sourced, not run. They read the
-# script's settings: `out` (the folder of what comes back), `deadline` (seconds after the
-# script's start by which everything must end), `kerb` and `cudabench` (the binaries),
-# `device` (cuda, or cpu for a dry run) and `data` (where the inputs go); begin_run sets
-# `work`, `raw` and `log`.
+# (bench/run_gpu_suite.sh, bench/run_gpu_unproved.sh, bench/run_gpu_rows.sh); sourced,
+# not run. They read the script's settings: `out` (the folder of what comes back),
+# `deadline` (seconds after the script's start by which everything must end), `kerb` and
+# `cudabench` (the binaries), `device` (cuda, or cpu for a dry run) and `data` (where the
+# inputs go); gen_inputs and run_peers also `python`, `scale`, `peers`, `runs`, `warmup`
+# and `budget`. begin_run sets `work`, `raw` and `log`.
 
 # begin_run SCRIPT TAG: makes $out, the scratch folder $work (/tmp/TAG.XXXXXX, removed on
 # exit) with $raw in it, and the log; checks the binaries (exits 2 without kerb; sets
@@ -74,4 +75,43 @@ programs_dir() {
   for f in "$dir"/*.fut; do sed 's/ no_interp no_cpu / /' "$f" >"$copy/$(basename "$f")"; done
   [ -e "$work/fut/data" ] || ln -s "$data" "$work/fut/data"
   echo "$copy"
+}
+
+# gen_inputs NAME...: bench/gen_data.py for each program, one process each, into $data
+# ($scale); exits 1 when one fails (its log in $raw/gen_NAME.log).
+gen_inputs() {
+  say "generating inputs ($scale) into $data"
+  mkdir -p "$data"
+  local pids=() p k failed=0
+  for p in "$@"; do
+    timeout "$(cap 120)" "$python" bench/gen_data.py --scale "$scale" --out "$data" "$p" >"$raw/gen_$p.log" 2>&1 &
+    pids+=($!)
+  done
+  local names=("$@")
+  for k in "${!pids[@]}"; do
+    wait "${pids[$k]}" || {
+      say "bench/gen_data.py ${names[$k]} failed (raw/gen_${names[$k]}.log)"
+      failed=1
+    }
+  done
+  cat "$raw"/gen_*.log >>"$log"
+  [ $failed = 0 ] || exit 1
+}
+
+# run_peers SCRIPT NAME...: bench/peers/SCRIPT with each framework of $peers (each in
+# its own process, before the deadline), reports in $raw/peers_FW.json.
+run_peers() {
+  local script=$1 fw left
+  shift
+  for fw in $peers; do
+    if late; then
+      say "peers: $fw skipped (the deadline is near)"
+      continue
+    fi
+    say "peers: $fw"
+    left=$((deadline - SECONDS - 60))
+    timeout "$(cap 120)" "$python" "bench/peers/$script" "$fw" --data "$data" --json "$raw/peers_$fw.json" \
+      --runs "$runs" --warmup "$warmup" --time-budget "$budget" --deadline "$((left > 5 ? left : 5))" \
+      "$@" >>"$log" 2>&1 || say "peers: $fw exited with $?"
+  done
 }

@@ -186,6 +186,23 @@ def bsearch(keys, m, queries):
     return [out]
 
 
+def softmax(xss):
+    x = xss.astype(np.float64)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return [e / e.sum(axis=1, keepdims=True)]
+
+
+def layernorm(xss):
+    x = xss.astype(np.float64)
+    mean = x.mean(axis=1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=1, keepdims=True)
+    return [(x - mean) / np.sqrt(var + 1e-5)]
+
+
+def row_scan(xss):
+    return [np.cumsum(xss, axis=1, dtype=np.int64).astype(np.int32)]
+
+
 # (program, entry) -> reference
 REFERENCES = {
     ("gather", "main"): gather,
@@ -209,6 +226,9 @@ REFERENCES = {
     ("gather3", "main"): gather3,
     ("assert_div", "main"): assert_div,
     ("bsearch", "main"): bsearch,
+    ("softmax", "main"): softmax,
+    ("layernorm", "main"): layernorm,
+    ("row_scan", "main"): row_scan,
 }
 
 

@@ -48,7 +48,7 @@ peers=${PEERS-jax torch}
 
 programs=(spmv nbr_stencil graph_step gather3 assert_div bsearch)
 
-# begin_run, say, cap, late, device_info, programs_dir
+# begin_run, say, cap, late, device_info, programs_dir, gen_inputs, run_peers
 source bench/gpu_common.sh
 begin_run run_gpu_unproved.sh kerb-unproved
 
@@ -62,22 +62,7 @@ summary() {
 data=bench/data
 [ "$device" = cuda ] || data=$work/data
 fut_dir=$(programs_dir bench/unproved)
-say "generating inputs ($scale) into $data"
-mkdir -p "$data"
-pids=()
-for p in "${programs[@]}"; do
-  timeout "$(cap 90)" "$python" bench/gen_data.py --scale "$scale" --out "$data" "$p" >"$raw/gen_$p.log" 2>&1 &
-  pids+=($!)
-done
-gen_failed=0
-for k in "${!pids[@]}"; do
-  wait "${pids[$k]}" || {
-    say "bench/gen_data.py ${programs[$k]} failed (raw/gen_${programs[$k]}.log)"
-    gen_failed=1
-  }
-done
-cat "$raw"/gen_*.log >>"$log"
-[ $gen_failed = 0 ] || exit 1
+gen_inputs "${programs[@]}"
 
 # ---- Kerb: --unsafe, default and --deferred-checks=off (each check a branch), interleaved
 say "kerb bench (--unsafe, default and --deferred-checks=off interleaved)"
@@ -114,17 +99,7 @@ if [ $have_cuda_bench = 1 ]; then
 fi
 
 # ---- the peers: JAX and PyTorch -----------------------------------------------------------
-for fw in $peers; do
-  if late; then
-    say "peers: $fw skipped (the deadline is near)"
-    continue
-  fi
-  say "peers: $fw"
-  left=$((deadline - SECONDS - 60))
-  timeout "$(cap 120)" "$python" bench/peers/unproved_peers.py "$fw" --data "$data" --json "$raw/peers_$fw.json" \
-    --runs "$runs" --warmup "$warmup" --time-budget "$budget" --deadline "$((left > 5 ? left : 5))" \
-    "${programs[@]}" >>"$log" 2>&1 || say "peers: $fw exited with $?"
-done
+run_peers unproved_peers.py "${programs[@]}"
 summary
 
 # ---- the bad inputs: the planted failure must be reported ----------------------------------

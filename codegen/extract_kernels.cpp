@@ -18,7 +18,10 @@
 //     code, with a 32-bit version when that code and every fused map is straight-line
 //     and makes no arrays; a segmented reduction when the lambda reduces
 //     (segmented_reduce), across rows when it reads an array with the segment as its
-//     last index and the operator commutes, falling back to the plain versions; plain:
+//     last index and the operator commutes, falling back to the plain versions; one
+//     block per row (row_block_version) when the element is a row and the lambda is
+//     reductions, scans and maps over it and scalar code, guarded by the row's length
+//     (GenOptions::row_block_min), after the segmented reduction's versions; plain:
 //     2-D tiles of ceil(n / p) x p for a map over iota that splits its index
 //     (flat_split), else kMapLanes elements a thread for straight-line scalar code that
 //     makes no arrays (lanes), else one thread per element.
@@ -178,7 +181,8 @@ struct Inputs {
 
 class Extractor {
 public:
-  Extractor(const core::Program &p, GenOptions opts, KernelProgram &out) : p_(p), out_(out) {
+  Extractor(const core::Program &p, GenOptions opts, KernelProgram &out)
+      : p_(p), out_(out), row_block_min_(opts.row_block_min) {
     out_.may_fail = !p.failures.records.empty();
     out_.defer_checks = out_.may_fail && opts.deferred_checks;
   }
@@ -716,13 +720,145 @@ private:
       op->versions.push_back(Version{Guard::SegRedFit, Strategy::SegRed,
                                      {kernel("segred", true, n + " * num_blocks(" + m + ")", pre, true),
                                       kernel("segred_segments", true, n, true, true)}});
+      // (Not where the segment is the last index of an array the lambda reads: one
+      // thread per segment reads neighbouring elements, a block per segment would not.)
+      if (!segred_across_rows(s, *red)) row_block_version(s, *op);
       plain_map_versions(s, *op);
     } else {
+      row_block_version(s, *op);
       plain_map_versions(s, *op);
     }
     op->strategy = op->versions.front().strategy;
     thread_body(*op);
     return op;
+  }
+
+  // ---- one block per row (Note [One block per row] in row_block_kernels.cpp)
+
+  // Whether map s runs one block per element in a version of its own (Strategy::
+  // RowBlock), and if so that version (added to op) and its block-level body. The
+  // lambda's statements must each be
+  //   - scalar code (straight-line, branches allowed, views): every thread runs it;
+  //   - a map or iota computed where read (fused; making no arrays);
+  //   - a reduction of scalars over one-dimensional arrays (its operator makes no
+  //     arrays): a block reduction, striped over the threads when the operator
+  //     commutes, else a contiguous chunk a thread;
+  //   - a map of scalars whose results are all results of the lambda (in place into
+  //     the element's row), or a scan of scalars whose results are: striped;
+  // with at least one reduction or scan, the lambda's results those rows or scalars, the
+  // map reading an array of arrays (its element a row), the first block-level
+  // operation's width known on the host (the guard's), and no map fused into the map's
+  // arrays making arrays (the kernel has no scratch memory).
+  bool row_block_version(const core::Stm &s, SegOp &op) const {
+    if (row_block_min_ < 0) return false;
+    // The element is a row: the map reads an array of arrays (not a gather over iota,
+    // as matmul's flat dot products, whose threads share columns in 2-D tiles).
+    if (std::none_of(s.exp.arrays.begin(), s.exp.arrays.end(), [&](int a) { return p_.var(a).type.rank >= 2; }))
+      return false;
+    const core::Lambda &l = *s.exp.lambda;
+    const core::Body &body = l.body;
+    std::map<int, size_t> in_place = FnGen::in_place_results(p_, l);
+    std::set<int> results;
+    for (const core::SubExp &r : body.result)
+      if (r.is_var()) results.insert(r.var);
+    auto all_results = [&](const core::Stm &st) {
+      for (int v : st.pat)
+        if (!results.count(v) || p_.var(v).type.rank != 1) return false;
+      return true;
+    };
+    auto scalar_operands = [&](const core::Stm &st) {
+      for (int a : st.exp.arrays)
+        if (p_.var(a).type.rank != 1) return false;
+      return !body_allocates(p_, st.exp.lambda->body);
+    };
+    std::vector<std::unique_ptr<SegOp>> ops;
+    std::set<int> rows; // the lambda's array results that block-level operations write
+    bool reduces = false;
+    // A map that only scans (and maps and reductions) of the body read, whole: in a
+    // block each element of the scan is read once, so it is computed there too
+    // (fusion's rule, compiler/fusion.h, leaves scans out: other scans read twice).
+    auto read_whole_by_scans = [&](const core::Stm &st) {
+      if (st.exp.kind != core::ExpKind::Map) return false;
+      std::set<int> vars(st.pat.begin(), st.pat.end());
+      for (int v : st.pat)
+        if (p_.var(v).type.rank != 1 || results.count(v)) return false;
+      bool after = false;
+      for (const core::Stm &t : body.stms) {
+        after = after || &t == &st;
+        if (!after || &t == &st || !core::mentions(t.exp, vars)) continue;
+        const core::Exp &x = t.exp;
+        if (x.kind != core::ExpKind::Map && x.kind != core::ExpKind::Reduce && x.kind != core::ExpKind::Scan)
+          return false;
+        for (const core::SubExp &a : x.args)
+          if (a.is_var() && vars.count(a.var)) return false;
+        if (x.lambda) {
+          for (const core::Stm &u : x.lambda->body.stms)
+            if (core::mentions(u.exp, vars)) return false;
+          for (const core::SubExp &r : x.lambda->body.result)
+            if (r.is_var() && vars.count(r.var)) return false;
+        }
+      }
+      return true;
+    };
+    for (const core::Stm &st : body.stms) {
+      const core::Exp &e = st.exp;
+      if ((e.kind == core::ExpKind::Map || e.kind == core::ExpKind::Iota) &&
+          (out_.in_thread(st) == Strategy::Fused || read_whole_by_scans(st))) {
+        if (e.lambda && body_allocates(p_, e.lambda->body)) return false;
+        std::unique_ptr<SegOp> b = new_op(p_, st, Level::Block);
+        b->strategy = Strategy::Fused;
+        ops.push_back(std::move(b));
+        continue;
+      }
+      if (e.kind == core::ExpKind::Reduce) {
+        for (int v : st.pat)
+          if (p_.var(v).type.rank != 0) return false;
+        if (!scalar_operands(st)) return false;
+        std::unique_ptr<SegOp> b = new_op(p_, st, Level::Block);
+        b->comm = commutative(e);
+        b->strategy = b->comm ? Strategy::Striped : Strategy::Chunked;
+        ops.push_back(std::move(b));
+        reduces = true;
+        continue;
+      }
+      if ((e.kind == core::ExpKind::Scan || (e.kind == core::ExpKind::Map && in_place.count(st.pat[0]))) &&
+          all_results(st)) {
+        if (!scalar_operands(st)) return false;
+        std::unique_ptr<SegOp> b = new_op(p_, st, Level::Block);
+        b->strategy = Strategy::Striped;
+        ops.push_back(std::move(b));
+        rows.insert(st.pat.begin(), st.pat.end());
+        reduces = reduces || e.kind == core::ExpKind::Scan;
+        continue;
+      }
+      if (!elementwise_stm(st)) return false;
+    }
+    if (!reduces) return false;
+    for (const core::SubExp &r : body.result)
+      if (r.is_var() && p_.var(r.var).type.rank != 0 && !rows.count(r.var)) return false;
+    // (Each result row written once.)
+    for (size_t j = 0; j < body.result.size(); j++)
+      for (size_t k = 0; k < j; k++)
+        if (body.result[j].is_var() && is_var(body.result[k], body.result[j].var) &&
+            p_.var(body.result[j].var).type.rank != 0)
+          return false;
+    const SegOp *first = nullptr;
+    for (const auto &b : ops)
+      if (b->strategy != Strategy::Fused) {
+        first = b.get();
+        break;
+      }
+    if (!on_host(first->space[0])) return false;
+    Inputs in = map_inputs(s);
+    if (op.space.size() == 1) op.space.push_back(first->space[0]);
+    if (fused_allocate(in)) return false;
+    add_inputs(op, in);
+    op.block_body = std::move(ops);
+    op.row_block_min = row_block_min_;
+    bool pre = in.prelude || needs_prelude(s.exp.lambda->body);
+    op.versions.push_back(
+        Version{Guard::RowBlockFit, Strategy::RowBlock, {kernel("row_block", true, sub(s.exp.args[0]), pre, false)}});
+    return true;
   }
 
   // ---- block kernels
@@ -1088,6 +1224,8 @@ private:
 
   const core::Program &p_;
   KernelProgram &out_;
+  // GenOptions::row_block_min: the RowBlock version's threshold (negative: none).
+  int64_t row_block_min_;
   // Host maps and iotas computed where read (ProgramGen::host_lazy_): result -> statement.
   std::map<int, const core::Stm *> fused_;
   // Variables the host has bound (FnGen::has in host code), and every statement of the

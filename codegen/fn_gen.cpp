@@ -699,6 +699,15 @@ void FnGen::counted_loop(Value *n, const std::function<void(Value *)> &body) {
   counted_range(i64(0), n, nullptr, body);
 }
 
+void FnGen::when(Value *cond, const std::function<void()> &body) {
+  BasicBlock *yes = BasicBlock::Create(c_, "when.yes", f_), *no = BasicBlock::Create(c_, "when.no", f_);
+  b_.CreateCondBr(cond, yes, no);
+  b_.SetInsertPoint(yes);
+  body();
+  b_.CreateBr(no);
+  b_.SetInsertPoint(no);
+}
+
 std::vector<Val> FnGen::apply(const core::Lambda &l, const std::vector<Val> &args) {
   KERB_ASSERT(l.params.size() == args.size(), "lambda applied to the wrong number of values");
   for (size_t i = 0; i < args.size(); i++) bind(l.params[i], args[i]);

@@ -371,6 +371,9 @@ public:
 
   void counted_loop(Value *n, const std::function<void(Value *)> &body);
 
+  // if (cond) body(); the builder is left after it.
+  void when(Value *cond, const std::function<void()> &body);
+
   // Over first, first + stride, ... below end (none when first >= end; stride > 0):
   // `unroll` elements read (read(i)) before any is used (use(values)), so that their
   // loads are in flight together, then the rest one by one; continues at `exit` (as

@@ -41,6 +41,10 @@ struct GenOptions {
   // select in the bodies of for-loops only.
   enum class Loads : uint8_t { Predicated, Select, ForLoops };
   Loads deferred_loads = Loads::Predicated;
+  // A map whose lambda reduces, scans and maps over rows runs one block per row when
+  // the row has at least this many elements (Strategy::RowBlock; the command line's
+  // --row-block-min=N; a negative value: never).
+  int64_t row_block_min = 64;
 };
 
 struct GeneratedProgram {

@@ -34,7 +34,9 @@ const char *strategy_name(Strategy s) {
   case Strategy::WarpRuns: return "warp-contiguous runs";
   case Strategy::ReduceThenScan: return "reduce-then-scan";
   case Strategy::SharedHist: return "shared-memory histogram";
+  case Strategy::RowBlock: return "one block per element";
   case Strategy::Chunked: return "chunks";
+  case Strategy::Striped: return "striped";
   }
   return "?";
 }
@@ -125,6 +127,7 @@ private:
     case Guard::SegRedFit: return fmt::format("if {} <= {} and num_blocks({}) > 1", n, kSegRedMaxSegments, m);
     case Guard::SplitPositive: return "if " + sub(op.split_p) + " > 0";
     case Guard::Narrow: return "if the sizes fit 32 bits";
+    case Guard::RowBlockFit: return fmt::format("if {} >= {}", m, op.row_block_min);
     }
     return "?";
   }
@@ -175,7 +178,7 @@ private:
     std::string head = vars(s.pat) + " = " + op_name(o) + "(" + level_name(o.level) + ") " + space(o);
     if (o.comm) head += " comm";
     if (o.strategy == Strategy::Fused || o.strategy == Strategy::HostLoop || o.strategy == Strategy::Memset ||
-        o.strategy == Strategy::Sequential || o.strategy == Strategy::InPlace) {
+        o.strategy == Strategy::Sequential || o.strategy == Strategy::InPlace || o.level == Level::Block) {
       line(depth, head + ": " + strategy_name(o.strategy) + where(s));
     } else if (o.versions.size() == 1) {
       line(depth, head + ": " + strategy(o, o.strategy) + where(s));
@@ -214,6 +217,10 @@ private:
     if (o.host_body) {
       line(depth + 1, "each element, on the host:");
       block(*o.host_body, depth + 2);
+    }
+    if (!o.block_body.empty()) {
+      line(depth + 1, "each element, in its block (one block per element):");
+      for (const auto &b : o.block_body) op(*b, depth + 2);
     }
     if (!o.body.empty()) {
       line(depth + 1, o.level == Level::Grid ? "each element, in its thread:" : "each element:");

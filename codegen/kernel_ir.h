@@ -11,11 +11,12 @@
 // and decide nothing of that kind; `kerb check --emit=kernels` prints it
 // (print_kernels, kernel_ir.cpp). docs/CODEGEN.md describes the pipeline.
 //
-// Levels: every operation the host launches today is a grid-level one (the whole grid
-// works on it). The operations inside an element's body (a reduction in a map's lambda)
-// run at the thread level, sequentially in the element's thread; block- and warp-level
-// ones (the threads of a block cooperating on an element's inner operations) are what
-// SegOp::body is for, and are not made yet.
+// Levels: every operation the host launches is a grid-level one (the whole grid works
+// on it). The operations inside an element's body (a reduction in a map's lambda) run
+// at the thread level, sequentially in the element's thread (SegOp::body), or, in a
+// map's one-block-per-row version (Strategy::RowBlock), at the block level: the
+// block's threads cooperate on each (SegOp::block_body). Warp-level ones are not made
+// yet.
 #pragma once
 
 #include "codegen/gen_llvm.h"
@@ -65,12 +66,19 @@ constexpr int64_t kRowsUnroll = 4;
 // Block kernels of 4- or 8-byte scalars with no map fused into them run eight blocks
 // per multiprocessor (Note [Kernel extraction]).
 constexpr int64_t kReduceBlocksPerSm = 8;
+// A map whose lambda reduces, scans and maps over its rows runs one block per element
+// (Strategy::RowBlock, Note [One block per row] in row_block_kernels.cpp) when the
+// row is at least this long (GenOptions::row_block_min, `--row-block-min=N`).
+constexpr int64_t kRowBlockMinWidth = GenOptions{}.row_block_min;
+// Inside a RowBlock element, a thread reads this many elements of a striped map or
+// reduction before it uses them (loads in flight).
+constexpr int64_t kRowBlockUnroll = 4;
 
 // ---- the IR
 
 // Where an operation runs: spread over the whole grid (what the host launches), inside
-// one block or one warp (the threads cooperating; not made yet), or inside one thread,
-// sequentially.
+// one block (its threads cooperating: RowBlock's body) or one warp (not made yet), or
+// inside one thread, sequentially.
 enum class Level : uint8_t { Grid, Block, Warp, Thread };
 
 enum class OpKind : uint8_t { Map, Reduce, Scan, Hist, Scatter, Iota, Replicate };
@@ -104,8 +112,15 @@ enum class Strategy : uint8_t {
   ReduceThenScan, // scan: block totals, then each block scans its part from its prefix
   SharedHist,  // reduce_by_index: per-block histograms in shared memory (Note
                // [Histograms in shared memory])
+  RowBlock,    // map whose lambda reduces, scans and maps over its row: one block per
+               // element, the inner operations at the block level (Note [One block per
+               // row] in row_block_kernels.cpp)
   // Threads kernels again.
-  Chunked,     // reduce and scan of rows: each thread folds a contiguous chunk
+  Chunked,     // reduce and scan of rows: each thread folds a contiguous chunk; inside a
+               // RowBlock element, a reduction whose operator may not commute
+  // Inside a RowBlock element: thread t takes elements t, t + block size, ... (a map,
+  // a commutative reduction; a scan in tiles of the block's size).
+  Striped,
 };
 
 // When the host takes a version (tested in order; the last is Always).
@@ -116,6 +131,7 @@ enum class Guard : uint8_t {
   SplitPositive, // p > 0
   Narrow,        // every size, scalar and extent fits 32-bit arithmetic (Note [32-bit
                  // map kernels] in narrow_index.cpp)
+  RowBlockFit,   // the row (SegOp::space[1]) has at least row_block_min elements
 };
 
 // How an update of a reduce_by_index combines into its bin.
@@ -195,8 +211,17 @@ struct SegOp {
   // are read row by row), and the lambda's body as host code.
   std::vector<std::unique_ptr<SegOp>> materialized;
   std::unique_ptr<HostBlock> host_body;
-  // The operations inside an element (its lambda's), at the thread level today.
+  // The operations inside an element (its lambda's), at the thread level.
   std::vector<std::unique_ptr<SegOp>> body;
+  // RowBlock: the operations inside an element in that version, at the block level
+  // (Striped, Chunked) or computed where read (Fused), and the guard's threshold.
+  std::vector<std::unique_ptr<SegOp>> block_body;
+  int64_t row_block_min = kRowBlockMinWidth;
+  const SegOp *block_op(const core::Stm &s) const {
+    for (const auto &b : block_body)
+      if (b->stm == &s) return b.get();
+    return nullptr;
+  }
 
   const std::vector<Kernel> &kernels() const { return versions.front().kernels; }
 };

@@ -9,6 +9,8 @@
 // shares (launch slots, kernel functions, argument binding, the per-thread loop, the
 // prelude). thread_kernels.cpp: one-thread-per-element kernels (map, iota, replicate,
 // copy, scatter, reduce_by_index). block_kernels.cpp: block-level reduce and scan.
+// row_block_kernels.cpp: one block per element of a map whose lambda reduces, scans and
+// maps over its row.
 //
 // Kernels get their arguments as 8-byte slots: on the GPU as kernel parameters, on the
 // CPU through a pointer (see runtime/device_abi.h). The first slot of every kernel is
@@ -446,6 +448,13 @@ private:
   // out slot [j * blocks + b].
   void segred_rows_body(KernelFn &k, const core::Stm &red, const BlockKernel &bk,
                         const BlockSegments &segs, bool prelude, int64_t unroll);
+  // Strategy::RowBlock, version v of a map (row_block_kernels.cpp, Note [One block per
+  // row]): when the row (op.space[1]) has at least op.row_block_min elements, one block
+  // per element whose threads share the lambda's block-level operations
+  // (op.block_body); otherwise version v + 1. The outputs are allocated before.
+  void row_block_map(const SegOp &op, size_t v);
+  // The kernel's body: `outs` the map's outputs in the kernel.
+  void row_block_body(KernelFn &k, const SegOp &op, const std::vector<Val> &outs, bool prelude);
   // Version v of op and those after it: one thread per element or lanes, or the split
   // tiles (split_map_kernel).
   void thread_map_kernel(const SegOp &op, size_t v);

@@ -159,6 +159,7 @@ ProgramGen::MapSlots ProgramGen::add_map_slots(const SegOp &op, Value *n, Value 
 void ProgramGen::thread_map_kernel(const SegOp &op, size_t v) {
   const Version &ver = op.versions[v];
   if (ver.strategy == Strategy::SplitTiles) return split_map_kernel(op, v);
+  if (ver.strategy == Strategy::RowBlock) return row_block_map(op, v);
   const core::Stm &s = *op.stm;
   const core::Exp &e = s.exp;
   const Kernel &kr = ver.kernels[0];
@@ -1195,16 +1196,8 @@ void ProgramGen::shared_hists(const SegOp &op, const std::vector<SharedHist> &pa
         b.getInt64(0), count, exit, [&](Value *q) { body(b.CreateAdd(first, b.CreateMul(q, step))); },
         /*unroll=*/false);
   };
-  auto when = [&](Value *cond, const std::function<void()> &body) {
-    BasicBlock *yes = BasicBlock::Create(c, "when.yes", f), *no = BasicBlock::Create(c, "when.no", f);
-    b.CreateCondBr(cond, yes, no);
-    b.SetInsertPoint(yes);
-    body();
-    b.CreateBr(no);
-    b.SetInsertPoint(no);
-  };
   for (const Part &p : ps)
-    when(p.use, [&] {
+    g.when(p.use, [&] {
       strided(ids.tid, p.nbins, ids.ntid, nullptr, [&](Value *i) { b.CreateStore(p.id, shared_at(p, i)); });
     });
   barrier();
@@ -1218,7 +1211,7 @@ void ProgramGen::shared_hists(const SegOp &op, const std::vector<SharedHist> &pa
     auto read = [&](Value *i) { return g.rows_at({p.e->arrays[2], p.e->arrays[1]}, i); };
     auto update = [&](const std::vector<Val> &vi) {
       Value *v = vi[0].scalar, *idx = vi[1].scalar;
-      when(b.CreateICmpULT(idx, p.nbins), [&] {
+      g.when(b.CreateICmpULT(idx, p.nbins), [&] {
         BasicBlock *in_shared = BasicBlock::Create(c, "hist.shared", f);
         BasicBlock *in_global = BasicBlock::Create(c, "hist.global", f);
         BasicBlock *done = BasicBlock::Create(c, "hist.done", f);
@@ -1242,11 +1235,11 @@ void ProgramGen::shared_hists(const SegOp &op, const std::vector<SharedHist> &pa
   b.SetInsertPoint(updated);
   barrier();
   for (const Part &p : ps)
-    when(p.use, [&] {
+    g.when(p.use, [&] {
       strided(ids.tid, p.nbins, ids.ntid, nullptr, [&](Value *i) {
         Value *x = b.CreateLoad(p.et, shared_at(p, i));
         IntegerType *it = b.getIntNTy(unsigned(p.al.value() * 8));
-        when(b.CreateICmpNE(b.CreateBitCast(x, it), b.CreateBitCast(p.id, it)), [&] {
+        g.when(b.CreateICmpNE(b.CreateBitCast(x, it), b.CreateBitCast(p.id, it)), [&] {
           global_reduce(g, rmw_op(p.how), g.element_addr(p.dst->addr, i, p.t), x, p.t);
         });
       });

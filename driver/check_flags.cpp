@@ -28,6 +28,7 @@ codegen::CompileOptions CheckFlags::compile_options() const {
   co.gen.deferred_loads = deferred_loads == "select"      ? Loads::Select
                           : deferred_loads == "for-loops" ? Loads::ForLoops
                                                           : Loads::Predicated;
+  co.gen.row_block_min = row_block_min;
   return co;
 }
 
@@ -77,6 +78,14 @@ bool match_check_flag(const std::vector<std::string> &args, size_t &i, CheckFlag
     if (value != "predicated" && value != "select" && value != "for-loops")
       throw UsageError(fmt::format("--deferred-loads takes predicated, select or for-loops, not '{}'", value));
     flags.deferred_loads = value;
+    return true;
+  }
+  if (match_option(args, i, {"--row-block-min"}, value)) {
+    if (value == "off") {
+      flags.row_block_min = -1;
+      return true;
+    }
+    flags.row_block_min = parse_whole_number("--row-block-min", value);
     return true;
   }
   if (match_option(args, i, {"--dump-after"}, value)) {

@@ -20,6 +20,7 @@ struct CheckFlags {
   bool fp_contract = true;    // --fp-contract=on|off
   bool deferred = true;       // --deferred-checks=on|off
   std::string deferred_loads = "predicated"; // --deferred-loads=predicated|select|for-loops
+  int64_t row_block_min = codegen::GenOptions{}.row_block_min; // --row-block-min=N|off
   std::vector<std::string> dump_after; // --dump-after=PASS (repeatable)
 
   // The compile options these flags ask for (dumps go to stderr).
@@ -57,6 +58,10 @@ void print_check_report(const Program &program, const CheckFlags &flags, std::FI
   "                      its load on the GPU: predicated (default), the address\n"       \
   "                      selected to a fallback, or selected in for-loops only (for\n"   \
   "                      measuring; docs/CHECKS.md)\n"                                     \
+  "  --row-block-min=N|off  a map whose lambda reduces, scans and maps over its rows\n"  \
+  "                      runs one block per row when the row has at least N elements\n" \
+  "                      (default 64; a guard tested at run time), else one thread\n"   \
+  "                      per row; off: always one thread (docs/CODEGEN.md)\n"          \
   "\n"                                                                                     \
   "Checks (docs/CHECKS.md):\n"                                                             \
   "  --unsafe            no checks at all (the interpreter still reports the failures\n"   \

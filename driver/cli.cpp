@@ -54,6 +54,19 @@ std::string unknown_option(const std::string &cmd, const std::string &arg) {
   return fmt::format("unknown option '{}' for 'kerb {}'", arg, cmd);
 }
 
+int64_t parse_whole_number(const std::string &opt, const std::string &v) {
+  size_t used = 0;
+  long long n = -1;
+  try {
+    n = std::stoll(v, &used);
+  } catch (const std::exception &) {
+    used = 0;
+  }
+  if (v.empty() || used != v.size() || n < 0)
+    throw UsageError(fmt::format("{} needs a whole number >= 0 (got '{}')", opt, v));
+  return n;
+}
+
 double parse_nonnegative_number(const std::string &opt, const std::string &v) {
   try {
     size_t used = 0;

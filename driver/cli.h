@@ -46,6 +46,10 @@ bool match_option(const std::vector<std::string> &args, size_t &i,
 // Throws UsageError otherwise.
 double parse_nonnegative_number(const std::string &opt, const std::string &v);
 
+// Parses the value of option `opt` as a whole number >= 0 (--size 1000, --row-block-min
+// 64). Throws UsageError otherwise.
+int64_t parse_whole_number(const std::string &opt, const std::string &v);
+
 // The executors a program can run on: the reference interpreter, compiled code on the
 // CPU device, compiled code on the GPU.
 enum class Device { Interp, Cpu, Cuda };

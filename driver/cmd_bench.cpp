@@ -654,6 +654,8 @@ std::string variant_name(const CheckFlags &f) {
   if (!f.fp_contract) parts.push_back("--fp-contract=off");
   if (!f.deferred) parts.push_back("--deferred-checks=off");
   if (f.deferred_loads != "predicated") parts.push_back("--deferred-loads=" + f.deferred_loads);
+  if (f.row_block_min != codegen::GenOptions{}.row_block_min)
+    parts.push_back("--row-block-min=" + (f.row_block_min < 0 ? std::string("off") : std::to_string(f.row_block_min)));
   if (f.report) parts.push_back("--report-checks");
   for (const std::string &d : f.dump_after) parts.push_back("--dump-after=" + d);
   std::string out;

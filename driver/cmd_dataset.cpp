@@ -48,19 +48,6 @@ arguments cannot be made (an unknown size name, a size expression that is not
 arithmetic on sizes, an argument of more than 2^27 elements).
 )";
 
-int64_t parse_size(const std::string &option, const std::string &value) {
-  size_t used = 0;
-  long long n = -1;
-  try {
-    n = std::stoll(value, &used);
-  } catch (const std::exception &) {
-    used = 0;
-  }
-  if (value.empty() || used != value.size() || n < 0)
-    throw UsageError(fmt::format("{} needs a whole number >= 0 (got '{}')", option, value));
-  return n;
-}
-
 int run_dataset(const std::vector<std::string> &args) {
   std::string prog, entry_name = "main", output;
   RandomInputOptions opts;
@@ -69,14 +56,14 @@ int run_dataset(const std::vector<std::string> &args) {
     if (match_option(args, i, {"-e", "--entry"}, value)) {
       entry_name = value;
     } else if (match_option(args, i, {"--size"}, value)) {
-      opts.size = parse_size("--size", value);
+      opts.size = parse_whole_number("--size", value);
     } else if (match_option(args, i, {"--size-of"}, value)) {
       size_t eq = value.find('=');
       if (eq == std::string::npos || eq == 0)
         throw UsageError(fmt::format("--size-of needs NAME=N (got '{}')", value));
-      opts.sizes[value.substr(0, eq)] = parse_size("--size-of", value.substr(eq + 1));
+      opts.sizes[value.substr(0, eq)] = parse_whole_number("--size-of", value.substr(eq + 1));
     } else if (match_option(args, i, {"--seed"}, value)) {
-      opts.seed = uint64_t(parse_size("--seed", value));
+      opts.seed = uint64_t(parse_whole_number("--seed", value));
     } else if (match_option(args, i, {"-o", "--output"}, value)) {
       if (value.empty()) throw UsageError("--output needs a file name");
       output = value;

@@ -1,8 +1,10 @@
 """What the peers' scripts share (bench/peers/unproved_peers.py for the group whose checks
-cannot be proved, bench/peers/suite_peers.py for the main suite): reading a program's
-input and expected output files, checking results against them (bench/check_results.py's
-comparison and tolerances), timing a variant, the per-framework report, and the command
-line, which both scripts present the same way:
+cannot be proved, bench/peers/suite_peers.py for the main suite, bench/peers/rows_peers.py
+for the row-wise programs): reading a program's input and expected output files,
+checking results against them (bench/check_results.py's comparison and tolerances),
+timing a variant, the per-framework report, the plain variants (`jax.jit`, `torch
+eager`) of a table of programs, and the command line, which the scripts present the
+same way:
 
   python3 bench/peers/SCRIPT.py jax|torch --data DIR --json OUT.json
           [--runs N] [--warmup N] [--time-budget SEC] [--deadline SEC] [NAME...]
@@ -156,6 +158,55 @@ def to_torch(torch, inputs, dev):
     """The inputs on the device; scalars stay Python numbers (sizes and loop counts, read
     on the host)."""
     return [torch.from_numpy(np.ascontiguousarray(v)).to(dev) if np.ndim(v) else v.item() for v in inputs]
+
+
+def run_jax_jit(args, names, data, deadline, save, progs):
+    """One `jax.jit` variant per program: `progs` maps a name to (f(*inputs) returning the
+    tuple of results, the indices of its inputs that are static: scalars that give a
+    result its shape or a loop its trip count, passed as Python numbers)."""
+    jax, report = jax_setup()
+    for name in in_time("jax", names, deadline):
+        f, static = progs[name]
+        inputs, expected = load(data, name)
+        fixed = {k: inputs[k].item() for k in static}
+        args_dev = [jax.device_put(v) for k, v in enumerate(inputs) if k not in fixed]
+
+        def with_fixed(*dynamic, f=f, fixed=fixed, n=len(inputs)):
+            rest = iter(dynamic)
+            return f(*[fixed[k] if k in fixed else next(rest) for k in range(n)])
+
+        jitted = jax.jit(with_fixed)
+
+        def call():
+            return jitted(*args_dev)
+
+        v = time_variant(args, "jax.jit", call, jax.block_until_ready, batched=True)
+        if v["status"] == "ok":
+            v["check"] = check(name, [np.asarray(r) for r in call()], expected)
+        report["benchmarks"].append({"program": name, "variants": [v]})
+        print_variant("jax", name, v)
+        save(report)
+        args_dev = None  # the device copies go before the next program's come
+    return report
+
+
+def run_torch_eager(args, names, data, deadline, save, torch, progs):
+    """One `torch eager` variant per program: `progs` maps a name to f(*inputs) returning
+    the tuple of results (scalar inputs as Python numbers: to_torch)."""
+    dev, report, wait = torch_setup(torch)
+    for name in in_time("torch", names, deadline):
+        inputs, expected = load(data, name)
+        args_dev = to_torch(torch, inputs, dev)
+        f = progs[name]
+        with torch.inference_mode():
+            v = time_variant(args, "torch eager", lambda: f(*args_dev), wait, batched=True)
+            if v["status"] == "ok":
+                v["check"] = check(name, [r.cpu().numpy() for r in f(*args_dev)], expected)
+        report["benchmarks"].append({"program": name, "variants": [v]})
+        print_variant("torch", name, v)
+        save(report)
+        args_dev = None  # the device copies go before the next program's come
+    return report
 
 
 def main(doc, script, programs, runners):

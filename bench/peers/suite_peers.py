@@ -49,8 +49,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import check, in_time, jax_setup, load, main, print_variant, time_variant  # noqa: E402
-from common import to_torch, torch_setup  # noqa: E402
+from common import main, run_jax_jit, run_torch_eager  # noqa: E402
 from reference import hotspot_constants  # noqa: E402 (common puts bench/ on the path)
 
 PROGRAMS = ["gather", "stencil", "intdiv", "reduce", "scan", "matmul", "histogram", "small_kernels", "hotspot",
@@ -157,31 +156,7 @@ def jax_programs():
 
 
 def run_jax(args, names, data, deadline, save):
-    jax, report = jax_setup()
-    progs = jax_programs()
-    for name in in_time("jax", names, deadline):
-        f, static = progs[name]
-        inputs, expected = load(data, name)
-        fixed = {k: inputs[k].item() for k in static}
-        args_dev = [jax.device_put(v) for k, v in enumerate(inputs) if k not in fixed]
-
-        def with_fixed(*dynamic, f=f, fixed=fixed, n=len(inputs)):
-            rest = iter(dynamic)
-            return f(*[fixed[k] if k in fixed else next(rest) for k in range(n)])
-
-        jitted = jax.jit(with_fixed)
-
-        def call():
-            return jitted(*args_dev)
-
-        v = time_variant(args, "jax.jit", call, jax.block_until_ready, batched=True)
-        if v["status"] == "ok":
-            v["check"] = check(name, [np.asarray(r) for r in call()], expected)
-        report["benchmarks"].append({"program": name, "variants": [v]})
-        print_variant("jax", name, v)
-        save(report)
-        args_dev = None  # the device copies go before the next program's come
-    return report
+    return run_jax_jit(args, names, data, deadline, save, jax_programs())
 
 
 # ---- PyTorch -----------------------------------------------------------------------------
@@ -274,21 +249,7 @@ def run_torch(args, names, data, deadline, save):
     import torch
 
     torch.backends.cuda.matmul.allow_tf32 = False  # f32 products in f32, as the programs
-    dev, report, wait = torch_setup(torch)
-    progs = torch_programs(torch)
-    for name in in_time("torch", names, deadline):
-        inputs, expected = load(data, name)
-        args_dev = to_torch(torch, inputs, dev)
-        f = progs[name]
-        with torch.inference_mode():
-            v = time_variant(args, "torch eager", lambda: f(*args_dev), wait, batched=True)
-            if v["status"] == "ok":
-                v["check"] = check(name, [r.cpu().numpy() for r in f(*args_dev)], expected)
-        report["benchmarks"].append({"program": name, "variants": [v]})
-        print_variant("torch", name, v)
-        save(report)
-        args_dev = None  # the device copies go before the next program's come
-    return report
+    return run_torch_eager(args, names, data, deadline, save, torch, torch_programs(torch))
 
 
 if __name__ == "__main__":

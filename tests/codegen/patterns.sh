@@ -741,5 +741,52 @@ P
 count "$tmp/dl_select.ptx" '@%p[0-9]+ ld\.global' 0
 count "$tmp/dl_select.ptx" 'kerb_deferred_fallback' 3
 
+# One block per row (Note [One block per row] in codegen/row_block_kernels.cpp): softmax
+# gets a version guarded on the row's length whose inner operations are at the block
+# level, before one thread per row; its kernel combines with warp shuffles and block
+# barriers that tell whether a thread failed (bar.red.or), and no thread of it leaves
+# alone before one (its PTX: shfl.sync down, five steps a reduction; no bar.sync).
+softmax_program='def softmax [m] (row: [m]f32) : [m]f32 =
+  let mx = reduce f32.max (-f32.inf) row
+  let es = map (\x -> f32.exp (x - mx)) row
+  let s = reduce (+) 0f32 es
+  in map (\e -> e / s) es
+entry main [n][m] (xss: [n][m]f32) : [n][m]f32 = map softmax xss
+'
+emit k_softmax kernels <<<"$softmax_program"
+count "$tmp/k_softmax.kernels" '^    if xss_n1_1 >= 64: one block per element$' 1
+count "$tmp/k_softmax.kernels" '^      kernel row_block: xss_n0_0 blocks of 256 threads$' 1
+count "$tmp/k_softmax.kernels" '^    otherwise: one thread per element$' 1
+count "$tmp/k_softmax.kernels" '^    each element, in its block \(one block per element\):$' 1
+count "$tmp/k_softmax.kernels" '^      reduce_[0-9]+ = segred\(block\) \[xss_n1_1\] comm: striped' 2
+count "$tmp/k_softmax.kernels" '^      map_[0-9]+ = segmap\(block\) \[xss_n1_1\]: fused' 1
+count "$tmp/k_softmax.kernels" '^      map_[0-9]+ = segmap\(block\) \[xss_n1_1\]: striped' 1
+count "$tmp/k_softmax.kernels" '^      reduce_[0-9]+ = segred\(thread\) \[xss_n1_1\]: sequential' 2
+emit k_softmax_off kernels --row-block-min=off <<'P'
+entry main [n][m] (xss: [n][m]f32) : [n]f32 = map (\r -> reduce (+) 0 r / reduce f32.max 0 r) xss
+P
+count "$tmp/k_softmax_off.kernels" 'one block|\(block\)' 0
+emit k_softmax_min kernels --row-block-min=1000 <<'P'
+entry main [n][m] (xss: [n][m]f32) : [n]f32 = map (\r -> reduce (+) 0 r / reduce f32.max 0 r) xss
+P
+count "$tmp/k_softmax_min.kernels" '^    if xss_n1_1 >= 1000: one block per element$' 1
+emit softmax ptx <<<"$softmax_program"
+awk '/^\.visible \.entry kerb_kernel_[0-9]+_row_block\(/ { p = 1 } /^\.visible \.entry kerb_kernel_[0-9]+_map\(/ { p = 0 } p' \
+  "$tmp/softmax.ptx" >"$tmp/softmax.ptx.rb"
+count "$tmp/softmax.ptx.rb" 'shfl\.sync\.down\.b32' 10
+count "$tmp/softmax.ptx.rb" 'bar\.red\.or\.pred' 2
+count "$tmp/softmax.ptx.rb" 'bar\.sync|barrier\.sync' 0
+at_least "$tmp/softmax.ptx.rb" 'ld\.global\.nc\.f32' 3
+count "$tmp/softmax.ptx.rb" 'ld\.global\.f32' 0
+# A scan of the row: four tiles of 256 loaded at a time, then each scanned: shuffles up
+# (five steps) and one barrier per tile, the row stored in place.
+emit rowscan ptx <<'P'
+entry main [n][m] (xss: [n][m]i32) : [n][m]i32 = map (\row -> scan (+) 0 row) xss
+P
+awk '/^\.visible \.entry kerb_kernel_[0-9]+_row_block\(/ { p = 1 } /^\.visible \.entry kerb_kernel_[0-9]+_map\(/ { p = 0 } p' \
+  "$tmp/rowscan.ptx" >"$tmp/rowscan.ptx.rb"
+count "$tmp/rowscan.ptx.rb" 'shfl\.sync\.up\.b32' 20
+count "$tmp/rowscan.ptx.rb" 'bar\.red\.or\.pred' 4
+
 echo "$checks checks, $failures failed"
 [ "$failures" -eq 0 ]
