@@ -179,7 +179,36 @@ private:
     return "function '" + f.name + "' (" + f.name_span.location() + ")";
   }
 
+  // Note [Constant operands]
+  // An integer or boolean operation whose operands are constants is computed here, as
+  // the interpreter computes it (eval_binop, eval_unop), and an `if` whose condition is
+  // a constant is its branch: the other one is not lowered. Inlining makes these common
+  // where a library computes with sizes and positions known at compile time: a vector
+  // of limbs made of pairs of smaller vectors (`get i (xs, ys) = if i < X.length then
+  // X.get i xs else Y.get (i - X.length) ys`) indexed by constants is one component,
+  // not a tree of branches over every component, at each of many inlined uses. Only
+  // what cannot fail is computed: no division by zero or by -1 (the signed overflow),
+  // no `**`, no floats (whose operations the devices round and contract their own
+  // way). Such an operation has no check to lose: a division by a non-zero constant is
+  // one the check passes remove anyway.
+  std::optional<SubExp> fold_binop(BinOp op, const SubExp &a, const SubExp &b) const {
+    if (a.is_var() || b.is_var()) return std::nullopt;
+    PrimType t = a.constant.type;
+    if (b.constant.type != t || !(is_int(t) || t == PrimType::Bool)) return std::nullopt;
+    if (op == BinOp::Pow || op == BinOp::Concat) return std::nullopt;
+    if (is_checked_division(op, t) &&
+        (prim_is_zero(b.constant) || (is_signed_int(t) && b.constant.as_i64() == -1)))
+      return std::nullopt;
+    return SubExp::of_const(eval_binop(op, a.constant, b.constant));
+  }
+
+  std::optional<SubExp> fold_unop(UnOp op, const SubExp &a) const {
+    if (a.is_var() || !(is_int(a.constant.type) || a.constant.type == PrimType::Bool)) return std::nullopt;
+    return SubExp::of_const(eval_unop(op, a.constant));
+  }
+
   SubExp binop(BinOp op, SubExp a, SubExp b, PrimType result) {
+    if (std::optional<SubExp> c = fold_binop(op, a, b)) return *c;
     core::Exp e = exp(ExpKind::BinOp, {a, b});
     e.binop = op;
     return emit1(std::move(e), CType{result, 0});
@@ -208,6 +237,7 @@ private:
   SubExp land(SubExp a, SubExp b) { return binop(BinOp::LogAnd, a, b, PrimType::Bool); }
   SubExp lor(SubExp a, SubExp b) { return binop(BinOp::LogOr, a, b, PrimType::Bool); }
   SubExp lnot(SubExp a) {
+    if (std::optional<SubExp> c = fold_unop(UnOp::Not, a)) return *c;
     core::Exp x = exp(ExpKind::UnOp, {a});
     x.unop = UnOp::Not;
     return emit1(std::move(x), CType{PrimType::Bool, 0});
@@ -904,6 +934,7 @@ private:
     case ExprKind::Unary: {
       if (!e.type.is_prim()) unsupported(e.span, "this operator on non-scalars");
       SubExp a = lower(*e.args[0])[0];
+      if (std::optional<SubExp> c = fold_unop(e.unop, a)) return {*c};
       core::Exp x = exp(ExpKind::UnOp, {a}, e.span);
       x.unop = e.unop;
       return {emit1(std::move(x), CType{e.type.prim, 0})};
@@ -977,6 +1008,7 @@ private:
   // (or compute inside) becomes an extra i64 result of the If (an existential size).
   Val lower_if(SubExp c, const std::function<Val()> &then_f, const std::function<Val()> &else_f,
                const Span &span) {
+    if (!c.is_var()) return c.constant.as_bool() ? then_f() : else_f(); // Note [Constant operands]
     core::Exp x = exp(ExpKind::If, {c}, span);
     x.bodies.push_back(lower_body(then_f));
     x.bodies.push_back(lower_body(else_f));
@@ -1034,6 +1066,7 @@ private:
 
   SubExp apply_binop(BinOp op, SubExp a, SubExp b, const Span &span) {
     if (type_of(a).rank != 0 || type_of(b).rank != 0) unsupported(span, "this operator on arrays");
+    if (std::optional<SubExp> c = fold_binop(op, a, b)) return *c; // Note [Constant operands]
     PrimType t = type_of(a).prim;
     core::Exp x = exp(ExpKind::BinOp, {a, b}, span);
     x.binop = op;
