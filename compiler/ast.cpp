@@ -89,6 +89,7 @@ std::unique_ptr<FunDef> clone_fundef_in(const FunDef &f, std::map<const FunDef *
   if (f.body) c->body = clone_in(*f.body, copies);
   c->ret_type = f.ret_type;
   c->specified = f.specified;
+  c->abstract_result = f.abstract_result;
   return c;
 }
 

@@ -249,6 +249,11 @@ struct FunDef {
     Span span;                          // the ascription
   };
   std::vector<Specified> specified;
+  // [modules] A module type specifies this definition's result, after its parameters,
+  // as one of its abstract types (`val init : constants -> state` with `type state`):
+  // outside the module, Futhark sees a full application's result as a value of an
+  // abstract type (check_consumption.cpp, Note [Constants of abstract types]).
+  bool abstract_result = false;
 };
 
 // [full] `type name params = definition` (also `type^`, `type~`).

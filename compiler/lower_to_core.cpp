@@ -179,7 +179,36 @@ private:
     return "function '" + f.name + "' (" + f.name_span.location() + ")";
   }
 
+  // Note [Constant operands]
+  // An integer or boolean operation whose operands are constants is computed here, as
+  // the interpreter computes it (eval_binop, eval_unop), and an `if` whose condition is
+  // a constant is its branch: the other one is not lowered. Inlining makes these common
+  // where a library computes with sizes and positions known at compile time: a vector
+  // of limbs made of pairs of smaller vectors (`get i (xs, ys) = if i < X.length then
+  // X.get i xs else Y.get (i - X.length) ys`) indexed by constants is one component,
+  // not a tree of branches over every component, at each of many inlined uses. Only
+  // what cannot fail is computed: no division by zero or by -1 (the signed overflow),
+  // no `**`, no floats (whose operations the devices round and contract their own
+  // way). Such an operation has no check to lose: a division by a non-zero constant is
+  // one the check passes remove anyway.
+  std::optional<SubExp> fold_binop(BinOp op, const SubExp &a, const SubExp &b) const {
+    if (a.is_var() || b.is_var()) return std::nullopt;
+    PrimType t = a.constant.type;
+    if (b.constant.type != t || !(is_int(t) || t == PrimType::Bool)) return std::nullopt;
+    if (op == BinOp::Pow || op == BinOp::Concat) return std::nullopt;
+    if (is_checked_division(op, t) &&
+        (prim_is_zero(b.constant) || (is_signed_int(t) && b.constant.as_i64() == -1)))
+      return std::nullopt;
+    return SubExp::of_const(eval_binop(op, a.constant, b.constant));
+  }
+
+  std::optional<SubExp> fold_unop(UnOp op, const SubExp &a) const {
+    if (a.is_var() || !(is_int(a.constant.type) || a.constant.type == PrimType::Bool)) return std::nullopt;
+    return SubExp::of_const(eval_unop(op, a.constant));
+  }
+
   SubExp binop(BinOp op, SubExp a, SubExp b, PrimType result) {
+    if (std::optional<SubExp> c = fold_binop(op, a, b)) return *c;
     core::Exp e = exp(ExpKind::BinOp, {a, b});
     e.binop = op;
     return emit1(std::move(e), CType{result, 0});
@@ -208,6 +237,7 @@ private:
   SubExp land(SubExp a, SubExp b) { return binop(BinOp::LogAnd, a, b, PrimType::Bool); }
   SubExp lor(SubExp a, SubExp b) { return binop(BinOp::LogOr, a, b, PrimType::Bool); }
   SubExp lnot(SubExp a) {
+    if (std::optional<SubExp> c = fold_unop(UnOp::Not, a)) return *c;
     core::Exp x = exp(ExpKind::UnOp, {a});
     x.unop = UnOp::Not;
     return emit1(std::move(x), CType{PrimType::Bool, 0});
@@ -606,10 +636,12 @@ private:
     auto body = std::make_unique<Body>();
     Body *saved = cur_;
     auto saved_alias = alias_; // checks inside the body do not hold after it
+    size_t saved_constants = constant_log_.size(); // nor its constants' values
     cur_ = body.get();
     body->result = f();
     cur_ = saved;
     alias_ = std::move(saved_alias);
+    forget_constants(saved_constants);
     return body;
   }
 
@@ -622,6 +654,7 @@ private:
     env_.clear();
     frame_ = 0;
     unsafe_at_.clear();
+    forget_constants(0);
     if (f.is_unsafe) enter_unsafe(unsafe_fn_location(f));
     std::vector<Val> args;
     for (const Pattern &p : f.params) {
@@ -817,9 +850,32 @@ private:
     }
   }
 
+  // Note [Top-level constants]
+  // A top-level definition without parameters (`def n = 3`, or a table computed by a
+  // loop) is a call like any other: its body is inlined where the constant is used. But
+  // the language is pure, so a constant has one value, and the interpreter computes it
+  // once, at its first use. The lowering computes it once per body: at its first use in
+  // a body, whose later statements and nested bodies (lambdas, branches, loops lowered
+  // after it) use the same variables; when the body ends, the constants computed in it
+  // are forgotten (they are not in scope after it). Where it is first used is where it
+  // was inlined before, so a constant's checks fail where they did; its uses after that
+  // one in the body computed the same value without failing, and now read it.
+  // Inlining at every use instead grows with the depth of the definitions: a library's
+  // field element modulus parsed from a string by a loop, used by every multiplication
+  // (and by other constants), was computed again at each use, and a program of a few
+  // hundred lines lowered to millions of statements. The value is shared only between
+  // uses under the same #[unsafe] (or none): the checks of a constant computed inside
+  // #[unsafe] are covered, and do not stand for a use outside it. A loop lowered again
+  // (lower_loop) forgets the constants of its discarded attempt with its statements.
   Val inline_call(const FunDef &f, const std::vector<Val> &args, const Span &span, bool is_entry) {
     if (args.size() != f.params.size()) unsupported(span, "partial application of '" + f.name + "'");
-    auto saved_env = env_;
+    // A top-level constant already computed here (Note [Top-level constants]).
+    std::optional<ConstantKey> key;
+    if (f.params.empty() && !is_entry) {
+      key = ConstantKey{&f, unsafe_at_.empty() ? std::string() : unsafe_at_.back()};
+      if (auto it = constants_.find(*key); it != constants_.end()) return it->second;
+    }
+    size_t saved_env = env_.size();
     size_t saved_frame = frame_;
     frame_ = env_.size();
     if (f.is_unsafe) enter_unsafe(unsafe_fn_location(f));
@@ -834,9 +890,19 @@ private:
     const Type &ret = f.ret_annotation ? *f.ret_annotation : f.ret_type;
     sizes(nullptr, ret, r, 0, span, "Function return value does not match shape of declared return type.");
     if (f.is_unsafe) leave_unsafe();
-    env_ = std::move(saved_env);
+    env_.resize(saved_env);
     frame_ = saved_frame;
+    if (key && constants_.emplace(*key, r).second) constant_log_.push_back(std::move(*key));
     return r;
+  }
+
+  // Forgets the constants computed since the log had `size` entries (those of a body
+  // whose lowering ends).
+  void forget_constants(size_t size) {
+    while (constant_log_.size() > size) {
+      constants_.erase(constant_log_.back());
+      constant_log_.pop_back();
+    }
   }
 
   // ---- expressions
@@ -868,6 +934,7 @@ private:
     case ExprKind::Unary: {
       if (!e.type.is_prim()) unsupported(e.span, "this operator on non-scalars");
       SubExp a = lower(*e.args[0])[0];
+      if (std::optional<SubExp> c = fold_unop(e.unop, a)) return {*c};
       core::Exp x = exp(ExpKind::UnOp, {a}, e.span);
       x.unop = e.unop;
       return {emit1(std::move(x), CType{e.type.prim, 0})};
@@ -941,6 +1008,7 @@ private:
   // (or compute inside) becomes an extra i64 result of the If (an existential size).
   Val lower_if(SubExp c, const std::function<Val()> &then_f, const std::function<Val()> &else_f,
                const Span &span) {
+    if (!c.is_var()) return c.constant.as_bool() ? then_f() : else_f(); // Note [Constant operands]
     core::Exp x = exp(ExpKind::If, {c}, span);
     x.bodies.push_back(lower_body(then_f));
     x.bodies.push_back(lower_body(else_f));
@@ -998,6 +1066,7 @@ private:
 
   SubExp apply_binop(BinOp op, SubExp a, SubExp b, const Span &span) {
     if (type_of(a).rank != 0 || type_of(b).rank != 0) unsupported(span, "this operator on arrays");
+    if (std::optional<SubExp> c = fold_binop(op, a, b)) return *c; // Note [Constant operands]
     PrimType t = type_of(a).prim;
     core::Exp x = exp(ExpKind::BinOp, {a, b}, span);
     x.binop = op;
@@ -1040,12 +1109,14 @@ private:
     for (const SubExp &i : init) varying.emplace_back(shape_of(i).size(), false);
     for (;;) {
       size_t vars = p_.vars.size(), candidates = p_.candidates.size(), stms = cur_->stms.size();
+      size_t constants = constant_log_.size();
       auto alias = alias_;
       if (std::optional<Val> out = lower_loop_with(e, init, bound, xs, varying)) return *out;
       p_.vars.resize(vars);
       p_.candidates.resize(candidates);
       cur_->stms.resize(stms);
       alias_ = std::move(alias);
+      forget_constants(constants);
     }
   }
 
@@ -2061,6 +2132,12 @@ private:
   size_t frame_ = 0;
   std::vector<std::string> unsafe_at_; // the #[unsafe] attributes around (innermost last)
   std::map<int, SubExp> alias_; // size variables known (checked) equal to another
+  // Top-level constants computed in the bodies being lowered, by the #[unsafe] that
+  // covers them ("" for none), and the order they were computed in (Note [Top-level
+  // constants]).
+  using ConstantKey = std::pair<const FunDef *, std::string>;
+  std::map<ConstantKey, Val> constants_;
+  std::vector<ConstantKey> constant_log_;
   // Arrays coerced (`:>`) to other sizes: the sizes they have after the check (lower_coerce
   // binds them again with these).
   std::map<int, Val> coerced_;

@@ -676,6 +676,18 @@ private:
                                    name));
       out->modules[name] = ascribe(it->second, sub, span, made_from, path + name + ".");
     }
+    // The values whose result the signature gives as one of its abstract types, as
+    // written (check_consumption.cpp, Note [Constants of abstract types]).
+    for (const auto &[v, written] : s->value_types) {
+      auto it = out->values.find(v);
+      if (it == out->values.end()) continue;
+      const Type *result = &written.first;
+      while (result->kind == Type::Function) result = &result->elems[1];
+      auto ts = result->kind == Type::Named ? s->type_specs.find(result->name) : s->type_specs.end();
+      if (ts == s->type_specs.end() || ts->second.definition) continue;
+      for (size_t i = made_from; i < prog_.defs.size(); i++)
+        if (prog_.defs[i]->name == it->second) prog_.defs[i]->abstract_result = true;
+    }
     for (const auto &[v, spec] : s->val_specs) {
       auto it = out->values.find(v);
       if (it == out->values.end()) continue;

@@ -51,7 +51,8 @@
 // (xs[i] with f = v)` and is checked as the one update it is (path_value); an entry
 // point whose value is a function arrives with parameters (infer.cpp's eta_expand) and
 // is checked against its written type; a constant of a size-polymorphic type aliases
-// nothing, as Futhark's instantiations do not.
+// nothing, as Futhark's instantiations do not; nor does a constant whose type Futhark
+// sees as a module type's abstract type (Note [Constants of abstract types]).
 #include "compiler/types/check_consumption.h"
 
 #include <fmt/format.h>
@@ -941,12 +942,44 @@ private:
     return global_value(e);
   }
 
-  // A name that is not local: a top-level constant aliases itself; a function or a
+  // Note [Constants of abstract types]
+  // Futhark's consumption checker gives a top-level constant no aliases where its type
+  // is a type variable (Consumption.hs, observeVar: "#1675 FIXME"), and outside a
+  // module ascribed a module type, the module type's abstract types are type variables:
+  // `def s = H.init cs` with `module H : {type state  val init : ... -> state ...}` is
+  // such a constant, and a function may return what aliases it (futhark-benchmarks'
+  // poseidon-bench: `entry arity8 input = (mbatch_hash8 s input).0`, where the result
+  // has a part that aliases s). Kerb's ascription is transparent (Note [Transparent
+  // ascription] in elaborate_modules.cpp), so the constant's type is the module's, not
+  // a name; what Futhark sees is recovered from the constant's definition: a full
+  // application of a function that the module type specifies to give an abstract type
+  // (FunDef::abstract_result), made outside that module, or another such
+  // constant. Other constants alias themselves: a constant of a type the program can see
+  // into, such as the same state made by a module without a module type, is rejected
+  // as by Futhark.
+  bool of_abstract_type(const FunDef &d, int depth = 0) const {
+    if (!d.params.empty() || !d.body || depth > 64) return false;
+    const Expr *e = d.body.get();
+    while (e->kind == ExprKind::Ascribe) e = e->args[0].get();
+    if (e->callee != Callee::Function || !e->fun) return false;
+    if (e->kind == ExprKind::Var) return of_abstract_type(*e->fun, depth + 1);
+    if (e->kind != ExprKind::Apply || e->args.size() != e->fun->params.size()) return false;
+    // Inside the function's module (a name under its path, `H.s` for `H.init`), the
+    // type is the module's own.
+    const std::string &f = e->fun->name;
+    size_t dot = f.rfind('.');
+    if (dot == std::string::npos || d.name.starts_with(f.substr(0, dot + 1))) return false;
+    return e->fun->abstract_result;
+  }
+
+  // A name that is not local: a top-level constant aliases itself (Note [Constants of
+  // abstract types]: unless Futhark sees its type as abstract); a function or a
   // built-in has its type and no aliases.
   Als global_value(const Expr &e) { return global_value(e, e.type); }
   Als global_value(const Expr &e, const Type &type) {
     if (e.callee == Callee::Function && e.fun) {
       if (auto g = globals_.find(e.fun); g != globals_.end()) {
+        if (of_abstract_type(*e.fun)) return shaped(type, {});
         // Only arrays alias the constant (Futhark: not values of a type parameter).
         std::function<Als(const Type &)> self = [&](const Type &t) {
           Als a = shaped(t, {});

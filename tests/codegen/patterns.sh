@@ -166,10 +166,12 @@ count "$tmp/lanes64.between" '@%p[0-9]+ ld\.global\.nc\.f32' 4
 count "$tmp/lanes64.between" 'bra' 0
 # A deferred load's register is defined when its predicate is false (0): ptxas may give
 # an undefined register any value, and a gather through it then read anywhere (kerb
-# difftest seed 1600860 on the H100; tests/programs/failures/deferred_chain.fut).
+# difftest seed 1600860 on the H100; tests/programs/failures/deferred_chain.fut). The
+# first index is a parameter: a constant one (`xs[-1]`) is known to fail, and the kernel
+# fails without a load.
 emit undef ptx <<'P'
-entry main (xs: []i32) (v: []f32) : []f32 =
-  map (\i -> v[(i64.i32 xs[i64.i32 xs[-1]] + i) % length v]) (iota 6)
+entry main (xs: []i32) (v: []f32) (k: i32) : []f32 =
+  map (\i -> v[(i64.i32 xs[i64.i32 xs[k]] + i) % length v]) (iota 6)
 P
 at_least "$tmp/undef.ptx" '@%p[0-9]+ ld\.global' 2
 awk '/@%p[0-9]+ ld\.global/ { split($0, w, /[ \t,]+/); r = w[4]; if (prev !~ ("mov\\.[a-z0-9]+[ \t]+" r ", 0")) bad++ }

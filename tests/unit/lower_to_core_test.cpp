@@ -328,6 +328,63 @@ TEST_CASE("print_program shows short-circuit operators as if", "[lower]") {
   CHECK(contains(r.text, "in (false)"));
 }
 
+// Note [Top-level constants] in lower_to_core.cpp: a chain of constants, each used
+// three times by the next, computed once each; inlined at every use, the loop at the
+// chain's start was lowered 3^12 (531441) times.
+TEST_CASE("a top-level constant is computed once per body", "[lower]") {
+  std::string chain = "def c0 : i64 = loop x = 1 for i < 10 do x * 3 + i\n";
+  for (int i = 1; i <= 12; i++)
+    chain += "def c" + std::to_string(i) + " : i64 = c" + std::to_string(i - 1) + " + c" +
+             std::to_string(i - 1) + " * c" + std::to_string(i - 1) + "\n";
+  Lowered r = lower_src(chain + "entry main (x: i64) : i64 = x + c12 - c0\n");
+  const core::Body &top = r.core.functions[0].body;
+  CHECK(count_kind(top, core::ExpKind::Loop) == 1);
+  // The loop's two operations, two for each constant after it, main's two.
+  CHECK(count_kind(top, core::ExpKind::BinOp) == 2 + 2 * 12 + 2);
+  // In a lambda: computed there (the lambda runs only where the map has elements), and
+  // again after the map, where the lambda's variables are not in scope; inside a branch,
+  // the other branch and what follows compute their own.
+  Lowered m = lower_src(chain + "entry main (xs: []i64) (b: bool) : ([]i64, i64) =\n"
+                                "  let ys = map (\\x -> x + c0 + c0) xs\n"
+                                "  let y = if b then c0 else c0 + 1\n"
+                                "  in (ys, y + c0 + c0)\n");
+  const core::Body &mt = m.core.functions[0].body;
+  CHECK(count_kind(mt, core::ExpKind::Loop) == 4);
+  const core::Stm *map = find_kind(mt, core::ExpKind::Map);
+  REQUIRE(map != nullptr);
+  CHECK(count_kind(map->exp.lambda->body, core::ExpKind::Loop) == 1);
+  CHECK(count_kind(mt, core::ExpKind::If) == 1);
+  // A use under #[unsafe] does not read the value computed with its checks outside.
+  Lowered u = lower_src("def t : [3]i64 = loop a = [1, 2, 3] for i < 3 do a with [i] = a[2 - i]\n"
+                        "entry main (i: i64) : i64 = t[i] + #[unsafe] t[i] + t[0]\n");
+  CHECK(count_kind(u.core.functions[0].body, core::ExpKind::Loop) == 2);
+}
+
+// Note [Constant operands] in lower_to_core.cpp: a vector of eight built as pairs of
+// pairs (as a library's `cat_vector` does), read at constant positions: one component
+// each, with no branch; the arithmetic on the positions is done.
+TEST_CASE("operations on constants are computed, a branch on a constant is not made", "[lower]") {
+  Lowered r = lower_src(
+      "def get1 (_: i64) (x: i64) = x\n"
+      "def get2 (i: i64) (a: i64, b: i64) = if i < 1 then get1 i a else get1 (i - 1) b\n"
+      "def get4 (i: i64) (a: (i64, i64), b: (i64, i64)) = if i < 2 then get2 i a else get2 (i - 2) b\n"
+      "def get8 (i: i64) (a: ((i64, i64), (i64, i64)), b: ((i64, i64), (i64, i64))) =\n"
+      "  if i < 4 then get4 i a else get4 (i - 4) b\n"
+      "entry main (v: ((i64, i64), (i64, i64))) (w: ((i64, i64), (i64, i64))) (k: i64) : i64 =\n"
+      "  get8 (2 + 3) (v, w) * get8 (k - 1) (v, w) + (1 + 1) * 3\n");
+  const core::Function &f = r.core.functions[0];
+  // get8 5: w.0.1 (parameter 5); get8 (k - 1): 7 branches; * and +.
+  CHECK(count_kind(f.body, core::ExpKind::If) == 7);
+  CHECK(contains(r.text, " + 6i64"));
+  CHECK(!contains(r.text, "2i64 + 3i64"));
+  // What may fail is left to its check: a division by zero, a negative exponent.
+  Lowered d = lower_src("entry main (x: i32) : i32 = x + 1 / 0 + 2 ** (-1) + 7 / 2\n");
+  CHECK(count_kind(d.core.functions[0].body, core::ExpKind::BinOp) == 5);
+  CHECK(contains(d.text, "1i32 / 0i32"));
+  CHECK(contains(d.text, "2i32 ** -1i32"));
+  CHECK(!contains(d.text, "7i32 / 2i32"));
+}
+
 // ---------------------------------------------------------------------------------
 // A reference evaluator of the core IR, for the corpus cross-check.
 
