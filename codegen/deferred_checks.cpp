@@ -278,10 +278,12 @@ Value *FnGen::deferred_addr(Value *ok, Value *addr) {
 // A deferred bounds check guards its load so that a failed index is never read: on the
 // GPU by default a predicated load (`mov r, 0; @p ld`, below); on the CPU, and on the GPU
 // with --deferred-loads=select, by selecting the address to a 16-byte fallback global
-// (deferred_addr). Measured on the H100 (bench/NOTES.md), neither wins everywhere: the
-// index-array stencil and binary search (a while loop) ran faster predicated, SpMV (a
-// for-loop) with the select. --deferred-loads=for-loops takes the select in the bodies
-// of for-loops only (FnGen::for_loop_depth), for measuring that rule.
+// (deferred_addr). On the H100 in 2026-11-25's code the index-array stencil and binary
+// search (a while loop) ran faster predicated, SpMV (a for-loop) with the select, so
+// --deferred-loads=for-loops takes the select in the bodies of for-loops only
+// (FnGen::for_loop_depth). Measured again on 2026-11-26 (bench/results/
+// 2026-11-26-deferred-loads-h100): predicated was best or even everywhere, SpMV 1.049x
+// of --unsafe against 1.12x with either select, so it stays the default.
 Value *FnGen::deferred_load(PrimType t, Value *ok, Value *addr) {
   using Loads = GenOptions::Loads;
   if (!gpu_ || deferred_loads == Loads::Select || (deferred_loads == Loads::ForLoops && for_loop_depth > 0))
