@@ -396,15 +396,10 @@ private:
   }
 
   // Whether `b` (its nested bodies and lambdas included) holds a kept check.
-  bool has_checks(const core::Body &b) const {
-    for (const core::Stm &st : b.stms) {
-      const core::Exp &x = st.exp;
-      if (x.site >= 0) return true;
-      for (const auto &nb : x.bodies)
-        if (nb && has_checks(*nb)) return true;
-      if (x.lambda && has_checks(x.lambda->body)) return true;
-    }
-    return false;
+  static bool has_checks(const core::Body &b) {
+    bool any = false;
+    core::for_each_exp(b, [&](const core::Exp &x) { any = any || x.site >= 0; });
+    return any;
   }
 
   // The prelude of a kernel: a program none of whose checks can fail has none.

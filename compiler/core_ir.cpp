@@ -265,4 +265,8 @@ void for_each_exp(const Program &p, const std::function<void(const Exp &)> &f) {
   for (const Function &fn : p.functions) walk_body<const Body, const Exp>(fn.body, f);
 }
 
+void for_each_exp(const Body &b, const std::function<void(const Exp &)> &f) {
+  walk_body<const Body, const Exp>(b, f);
+}
+
 } // namespace kerb::core

@@ -199,5 +199,7 @@ std::string print_program(const Program &p);
 // (outer statements before the bodies they contain).
 void for_each_exp(Program &p, const std::function<void(Exp &)> &f);
 void for_each_exp(const Program &p, const std::function<void(const Exp &)> &f);
+// The same over one body.
+void for_each_exp(const Body &b, const std::function<void(const Exp &)> &f);
 
 } // namespace kerb::core
