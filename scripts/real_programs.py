@@ -381,6 +381,12 @@ def main():
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--time-budget", type=float, default=5)
     ap.add_argument("--bench-timeout", type=float, default=600)
+    ap.add_argument("--bench-skip", action="append", default=[],
+                    help="do not time programs whose path contains this (may be repeated; "
+                    "for those known to take minutes a call)")
+    ap.add_argument("--bench-from",
+                    help="time only the programs from the first whose path contains this on "
+                    "(to go on after a device call that ran out of time)")
     ap.add_argument("--json", help="write the results to this file")
     ap.add_argument("--workdir", help="keep inputs and golden files here (default: a temporary folder)")
     ap.add_argument("--reuse", action="store_true",
@@ -421,7 +427,16 @@ def main():
                       f"{'  ' + r['note'] if r.get('note') else ''}", file=sys.stderr, flush=True)
         if args.bench:
             # One program at a time: the timings should not share the device.
-            for path in programs:
+            timed = programs
+            if args.bench_from:
+                first = next((i for i, p in enumerate(programs) if args.bench_from in p),
+                             len(programs))
+                timed = programs[first:]
+            for path in timed:
+                if any(k in path for k in args.bench_skip):
+                    print(f"bench {os.path.relpath(path, args.root)}: skipped (--bench-skip)",
+                          file=sys.stderr, flush=True)
+                    continue
                 names = [r["entry"] for r in runs.get(path, []) if r["outcome"] == "agrees"]
                 if not names:
                     continue

@@ -15,7 +15,9 @@
 #                      (carry build-carry with the device calls; the GPU calls do not run
 #                      the interpreter again)
 #   check [K/N]        on the GPU: the agreement check on cuda (shard K of N programs)
-#   bench K/N          on the GPU: the timings of shard K of N (--bench-size, default 1000)
+#   bench K/N          on the GPU: the timings of shard K of N (--bench-size, default 1000;
+#                      BENCH_TIMEOUT seconds a program, default 300; BENCH_ARGS more
+#                      options of scripts/real_programs.py, e.g. --bench-skip P, --bench-from P)
 #
 # Usage: tests/gpu/run_gpu_real_programs.sh prepare [FB] [KERB]
 #        tests/gpu/run_gpu_real_programs.sh check|bench [K/N] [KERB] [DEVICE]
@@ -57,7 +59,8 @@ check)
 bench)
   python3 scripts/real_programs.py "$real/fb" --kerb "$kerb" --run --device "$device" \
     --workdir "$real/work" --reuse --shard "$shard" -j 8 --run-timeout 120 \
-    --bench --bench-size "${BENCH_SIZE:-1000}" --runs 10 --time-budget 1 --bench-timeout 300 \
+    --bench --bench-size "${BENCH_SIZE:-1000}" --runs 10 --time-budget 1 \
+    --bench-timeout "${BENCH_TIMEOUT:-300}" ${BENCH_ARGS:-} \
     --json "$out/$tag.json" --markdown >"$out/$tag.md" 2>"$out/$tag.log"
   ;;
 *)
