@@ -2065,13 +2065,12 @@ private:
   }
 
   // filter p xs / partition p xs: flags, an inclusive scan of them for positions, and
-  // scatters into arrays of the counted sizes (the count is read on the host).
+  // scatters into arrays of the counted sizes (the count is read on the host); rows of
+  // arrays of arrays are scattered whole.
   Val filter(const BuiltinArgs &args, bool partition, const Span &span) {
     Fn f = args.fn(0);
     Val xs = args.value(1);
     SubExp w = shape_of(xs[0])[0];
-    for (const SubExp &c : xs)
-      if (type_of(c).rank != 1) unsupported(span, "filter of arrays of arrays");
     SubExp flags = map_rows(xs, w, [&](const Val &row) {
       return Val{convert(apply_fn(f, {row}, span)[0], PrimType::I64)};
     }, span)[0];
@@ -2096,11 +2095,17 @@ private:
         return idx(Val{fl[0], fl[1], i});
       }, span, "where")[0];
       for (const SubExp &x : xs) {
-        SubExp dest = emit1(exp(ExpKind::Replicate, {size, SubExp::of_const(convert_prim(PrimValue::signed_int(PrimType::I64, 0), type_of(x).prim))}, span),
-                            CType{type_of(x).prim, 1}, {size}, "dest");
+        // Arrays of arrays: whole rows are scattered into a blank [size][rows' shape].
+        Val sh = shape_of(x);
+        sh[0] = size;
+        SubExp dest = SubExp::of_const(convert_prim(PrimValue::signed_int(PrimType::I64, 0), type_of(x).prim));
+        for (size_t d = sh.size(); d-- > 0;)
+          dest = emit1(exp(ExpKind::Replicate, {sh[d], dest}, span),
+                       CType{type_of(x).prim, int(sh.size() - d)}, Val(sh.begin() + d, sh.end()),
+                       "dest");
         core::Exp s = exp(ExpKind::Scatter, {}, span);
         s.arrays = {dest.var, is.var, x.var};
-        out.push_back(emit1(std::move(s), type_of(x), {size}, partition ? "part" : "filtered"));
+        out.push_back(emit1(std::move(s), type_of(x), sh, partition ? "part" : "filtered"));
       }
     };
     // kept: pos - 1 where flag, else -1
