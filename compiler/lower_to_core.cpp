@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_set>
 
 namespace kerb {
 
@@ -97,12 +98,32 @@ private:
            const std::string &name) {
     core::Stm s;
     for (size_t i = 0; i < types.size(); i++)
-      s.pat.push_back(p_.new_var(name, types[i], i < shapes.size() ? shapes[i] : Val{}));
+      s.pat.push_back(new_var(name, types[i], i < shapes.size() ? shapes[i] : Val{}));
     Val out;
     for (int v : s.pat) out.push_back(SubExp::of_var(v));
     s.exp = std::move(e);
     cur_->stms.push_back(std::move(s));
     return out;
+  }
+
+  // Every variable of the program is made here: the variables that are some array's
+  // size are remembered (known_sizes_, for count).
+  int new_var(std::string name, CType t, Val shape = {}) {
+    for (const SubExp &d : shape)
+      if (d.is_var()) known_sizes_.insert(d.var);
+    return p_.new_var(std::move(name), t, std::move(shape));
+  }
+
+  // The number of elements from i to j, j - i, at least 0 (a slice's size): max(j - i, 0)
+  // unless i is 0 and j is some array's size (or a constant >= 0). A size is never
+  // negative where it is used (the checks that made it passed: with them off, such a
+  // program's behaviour is undefined anyway), and `take n xs` is then [n], not a new
+  // size: `if c then take n xs else ys` with ys of [n] is of [n], as in Futhark.
+  SubExp count(SubExp i, SubExp j, SubExp j_minus_i) {
+    bool zero = !i.is_var() && i.constant.as_i64() == 0;
+    bool known = j.is_var() ? known_sizes_.count(j.var) > 0 : j.constant.as_i64() >= 0;
+    if (zero && known) return j;
+    return prim_fn(PrimFn::Max, j_minus_i, i64c(0));
   }
 
   SubExp emit1(core::Exp e, CType t, Val shape = {}, const std::string &name = "t") {
@@ -271,7 +292,7 @@ private:
     core::Exp x = exp(ExpKind::Map, {n}, span);
     x.arrays = {is.var};
     x.lambda = std::make_unique<core::Lambda>();
-    int i = p_.new_var("i", CType{PrimType::I64, 0});
+    int i = new_var("i", CType{PrimType::I64, 0});
     x.lambda->params = {i};
     auto body = lower_body([&] { return f(SubExp::of_var(i)); });
     std::vector<CType> types;
@@ -483,7 +504,7 @@ private:
       SubExp back = land(land(le(i64c(-1), j), le(j, i)), land(in_range, npos));
       SubExp valid = land(lnot(eq(st, i64c(0))), lor(eq(n, i64c(0)), select_bool(bw, back, fw)));
       ok = land(ok, valid);
-      dims.push_back(SliceDim{false, i, prim_fn(PrimFn::Max, n, i64c(0)), st});
+      dims.push_back(SliceDim{false, i, p.stride ? prim_fn(PrimFn::Max, n, i64c(0)) : count(i, j, n), st});
       if (p.stride) {
         if (p.start) tmpl += "{}", args.push_back(i);
         tmpl += ":";
@@ -573,7 +594,7 @@ private:
     tmpl += "] out of bounds for array of shape [{}].";
     args.push_back(w);
     emit_check(FailureKind::Bounds, span, tmpl, ok, args);
-    std::vector<SliceDim> dims{SliceDim{false, start, prim_fn(PrimFn::Max, n, i64c(0)), i64c(1)}};
+    std::vector<SliceDim> dims{SliceDim{false, start, count(start, end, n), i64c(1)}};
     Val out;
     for (const SubExp &c : arr) out.push_back(slice_view(c, dims, span));
     return out;
@@ -665,18 +686,18 @@ private:
       Val outer;
       int outer_rank = p.type.is_array() ? p.type.rank() : 0;
       for (int d = 0; d < outer_rank; d++)
-        outer.push_back(SubExp::of_var(p_.new_var(base + "_n" + std::to_string(d), CType{PrimType::I64, 0})));
+        outer.push_back(SubExp::of_var(new_var(base + "_n" + std::to_string(d), CType{PrimType::I64, 0})));
       Val v;
       for (const CType &ct : cts) {
         Val shape = ct.rank >= outer_rank ? outer : Val{};
         std::vector<int> svars;
         for (const SubExp &s : shape) svars.push_back(s.var);
         for (int d = int(shape.size()); d < ct.rank; d++) {
-          int sv = p_.new_var(base + "_n" + std::to_string(d), CType{PrimType::I64, 0});
+          int sv = new_var(base + "_n" + std::to_string(d), CType{PrimType::I64, 0});
           shape.push_back(SubExp::of_var(sv));
           svars.push_back(sv);
         }
-        int var = p_.new_var(base, ct, shape);
+        int var = new_var(base, ct, shape);
         fn.params.push_back(var);
         fn.param_shape_vars.push_back(svars);
         v.push_back(SubExp::of_var(var));
@@ -1021,7 +1042,7 @@ private:
         bool inside = (sa[d].is_var() && defined_in(*x.bodies[0], sa[d].var)) ||
                       (sb[d].is_var() && defined_in(*x.bodies[1], sb[d].var));
         if (same(sa[d], sb[d]) && !inside) continue;
-        int size = p_.new_var("size", CType{PrimType::I64, 0});
+        int size = new_var("size", CType{PrimType::I64, 0});
         x.bodies[0]->result.push_back(sa[d]);
         x.bodies[1]->result.push_back(sb[d]);
         st.pat.push_back(size);
@@ -1033,7 +1054,7 @@ private:
     st.pat.clear();
     Val out;
     for (size_t i = 0; i < n; i++) {
-      st.pat.push_back(p_.new_var("if", type_of(x.bodies[0]->result[i]), shapes[i]));
+      st.pat.push_back(new_var("if", type_of(x.bodies[0]->result[i]), shapes[i]));
       out.push_back(SubExp::of_var(st.pat.back()));
     }
     st.pat.insert(st.pat.end(), sizes.begin(), sizes.end());
@@ -1134,7 +1155,7 @@ private:
     for (size_t i = 0; i < init.size(); i++)
       for (size_t d = 0; d < varying[i].size(); d++) {
         if (!varying[i][d]) continue;
-        int n = p_.new_var("n", CType{PrimType::I64, 0});
+        int n = new_var("n", CType{PrimType::I64, 0});
         size_params.push_back(n);
         x.loop_params.push_back(n);
         x.args.push_back(shapes[i][d]);
@@ -1145,7 +1166,7 @@ private:
     size_t base = env_.size();
     if (!x.is_while) {
       PrimType ct = type_of(bound[0]).prim;
-      x.loop_var = p_.new_var(e.loop_form == LoopForm::For ? e.name : "i", CType{ct, 0});
+      x.loop_var = new_var(e.loop_form == LoopForm::For ? e.name : "i", CType{ct, 0});
       x.args.push_back(bound[0]);
     }
     bind(e.pattern, params);
@@ -1188,7 +1209,7 @@ private:
     if (size_params.empty()) return emit(std::move(x), types, shapes, "loop");
     // The results: the arrays, of the final sizes, then those sizes.
     std::vector<SubExp> sizes;
-    for (size_t k = 0; k < size_params.size(); k++) sizes.push_back(SubExp::of_var(p_.new_var("n", CType{PrimType::I64, 0})));
+    for (size_t k = 0; k < size_params.size(); k++) sizes.push_back(SubExp::of_var(new_var("n", CType{PrimType::I64, 0})));
     size_t k = 0;
     for (size_t i = 0; i < init.size(); i++)
       for (size_t d = 0; d < varying[i].size(); d++)
@@ -1383,7 +1404,7 @@ private:
     core::Exp x = exp(ExpKind::Reduce, {shape_of(xs[0])[0], SubExp::of_const(ne)}, span);
     x.arrays = {xs[0].var};
     x.lambda = std::make_unique<core::Lambda>();
-    int a = p_.new_var("a", CType{t, 0}), b = p_.new_var("b", CType{t, 0});
+    int a = new_var("a", CType{t, 0}), b = new_var("b", CType{t, 0});
     x.lambda->params = {a, b};
     {
       auto body = lower_body([&]() -> Val {
@@ -1491,7 +1512,7 @@ private:
     for (const SubExp &c : xs) {
       CType t = type_of(c);
       t.rank--;
-      int v = p_.new_var("x", t, row_shape(shape_of(c)));
+      int v = new_var("x", t, row_shape(shape_of(c)));
       params.push_back(v);
       out.push_back(SubExp::of_var(v));
     }
@@ -1570,7 +1591,7 @@ private:
       x.lambda = std::make_unique<core::Lambda>();
       Val acc, el;
       for (const SubExp &n : ne) {
-        int v = p_.new_var("acc", type_of(n), shape_of(n));
+        int v = new_var("acc", type_of(n), shape_of(n));
         x.lambda->params.push_back(v);
         acc.push_back(SubExp::of_var(v));
       }
@@ -1972,7 +1993,7 @@ private:
     for (const SubExp &i : init) {
       types.push_back(type_of(i));
       shapes.push_back(shape_of(i));
-      int v = p_.new_var(name, type_of(i), shape_of(i));
+      int v = new_var(name, type_of(i), shape_of(i));
       x.loop_params.push_back(v);
       params.push_back(SubExp::of_var(v));
     }
@@ -1986,7 +2007,7 @@ private:
     std::vector<CType> types;
     std::vector<Val> shapes;
     Val params = new_loop_params(x, init, types, shapes, "acc");
-    x.loop_var = p_.new_var("i", CType{PrimType::I64, 0});
+    x.loop_var = new_var("i", CType{PrimType::I64, 0});
     x.args.push_back(n);
     auto body = lower_body([&] { return body_f(params, SubExp::of_var(x.loop_var)); });
     for (size_t i = 0; i < init.size(); i++)
@@ -2015,7 +2036,7 @@ private:
     core::Exp x = exp(ExpKind::Reduce, {w, SubExp::of_const(PrimValue::boolean(ne))}, span);
     x.arrays = {flags.var};
     x.lambda = std::make_unique<core::Lambda>();
-    int a = p_.new_var("a", CType{PrimType::Bool, 0}), c = p_.new_var("b", CType{PrimType::Bool, 0});
+    int a = new_var("a", CType{PrimType::Bool, 0}), c = new_var("b", CType{PrimType::Bool, 0});
     x.lambda->params = {a, c};
     auto body = lower_body([&] { return Val{binop(op, SubExp::of_var(a), SubExp::of_var(c), PrimType::Bool)}; });
     x.lambda->body = std::move(*body);
@@ -2077,7 +2098,7 @@ private:
     core::Exp sc = exp(ExpKind::Scan, {w, i64c(0)}, span);
     sc.arrays = {flags.var};
     sc.lambda = std::make_unique<core::Lambda>();
-    int a = p_.new_var("a", CType{PrimType::I64, 0}), c = p_.new_var("b", CType{PrimType::I64, 0});
+    int a = new_var("a", CType{PrimType::I64, 0}), c = new_var("b", CType{PrimType::I64, 0});
     sc.lambda->params = {a, c};
     auto body = lower_body([&] { return Val{add(SubExp::of_var(a), SubExp::of_var(c))}; });
     sc.lambda->body = std::move(*body);
@@ -2137,6 +2158,7 @@ private:
   size_t frame_ = 0;
   std::vector<std::string> unsafe_at_; // the #[unsafe] attributes around (innermost last)
   std::map<int, SubExp> alias_; // size variables known (checked) equal to another
+  std::unordered_set<int> known_sizes_; // variables that are some array's size (new_var)
   // Top-level constants computed in the bodies being lowered, by the #[unsafe] that
   // covers them ("" for none), and the order they were computed in (Note [Top-level
   // constants]).
