@@ -28,7 +28,10 @@ namespace kerb::codegen {
 namespace {
 
 core::Program lower(const Program &program, const CompileOptions &opts) {
-  return lower_and_check(program, entry_defs(program), opts.pipeline);
+  std::vector<const FunDef *> entries = entry_defs(program);
+  if (!opts.only_entry.empty())
+    std::erase_if(entries, [&](const FunDef *f) { return f->name != opts.only_entry; });
+  return lower_and_check(program, entries, opts.pipeline);
 }
 
 int elem_size(PrimType t) { return t == PrimType::Bool ? 1 : prim_bits(t) / 8; }

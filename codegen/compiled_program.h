@@ -25,6 +25,7 @@ struct CompileOptions {
   std::string sm = "sm_80";  // the PTX target
   bool fp_contract = true;   // --fp-contract: CUDA kernels may fuse a*b+c into an fma
   GenOptions gen;            // --deferred-checks
+  std::string only_entry;    // compile only this entry point (`kerb run -e NAME`), else all
 };
 
 // An entry call prepared for timing (`kerb bench`): its arguments are uploaded to the

@@ -17,6 +17,7 @@
 #include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/ThreadPool.h>
@@ -179,6 +180,27 @@ void initialize_llvm() {
     LLVMInitializeNVPTXAsmPrinter();
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
+    // $KERB_LLVM_OPTIONS: LLVM's own options, for looking into its work (e.g.
+    // "-time-passes" to see where a long compilation goes; docs/CODEGEN.md).
+    if (const char *env = std::getenv("KERB_LLVM_OPTIONS")) {
+      static std::vector<std::string> words;
+      static std::vector<const char *> argv{"kerb"};
+      std::string w;
+      for (const char *c = env;; c++) {
+        if (*c == ' ' || *c == '\0') {
+          if (!w.empty()) words.push_back(std::move(w));
+          w.clear();
+          if (!*c) break;
+        } else {
+          w += *c;
+        }
+      }
+      for (const std::string &x : words) argv.push_back(x.c_str());
+      std::string errors;
+      llvm::raw_string_ostream os(errors);
+      if (!llvm::cl::ParseCommandLineOptions(int(argv.size()), argv.data(), "", &os))
+        throw std::runtime_error("KERB_LLVM_OPTIONS: " + errors);
+    }
   });
 }
 

@@ -109,6 +109,7 @@ int print_possible_failures(const Program &program, const FunDef &entry, const s
                             const CheckFlags &checks) {
   ExecOptions eo;
   eo.compile = checks.compile_options();
+  eo.compile.only_entry = entry.name;
   DeadChecks dead;
   try {
     dead = dead_checks(program, eo);
@@ -228,6 +229,9 @@ int run_run(const std::vector<std::string> &args) {
   try {
     ExecOptions eo;
     eo.compile = checks.compile_options();
+    // Only the entry point called is compiled (a program of many large entry points
+    // would otherwise compile them all for one call).
+    eo.compile.only_entry = entry->name;
     std::unique_ptr<Executor> exec = make_executor(dev, program, eo);
     result = exec->run(*entry, arguments);
   } catch (const CompileError &e) {

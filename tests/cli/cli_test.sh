@@ -475,5 +475,10 @@ run 2 '' bench "$ds" --device cpu --input "$tmp/ds.in";  has err "needs an entry
 run 2 '' bench "$ds" "$g" --device cpu -e main --input "$tmp/ds.in";  has err "--input needs one program"
 run 1 '' bench "$ds" --device cpu -e main --input "$tmp/nope.in" --runs 1 --warmup 0;  has out "bad input"
 
+# `kerb run -e` compiles only the entry point it calls.
+te="$dir/two_entries.fut"
+run 0 '[1, 2, 3]' run "$te" -e fine --device cpu;  is out '6i32'
+run 1 '2i64' run "$te" -e uneven --device cpu;      has err "does not support map functions returning arrays"
+
 echo "$checks checks, $failures failed"
 [ "$failures" -eq 0 ]
