@@ -1314,17 +1314,20 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
         g.counted_range(b.getInt64(0), b.getInt64(nw), gend, one_warp);
       }
       if (sp) {
-        // Single pass (Note [Single-pass scan] in scan_kernels.cpp): thread 0 folds the
-        // warps' totals into the tile's aggregate, publishes it, looks back for the
-        // tile's exclusive prefix and shares it; the block waits at the phase's barrier
-        // (a failure there, or a failed predecessor, makes the block leave).
+        // Single pass (Note [Single-pass scan] in scan_kernels.cpp): the warps' totals
+        // folded into the tile's aggregate, which thread 0 publishes; a look-back for
+        // the tile's exclusive prefix, which thread 0 shares; the block waits at the
+        // phase's barrier (a failure there, or a failed predecessor, makes it leave).
         phase([&](Value *t) {
-          when(b.CreateICmpEQ(t, b.getInt64(0)), [&] {
+          // On the GPU the first warp's lanes read the window of statuses (all
+          // compute the same aggregate and prefix); on the CPU thread 0.
+          when(b.CreateICmpULT(t, b.getInt64(gpu() ? w : 1)), [&] {
             std::vector<AllocaInst *> agg = new_acc();
             write_acc(agg, ne);
             g.counted_range(b.getInt64(0), b.getInt64(nw), nullptr,
                             [&](Value *wi) { write_acc(agg, op(read_acc(agg), get(wv, wi))); });
-            put(pf, b.getInt64(0), single_pass_prefix(k, *sp, types, *e.lambda, ne, read_acc(agg)));
+            std::vector<Val> pre = single_pass_prefix(k, *sp, types, *e.lambda, ne, read_acc(agg));
+            when(b.CreateICmpEQ(t, b.getInt64(0)), [&] { put(pf, b.getInt64(0), pre); });
           });
         });
         uniform([&] { write_acc(running, get(pf, b.getInt64(0))); });

@@ -95,6 +95,9 @@ namespace {
 
 // The statuses of a tile (Note [Single-pass scan]); the host's clearing gives X.
 constexpr uint32_t kStatusNone = 0, kStatusAggregate = 1, kStatusPrefix = 2, kStatusFailed = 3;
+// The look-back reads this many predecessors' statuses at a time: one per lane of the
+// block's first warp on the GPU (its ballots are 32 bits), emulated on the CPU.
+constexpr int64_t kLookBackWindow = 32;
 
 } // namespace
 
@@ -285,8 +288,13 @@ std::vector<Val> ProgramGen::single_pass_prefix(KernelFn &k, const SinglePassBlo
   IRBuilder<> &b = g.builder();
   LLVMContext &c = b.getContext();
   Function *f = k.f;
+  Module &m = kernel_module();
   size_t kr = types.size();
-  Statuses st{g, b, kernel_module(), gpu(), sp.packed, sp.status, sp.values, sp.tiles, types};
+  Statuses st{g, b, m, gpu(), sp.packed, sp.status, sp.values, sp.tiles, types};
+  const int64_t W = kLookBackWindow;
+  // On the GPU this runs in every lane of the block's first warp; on the CPU once,
+  // the window's lanes emulated one after the other.
+  Value *lane = gpu() ? sreg(b, Intrinsic::nvvm_read_ptx_sreg_tid_x) : nullptr;
   auto apply = [&](std::vector<Val> x, const std::vector<Val> &y) {
     x.insert(x.end(), y.begin(), y.end());
     return g.apply(op, x);
@@ -307,6 +315,50 @@ std::vector<Val> ProgramGen::single_pass_prefix(KernelFn &k, const SinglePassBlo
   auto write = [&](const std::vector<AllocaInst *> &a, const std::vector<Val> &v) {
     for (size_t j = 0; j < kr; j++) b.CreateStore(v[j].scalar, a[j]);
   };
+  // The window's flags and values, a slot per lane: shared memory on the GPU.
+  auto window = [&](Type *et, const std::string &what) -> std::pair<Value *, ArrayType *> {
+    auto *t = ArrayType::get(et, uint64_t(W));
+    if (!gpu()) return {g.entry_alloca(t), t};
+    auto *gv = new GlobalVariable(m, t, false, GlobalValue::InternalLinkage, UndefValue::get(t),
+                                  f->getName().str() + "_lookback_" + what, nullptr, GlobalValue::NotThreadLocal, 3);
+    gv->setAlignment(Align(8));
+    return {gv, t};
+  };
+  auto [fl, fl_t] = window(b.getInt32Ty(), "flags");
+  std::vector<std::pair<Value *, ArrayType *>> win;
+  for (size_t j = 0; j < kr; j++) win.push_back(window(g.ops().mem_type(types[j]), fmt::format("values{}", j)));
+  auto at = [&](const std::pair<Value *, ArrayType *> &a, Value *l) {
+    return b.CreateGEP(a.second, a.first, {b.getInt64(0), l});
+  };
+  auto win_get = [&](Value *l) {
+    std::vector<Val> v;
+    for (size_t j = 0; j < kr; j++)
+      v.push_back(Val{g.ops().from_mem(types[j], b.CreateLoad(g.ops().mem_type(types[j]), at(win[j], l))), nullptr, {}, {}});
+    return v;
+  };
+  // A mask of the lanes whose flag is `flag` (bit l: lane l).
+  auto ballot = [&](uint32_t flag) -> Value * {
+    if (gpu()) {
+      Value *mine = b.CreateICmpEQ(b.CreateLoad(b.getInt32Ty(), at({fl, fl_t}, lane)), b.getInt32(flag));
+      return b.CreateCall(Intrinsic::getDeclaration(&m, Intrinsic::nvvm_vote_ballot_sync),
+                          {b.getInt32(0xffffffffu), mine});
+    }
+    AllocaInst *mask = g.entry_alloca(b.getInt32Ty());
+    b.CreateStore(b.getInt32(0), mask);
+    g.counted_range(b.getInt64(0), b.getInt64(W), nullptr, [&](Value *l) {
+      Value *mine = b.CreateICmpEQ(b.CreateLoad(b.getInt32Ty(), at({fl, fl_t}, l)), b.getInt32(flag));
+      Value *bit = b.CreateShl(b.CreateZExt(mine, b.getInt32Ty()), b.CreateTrunc(l, b.getInt32Ty()));
+      b.CreateStore(b.CreateOr(b.CreateLoad(b.getInt32Ty(), mask), bit), mask);
+    });
+    return b.CreateLoad(b.getInt32Ty(), mask);
+  };
+  auto first_lane = [&](const std::function<void()> &body) {
+    if (gpu())
+      g.when(b.CreateICmpEQ(lane, b.getInt64(0)), body);
+    else
+      body();
+  };
+
   // acc: the exclusive prefix so far; incl: the tile's inclusive prefix.
   std::vector<AllocaInst *> acc = new_acc(ne), incl = new_acc(agg);
   BasicBlock *look = BasicBlock::Create(c, "lookback", f);
@@ -316,28 +368,66 @@ std::vector<Val> ProgramGen::single_pass_prefix(KernelFn &k, const SinglePassBlo
   // Tile 0: its prefix is its aggregate.
   b.CreateCondBr(b.CreateICmpEQ(sp.tile, b.getInt64(0)), out, look);
   b.SetInsertPoint(look);
-  st.publish(sp.tile, kStatusAggregate, agg);
-  AllocaInst *jp = g.entry_alloca(b.getInt64Ty());
-  b.CreateStore(b.CreateSub(sp.tile, b.getInt64(1)), jp);
+  first_lane([&] { st.publish(sp.tile, kStatusAggregate, agg); });
+  // The window's newest tile (lane W - 1 reads it, lane l the tile W - 1 - l before).
+  AllocaInst *ep = g.entry_alloca(b.getInt64Ty());
+  b.CreateStore(b.CreateSub(sp.tile, b.getInt64(1)), ep);
   b.CreateBr(head);
   b.SetInsertPoint(head);
-  Value *j = b.CreateLoad(b.getInt64Ty(), jp);
-  auto [flag, vals] = st.wait(f, j);
-  // A failed predecessor: this block fails too (no code: the slot has one).
+  Value *e = b.CreateLoad(b.getInt64Ty(), ep);
+  // Each lane waits for its tile's status (lanes before tile 0: P, never folded, since
+  // tile 0's own P is after them).
+  auto read_lane = [&](Value *l) {
+    Value *j = b.CreateAdd(b.CreateSub(e, b.getInt64(W - 1)), l);
+    BasicBlock *none = BasicBlock::Create(c, "lookback.before0", f);
+    BasicBlock *wait = BasicBlock::Create(c, "lookback.lane", f);
+    BasicBlock *done = BasicBlock::Create(c, "lookback.lane.done", f);
+    b.CreateCondBr(b.CreateICmpSLT(j, b.getInt64(0)), none, wait);
+    b.SetInsertPoint(none);
+    b.CreateStore(b.getInt32(kStatusPrefix), at({fl, fl_t}, l));
+    b.CreateBr(done);
+    b.SetInsertPoint(wait);
+    auto [flag, vals] = st.wait(f, j);
+    b.CreateStore(flag, at({fl, fl_t}, l));
+    for (size_t q = 0; q < kr; q++) b.CreateStore(g.ops().to_mem(types[q], vals[q].scalar), at(win[q], l));
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
+  };
+  if (gpu()) {
+    read_lane(lane);
+    b.CreateCall(Intrinsic::getDeclaration(&m, Intrinsic::nvvm_bar_warp_sync), {b.getInt32(0xffffffffu)});
+  } else {
+    g.counted_range(b.getInt64(0), b.getInt64(W), nullptr, read_lane);
+  }
+  // A failed tile in the window: this block fails too (no code: the slot has one).
+  // Every lane alike (the masks are the warp's).
   BasicBlock *failed = BasicBlock::Create(c, "lookback.failed", f);
   BasicBlock *fold = BasicBlock::Create(c, "lookback.fold", f);
-  b.CreateCondBr(b.CreateICmpEQ(flag, b.getInt32(kStatusFailed)), failed, fold);
+  b.CreateCondBr(b.CreateICmpNE(ballot(kStatusFailed), b.getInt32(0)), failed, fold);
   b.SetInsertPoint(failed);
   g.on_fail(nullptr);
   b.SetInsertPoint(fold);
-  write(acc, apply(vals, read(acc)));
-  b.CreateStore(b.CreateSub(j, b.getInt64(1)), jp);
-  b.CreateCondBr(b.CreateICmpEQ(flag, b.getInt32(kStatusPrefix)), found, head);
+  // Fold the window from its newest P (or all of it) in order, in front of acc: every
+  // lane alike, from the shared slots (so that a failing operator fails the whole warp).
+  Value *pmask = ballot(kStatusPrefix);
+  Value *has_p = b.CreateICmpNE(pmask, b.getInt32(0));
+  Value *top = b.CreateSub(b.getInt32(int32_t(W - 1)),
+                           b.CreateCall(Intrinsic::getDeclaration(&m, Intrinsic::ctlz, {b.getInt32Ty()}),
+                                        {pmask, b.getTrue()}));
+  Value *from = b.CreateZExt(b.CreateSelect(has_p, top, b.getInt32(0)), b.getInt64Ty());
+  std::vector<AllocaInst *> part = new_acc(win_get(from));
+  g.counted_range(b.CreateAdd(from, b.getInt64(1)), b.getInt64(W), nullptr,
+                  [&](Value *l) { write(part, apply(read(part), win_get(l))); }, false);
+  write(acc, apply(read(part), read(acc)));
+  b.CreateStore(b.CreateSub(e, b.getInt64(W)), ep);
+  if (gpu())
+    b.CreateCall(Intrinsic::getDeclaration(&m, Intrinsic::nvvm_bar_warp_sync), {b.getInt32(0xffffffffu)});
+  b.CreateCondBr(has_p, found, head);
   b.SetInsertPoint(found);
   write(incl, apply(read(acc), agg));
   b.CreateBr(out);
   b.SetInsertPoint(out);
-  st.publish(sp.tile, kStatusPrefix, read(incl));
+  first_lane([&] { st.publish(sp.tile, kStatusPrefix, read(incl)); });
   b.CreateStore(b.getTrue(), sp.published);
   return read(acc);
 }

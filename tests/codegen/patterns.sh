@@ -344,11 +344,12 @@ at_least "$tmp/scan.ptx" 'st\.global\.u32.*\+1024\]' 1
 count "$tmp/scan.ptx" 'bar\.red\.or\.pred' 6
 at_least "$tmp/scan.ptx" 'bar\.warp\.sync' 20
 # The single-pass scan (Note [Single-pass scan] in codegen/scan_kernels.cpp): one
-# kernel with the same tiles and one more block barrier (thread 0's look-back), a
+# kernel with the same tiles and one more block barrier (the first warp's look-back), a
 # ticket from an atomic counter, and for i32 the flag and value in one 64-bit word:
 # stores of the aggregate, the inclusive prefix and the failed status, a volatile load
-# in the look-back's wait, no fence. For i64: a flag of 32 bits after the values, with
-# a fence (membar.gl) between them on both sides.
+# in each lane's wait, no fence; the window's failed and prefix lanes by two ballots.
+# For i64: a flag of 32 bits after the values, with a fence (membar.gl) between them on
+# both sides.
 emit scan1 ptx <<'P'
 entry main (xs: []i32) : []i32 = scan (+) 0 xs
 P
@@ -358,6 +359,7 @@ count "$tmp/scan1.sp" 'atom\.global\.add\.u64' 1
 count "$tmp/scan1.sp" 'st\.volatile\.global\.u64' 3
 count "$tmp/scan1.sp" 'ld\.volatile\.global\.u64' 1
 count "$tmp/scan1.sp" 'membar' 0
+count "$tmp/scan1.sp" 'vote\.sync\.ballot\.b32' 2
 count "$tmp/scan1.sp" 'bar\.red\.or\.pred' 5
 at_least "$tmp/scan1.sp" 'ld\.global\.u32.*\+1024\]' 2
 at_least "$tmp/scan1.sp" 'st\.global\.u32.*\+1024\]' 1
