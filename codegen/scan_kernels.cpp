@@ -40,14 +40,22 @@ using llvm::Value;
 // Statuses. Tile j's status is X (none yet), A (its aggregate: the operator over its
 // elements), P (its inclusive prefix: over every element up to its last) or F (the
 // block failed). A block loads its tile and scans it as the tiled kernels do (load,
-// the warps' scans, the warps' totals); then thread 0 folds the warps' totals into the
-// aggregate, publishes A (tile 0 publishes P at once), and looks back: for j = tile -
-// 1, tile - 2, ... it waits while j's status is X, folds j's value in front of what it
-// has (op(v_j, acc): the order is kept, any associative operator), and stops at the
-// first P. acc is then the tile's exclusive prefix; thread 0 publishes P = op(acc,
-// aggregate) and shares acc through shared memory, and the block rescans and stores
-// the tile from it. A block waits only for its predecessors' aggregates, which come
-// right after their loads, not for their prefixes (the chain of waits is short).
+// the warps' scans, the warps' totals); then its first warp folds the warps' totals
+// into the aggregate, thread 0 publishes A (tile 0 publishes P at once), and the warp
+// looks back over a window of kLookBackWindow (32) predecessors, one per lane: lane l
+// waits while tile e - 31 + l's status is X (e: the window's newest, first tile - 1),
+// then two ballots give the lanes with F and with P. Any F: the block fails. Else
+// every lane folds the window in order from its newest P (or all of it, if it has
+// none) in front of what it has (op(v_j, acc): the order is kept, any associative
+// operator), from the lanes' values in shared memory, all lanes alike; with no P the
+// window moves 32 tiles back. acc is then the tile's exclusive prefix; thread 0
+// publishes P = op(acc, aggregate) and shares acc through shared memory, and the
+// block rescans and stores the tile from it. A block waits only for its predecessors'
+// aggregates, which come right after their loads, not for their prefixes. (One status
+// at a time, as first written, moves the nearest P forward about one tile per L2 round
+// trip where tiles start every few nanoseconds: the look-backs would grow to dozens of
+// steps; a window of 32 takes one or two. On the CPU the lanes are emulated one after
+// the other.)
 //
 // Memory. One 32-bit or narrower scalar (the scan of i32, f32, bool): the flag and
 // the value in one 64-bit word (flag << 32 | bits), written with one store and read
