@@ -28,6 +28,23 @@ void min_blocks_per_sm(Module &m, Function *f, int per_sm) {
                                     ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(c), uint64_t(v)))}));
 }
 
+std::vector<AllocaInst *> new_accs(FnGen &g, const std::vector<PrimType> &types) {
+  std::vector<AllocaInst *> a;
+  for (PrimType t : types) a.push_back(g.entry_alloca(g.ops().reg_type(t)));
+  return a;
+}
+
+std::vector<Val> read_accs(FnGen &g, const std::vector<PrimType> &types, const std::vector<AllocaInst *> &a) {
+  std::vector<Val> v;
+  for (size_t j = 0; j < a.size(); j++)
+    v.push_back(Val{g.builder().CreateLoad(g.ops().reg_type(types[j]), a[j]), nullptr, {}, {}});
+  return v;
+}
+
+void write_accs(FnGen &g, const std::vector<AllocaInst *> &a, const std::vector<Val> &v) {
+  for (size_t j = 0; j < a.size(); j++) g.builder().CreateStore(v[j].scalar, a[j]);
+}
+
 ProgramGen::BlockKernel ProgramGen::block_kernel(const SegOp &op, const Kernel &kr,
                                                  const std::vector<Value *> &outs,
                                                  const std::vector<Value *> &extra, BlockMode mode,
@@ -1069,19 +1086,9 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     return g.apply(*e.lambda, x);
   };
   // Accumulators live in allocas (promoted to registers).
-  auto new_acc = [&]() {
-    std::vector<AllocaInst *> a;
-    for (size_t j = 0; j < kr; j++) a.push_back(g.entry_alloca(g.ops().reg_type(types[j])));
-    return a;
-  };
-  auto read_acc = [&](const std::vector<AllocaInst *> &a) {
-    std::vector<Val> v;
-    for (size_t j = 0; j < kr; j++) v.push_back(Val{b.CreateLoad(g.ops().reg_type(types[j]), a[j]), nullptr, {}, {}});
-    return v;
-  };
-  auto write_acc = [&](const std::vector<AllocaInst *> &a, const std::vector<Val> &v) {
-    for (size_t j = 0; j < kr; j++) b.CreateStore(v[j].scalar, a[j]);
-  };
+  auto new_acc = [&]() { return new_accs(g, types); };
+  auto read_acc = [&](const std::vector<AllocaInst *> &a) { return read_accs(g, types, a); };
+  auto write_acc = [&](const std::vector<AllocaInst *> &a, const std::vector<Val> &v) { write_accs(g, a, v); };
   std::vector<Val> ne;
   for (size_t j = 0; j < kr; j++)
     ne.push_back(Val{g.ops().from_slot(types[j], k.slot(bk.ne_slots[j])), nullptr, {}, {}});

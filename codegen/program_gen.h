@@ -36,6 +36,12 @@ namespace Intrinsic = llvm::Intrinsic;
 // threads: ptxas then keeps it to the registers that let per_sm blocks share an SM.
 void min_blocks_per_sm(Module &m, Function *f, int per_sm);
 
+// Accumulators of a tuple of scalars of these types, in allocas (promoted to
+// registers): made, read and written (block_kernels.cpp).
+std::vector<llvm::AllocaInst *> new_accs(FnGen &g, const std::vector<PrimType> &types);
+std::vector<Val> read_accs(FnGen &g, const std::vector<PrimType> &types, const std::vector<llvm::AllocaInst *> &a);
+void write_accs(FnGen &g, const std::vector<llvm::AllocaInst *> &a, const std::vector<Val> &v);
+
 // The CPU device runs a block on one host thread; the tiled kernels emulate this many
 // threads per block there (phase by phase), so that the CPU runs the GPU's algorithm.
 constexpr int64_t kCpuTileThreads = 8;

@@ -308,21 +308,12 @@ std::vector<Val> ProgramGen::single_pass_prefix(KernelFn &k, const SinglePassBlo
     return g.apply(op, x);
   };
   auto new_acc = [&](const std::vector<Val> &init) {
-    std::vector<AllocaInst *> a;
-    for (size_t j = 0; j < kr; j++) {
-      a.push_back(g.entry_alloca(g.ops().reg_type(types[j])));
-      b.CreateStore(init[j].scalar, a.back());
-    }
+    std::vector<AllocaInst *> a = new_accs(g, types);
+    write_accs(g, a, init);
     return a;
   };
-  auto read = [&](const std::vector<AllocaInst *> &a) {
-    std::vector<Val> v;
-    for (size_t j = 0; j < kr; j++) v.push_back(Val{b.CreateLoad(g.ops().reg_type(types[j]), a[j]), nullptr, {}, {}});
-    return v;
-  };
-  auto write = [&](const std::vector<AllocaInst *> &a, const std::vector<Val> &v) {
-    for (size_t j = 0; j < kr; j++) b.CreateStore(v[j].scalar, a[j]);
-  };
+  auto read = [&](const std::vector<AllocaInst *> &a) { return read_accs(g, types, a); };
+  auto write = [&](const std::vector<AllocaInst *> &a, const std::vector<Val> &v) { write_accs(g, a, v); };
   // The window's flags and values, a slot per lane: shared memory on the GPU.
   auto window = [&](Type *et, const std::string &what) -> std::pair<Value *, ArrayType *> {
     auto *t = ArrayType::get(et, uint64_t(W));
