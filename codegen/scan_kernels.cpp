@@ -52,10 +52,10 @@ using llvm::Value;
 // publishes P = op(acc, aggregate) and shares acc through shared memory, and the
 // block rescans and stores the tile from it. A block waits only for its predecessors'
 // aggregates, which come right after their loads, not for their prefixes. (One status
-// at a time, as first written, moves the nearest P forward about one tile per L2 round
-// trip where tiles start every few nanoseconds: the look-backs would grow to dozens of
-// steps; a window of 32 takes one or two. On the CPU the lanes are emulated one after
-// the other.)
+// at a time by thread 0, as first written, moves the nearest P forward about one tile
+// per L2 round trip while tiles start every few nanoseconds, so that by our estimate
+// (not measured) the look-backs would grow to dozens of round trips; a window of 32
+// should take one or two. On the CPU the lanes are emulated one after the other.)
 //
 // Memory. One 32-bit or narrower scalar (the scan of i32, f32, bool): the flag and
 // the value in one 64-bit word (flag << 32 | bits), written with one store and read
@@ -91,7 +91,7 @@ using llvm::Value;
 // after the other, one ticket each. A block's predecessors hold earlier tickets, so
 // each is done or is being scanned by another host thread, which the OS keeps running:
 // the look-back waits at most for that block to publish (on one host thread it never
-// waits). The corpus (tests/programs/soacs/scan_single_pass*.fut,
+// waits). The corpus (tests/programs/soacs/scan_single_pass.fut,
 // tests/programs/failures/scan_single_pass_fail.fut) runs it there with tiles of 8 x
 // items elements, so sizes of thousands of tiles are quick.
 //
