@@ -20,19 +20,29 @@ using namespace llvm;
 using llvm::Type;
 using llvm::Value;
 
-namespace {
-// The CPU device runs a block on one host thread; the tiled kernels emulate this many
-// threads per block there (phase by phase), so that the CPU runs the GPU's algorithm.
-constexpr int64_t kCpuTileThreads = 8;
-
-} // namespace
-
 void min_blocks_per_sm(Module &m, Function *f, int per_sm) {
   LLVMContext &c = m.getContext();
   NamedMDNode *ann = m.getOrInsertNamedMetadata("nvvm.annotations");
   for (auto [key, v] : {std::pair<const char *, int>{"maxntidx", int(kGpuBlockThreads)}, {"minctasm", per_sm}})
     ann->addOperand(MDNode::get(c, {ValueAsMetadata::get(f), MDString::get(c, key),
                                     ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(c), uint64_t(v)))}));
+}
+
+std::vector<AllocaInst *> new_accs(FnGen &g, const std::vector<PrimType> &types) {
+  std::vector<AllocaInst *> a;
+  for (PrimType t : types) a.push_back(g.entry_alloca(g.ops().reg_type(t)));
+  return a;
+}
+
+std::vector<Val> read_accs(FnGen &g, const std::vector<PrimType> &types, const std::vector<AllocaInst *> &a) {
+  std::vector<Val> v;
+  for (size_t j = 0; j < a.size(); j++)
+    v.push_back(Val{g.builder().CreateLoad(g.ops().reg_type(types[j]), a[j]), nullptr, {}, {}});
+  return v;
+}
+
+void write_accs(FnGen &g, const std::vector<AllocaInst *> &a, const std::vector<Val> &v) {
+  for (size_t j = 0; j < a.size(); j++) g.builder().CreateStore(v[j].scalar, a[j]);
 }
 
 ProgramGen::BlockKernel ProgramGen::block_kernel(const SegOp &op, const Kernel &kr,
@@ -270,18 +280,25 @@ void ProgramGen::reduce_kernels(const SegOp &op) {
 void ProgramGen::scan_kernels(const SegOp &op) {
   const core::Stm &s = *op.stm;
   FnGen &h = *host_;
-  IRBuilder<> &hb = h.builder();
   if (op.strategy == Strategy::Chunked) return chunked_kernels(op, true);
-  const std::vector<Kernel> &ks = op.kernels();
+  if (op.strategy == Strategy::SinglePass) return single_pass_scan(op);
+  Value *n = h.scalar(s.exp.args[0]);
+  std::vector<Value *> outs = alloc_per_result(s, n);
+  reduce_then_scan(op, op.versions.front(), outs);
+  for (size_t j = 0; j < s.pat.size(); j++) h.bind(s.pat[j], Val{nullptr, outs[j], {n}, {}});
+}
+
+void ProgramGen::reduce_then_scan(const SegOp &op, const Version &v, const std::vector<Value *> &outs) {
+  const core::Stm &s = *op.stm;
+  FnGen &h = *host_;
+  IRBuilder<> &hb = h.builder();
   Value *n = h.scalar(s.exp.args[0]);
   Value *nblocks = hb.CreateCall(h.rt("kerb_rt_num_blocks"), {h.ctx, n});
   std::vector<Value *> totals = alloc_per_result(s, nblocks);
-  BlockKernel first = block_kernel(op, ks[0], totals, {}, BlockMode::TiledReduce);
+  BlockKernel first = block_kernel(op, v.kernels[0], totals, {}, BlockMode::TiledReduce);
   emit_launch(first.id, nblocks, first.sl);
-  std::vector<Value *> outs = alloc_per_result(s, n);
-  BlockKernel last = block_kernel(op, ks[1], outs, totals, BlockMode::TiledScan);
+  BlockKernel last = block_kernel(op, v.kernels[1], outs, totals, BlockMode::TiledScan);
   emit_launch(last.id, nblocks, last.sl);
-  for (size_t j = 0; j < s.pat.size(); j++) h.bind(s.pat[j], Val{nullptr, outs[j], {n}, {}});
 }
 
 void ProgramGen::segred_kernels(const SegOp &op, const Version &ver, Value *segments,
@@ -584,6 +601,13 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   block_prelude(k, tid, prelude);
   AllocaInst *failed = g.entry_alloca(b.getInt1Ty());
   b.CreateStore(b.getFalse(), failed);
+  if (mode == BlockMode::SinglePass) {
+    SinglePassBlock sp = single_pass_begin(k, bk, types, tid, nblocks);
+    tiled_body(k, s, n, bk, mode, sp.tile, tid, nblocks, failed, sp.leave, &sp);
+    single_pass_end(k, sp, tid, ids.after);
+    end_blocks(k, ids);
+    return;
+  }
   if (mode != BlockMode::Interleaved) {
     KERB_ASSERT(!segs, "segmented reductions use the interleaved block body");
     tiled_body(k, s, n, bk, mode, block, tid, nblocks, failed, ids.after);
@@ -981,7 +1005,7 @@ void ProgramGen::end_blocks(KernelFn &k, const BlockIds &ids) {
 // the other, so the CPU corpus tests the tiling, the trees and the failure exits.
 void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
                             BlockMode mode, Value *block, Value *tid, Value *nblocks,
-                            AllocaInst *failed, BasicBlock *after) {
+                            AllocaInst *failed, BasicBlock *after, const SinglePassBlock *sp) {
   const core::Exp &e = s.exp;
   FnGen &g = *k.g;
   IRBuilder<> &b = g.builder();
@@ -1011,7 +1035,7 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   // product of 2 x 2 matrices (16 bytes) then spilled.
   auto launch_bounds = [&]() {
     if (!gpu() || bytes > 12) return;
-    int per_sm = mode == BlockMode::TiledScan ? 5 : bytes <= 4 && !can_fail ? 8 : 6;
+    int per_sm = mode == BlockMode::TiledScan || sp ? 5 : bytes <= 4 && !can_fail ? 8 : 6;
     min_blocks_per_sm(kernel_module(), f, per_sm);
   };
   // Elements a thread takes per tile (SegOp::elems_per_thread: tile_items).
@@ -1036,12 +1060,14 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     gv->setAlignment(Align(16));
     return Arr{gv, t};
   };
-  std::vector<Arr> tl, pa, pb, wv;
+  std::vector<Arr> tl, pa, pb, wv, pf;
   for (size_t j = 0; j < kr; j++) {
     tl.push_back(make_arr("tile", j, tile));
     pa.push_back(make_arr("parts", j, nt));
     pb.push_back(make_arr("parts_b", j, nt));
     wv.push_back(make_arr("warps", j, nw));
+    // SinglePass: the tile's exclusive prefix, from thread 0's look-back.
+    if (sp) pf.push_back(make_arr("prefix", j, 1));
   }
   auto get = [&](const std::vector<Arr> &a, Value *i) {
     std::vector<Val> v;
@@ -1060,19 +1086,9 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     return g.apply(*e.lambda, x);
   };
   // Accumulators live in allocas (promoted to registers).
-  auto new_acc = [&]() {
-    std::vector<AllocaInst *> a;
-    for (size_t j = 0; j < kr; j++) a.push_back(g.entry_alloca(g.ops().reg_type(types[j])));
-    return a;
-  };
-  auto read_acc = [&](const std::vector<AllocaInst *> &a) {
-    std::vector<Val> v;
-    for (size_t j = 0; j < kr; j++) v.push_back(Val{b.CreateLoad(g.ops().reg_type(types[j]), a[j]), nullptr, {}, {}});
-    return v;
-  };
-  auto write_acc = [&](const std::vector<AllocaInst *> &a, const std::vector<Val> &v) {
-    for (size_t j = 0; j < kr; j++) b.CreateStore(v[j].scalar, a[j]);
-  };
+  auto new_acc = [&]() { return new_accs(g, types); };
+  auto read_acc = [&](const std::vector<AllocaInst *> &a) { return read_accs(g, types, a); };
+  auto write_acc = [&](const std::vector<AllocaInst *> &a, const std::vector<Val> &v) { write_accs(g, a, v); };
   std::vector<Val> ne;
   for (size_t j = 0; j < kr; j++)
     ne.push_back(Val{g.ops().from_slot(types[j], k.slot(bk.ne_slots[j])), nullptr, {}, {}});
@@ -1304,6 +1320,25 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
       } else {
         g.counted_range(b.getInt64(0), b.getInt64(nw), gend, one_warp);
       }
+      if (sp) {
+        // Single pass (Note [Single-pass scan] in scan_kernels.cpp): the warps' totals
+        // folded into the tile's aggregate, which thread 0 publishes; a look-back for
+        // the tile's exclusive prefix, which thread 0 shares; the block waits at the
+        // phase's barrier (a failure there, or a failed predecessor, makes it leave).
+        phase([&](Value *t) {
+          // On the GPU the first warp's lanes read the window of statuses (all
+          // compute the same aggregate and prefix); on the CPU thread 0.
+          when(b.CreateICmpULT(t, b.getInt64(gpu() ? w : 1)), [&] {
+            std::vector<AllocaInst *> agg = new_acc();
+            write_acc(agg, ne);
+            g.counted_range(b.getInt64(0), b.getInt64(nw), nullptr,
+                            [&](Value *wi) { write_acc(agg, op(read_acc(agg), get(wv, wi))); });
+            std::vector<Val> pre = single_pass_prefix(k, *sp, types, *e.lambda, ne, read_acc(agg));
+            when(b.CreateICmpEQ(t, b.getInt64(0)), [&] { put(pf, b.getInt64(0), pre); });
+          });
+        });
+        uniform([&] { write_acc(running, get(pf, b.getInt64(0))); });
+      }
       // Thread t rescans its run from running op the totals of the warps before its own
       // op its warp's parts before its own.
       phase([&](Value *t) {
@@ -1448,8 +1483,9 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
     over_warps(wexit, one_warp, [&](Value *wi) { return get(pa, b.CreateMul(wi, b.getInt64(w))); });
   };
 
-  // This block's part of the input.
-  Value *len = b.CreateSDiv(b.CreateAdd(n, b.CreateSub(nblocks, b.getInt64(1))), nblocks);
+  // This block's part of the input (SinglePass: its tile).
+  Value *len = sp ? b.getInt64(tile)
+                  : b.CreateSDiv(b.CreateAdd(n, b.CreateSub(nblocks, b.getInt64(1))), nblocks);
   Value *lo = b.CreateMul(block, len);
   lo = b.CreateSelect(b.CreateICmpSLT(lo, n), lo, n);
   Value *hi = b.CreateAdd(lo, len);
@@ -1461,6 +1497,12 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
       rows.push_back(g.row_of(p_.var(e.arrays[j]).type.prim, bk.partial_inputs[j], i));
     return rows;
   };
+  if (sp) {
+    scan_tiles(lo, hi, input);
+    b.CreateBr(after);
+    launch_bounds();
+    return;
+  }
   if (mode == BlockMode::TiledScan) {
     // The prefix: the totals of the blocks before this one.
     std::vector<Value *> totals;

@@ -30,7 +30,9 @@
 //     halving tree (in lanes when the fused maps are straight-line code), any other
 //     in warp-contiguous runs; eight blocks per multiprocessor for 4- or 8-byte
 //     results with nothing fused (the tiled kernels choose theirs when made, from
-//     whether they have a failure path).
+//     whether they have a failure path); a scan of scalars in one pass (decoupled
+//     look-back, one tile per block) from GenOptions::scan_single_pass_min elements,
+//     else reduce-then-scan.
 //   reduce_by_index: an atomic update when the operator is one the code generator knows
 //     as commutative on 32- or 64-bit scalars (an atomicrmw, or a compare-and-swap
 //     loop), in shared memory when it is an atomicrmw and no fused map makes arrays
@@ -182,7 +184,8 @@ struct Inputs {
 class Extractor {
 public:
   Extractor(const core::Program &p, GenOptions opts, KernelProgram &out)
-      : p_(p), out_(out), row_block_min_(opts.row_block_min) {
+      : p_(p), out_(out), row_block_min_(opts.row_block_min),
+        scan_single_pass_min_(opts.scan_single_pass_min) {
     out_.may_fail = !p.failures.records.empty();
     out_.defer_checks = out_.may_fail && opts.deferred_checks;
   }
@@ -944,6 +947,11 @@ private:
     } else {
       bool pre = in.prelude || needs_prelude(e.lambda->body);
       op->elems_per_thread = tile_items(result_bytes(s));
+      if (scan_single_pass_min_ >= 0) {
+        op->single_pass_min = scan_single_pass_min_;
+        op->versions.push_back(Version{Guard::SinglePassFit, Strategy::SinglePass,
+                                       {kernel("scan_single_pass", true, "tiles(" + n + ")", pre, true)}});
+      }
       op->versions.push_back(Version{Guard::Always, Strategy::ReduceThenScan,
                                      {kernel("scan_totals", true, "num_blocks(" + n + ")", pre, true),
                                       kernel("scan", true, "num_blocks(" + n + ")", pre, true)}});
@@ -1221,6 +1229,8 @@ private:
   KernelProgram &out_;
   // GenOptions::row_block_min: the RowBlock version's threshold (negative: none).
   int64_t row_block_min_;
+  // GenOptions::scan_single_pass_min: the SinglePass version's threshold (negative: none).
+  int64_t scan_single_pass_min_;
   // Host maps and iotas computed where read (ProgramGen::host_lazy_): result -> statement.
   std::map<int, const core::Stm *> fused_;
   // Variables the host has bound (FnGen::has in host code), and every statement of the

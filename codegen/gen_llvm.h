@@ -45,6 +45,9 @@ struct GenOptions {
   // the row has at least this many elements (Strategy::RowBlock; the command line's
   // --row-block-min=N; a negative value: never).
   int64_t row_block_min = 64;
+  // A scan of scalars runs in one pass (Strategy::SinglePass) when it has at least this
+  // many elements (--scan-single-pass-min=N; a negative value: never, reduce-then-scan).
+  int64_t scan_single_pass_min = 1;
 };
 
 struct GeneratedProgram {

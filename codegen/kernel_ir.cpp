@@ -33,6 +33,7 @@ const char *strategy_name(Strategy s) {
   case Strategy::BlockTree: return "block tree";
   case Strategy::WarpRuns: return "warp-contiguous runs";
   case Strategy::ReduceThenScan: return "reduce-then-scan";
+  case Strategy::SinglePass: return "single pass (decoupled look-back)";
   case Strategy::SharedHist: return "shared-memory histogram";
   case Strategy::RowBlock: return "one block per element";
   case Strategy::Chunked: return "chunks";
@@ -128,6 +129,7 @@ private:
     case Guard::SplitPositive: return "if " + sub(op.split_p) + " > 0";
     case Guard::Narrow: return "if the sizes fit 32 bits";
     case Guard::RowBlockFit: return fmt::format("if {} >= {}", m, op.row_block_min);
+    case Guard::SinglePassFit: return fmt::format("if {} >= {}", n, op.single_pass_min);
     }
     return "?";
   }
@@ -151,6 +153,9 @@ private:
     case Strategy::SegRedRows: out += fmt::format(", {} rows loaded at a time", op.unroll); break;
     case Strategy::WarpRuns: case Strategy::ReduceThenScan:
       out += fmt::format(", {} elements a thread per tile", op.elems_per_thread);
+      break;
+    case Strategy::SinglePass:
+      out += fmt::format(", one tile of {} x {} elements per block", kGpuBlockThreads, op.elems_per_thread);
       break;
     case Strategy::Atomic: case Strategy::SharedHist:
       out += std::string(", ") + update_name(op.update);

@@ -73,6 +73,11 @@ constexpr int64_t kRowBlockMinWidth = GenOptions{}.row_block_min;
 // Inside a RowBlock element, a thread reads this many elements of a striped map or
 // reduction before it uses them (loads in flight).
 constexpr int64_t kRowBlockUnroll = 4;
+// A scan of scalars runs in one pass with decoupled look-back (Strategy::SinglePass,
+// Note [Single-pass scan] in scan_kernels.cpp) when it has at least this many elements
+// (GenOptions::scan_single_pass_min, `--scan-single-pass-min=N|off`), else
+// reduce-then-scan.
+constexpr int64_t kScanSinglePassMin = GenOptions{}.scan_single_pass_min;
 
 // ---- the IR
 
@@ -110,6 +115,9 @@ enum class Strategy : uint8_t {
   WarpRuns,    // reduce, any operator: one contiguous run per warp (Note [Warp-contiguous
                // reductions])
   ReduceThenScan, // scan: block totals, then each block scans its part from its prefix
+  SinglePass,  // scan: one tile per block, in order of an atomic ticket, each block's
+               // prefix from its predecessors' published values (decoupled look-back,
+               // Note [Single-pass scan] in scan_kernels.cpp)
   SharedHist,  // reduce_by_index: per-block histograms in shared memory (Note
                // [Histograms in shared memory])
   RowBlock,    // map whose lambda reduces, scans and maps over its row: one block per
@@ -132,6 +140,7 @@ enum class Guard : uint8_t {
   Narrow,        // every size, scalar and extent fits 32-bit arithmetic (Note [32-bit
                  // map kernels] in narrow_index.cpp)
   RowBlockFit,   // the row (SegOp::space[1]) has at least row_block_min elements
+  SinglePassFit, // the scan (SegOp::space[0]) has at least single_pass_min elements
 };
 
 // How an update of a reduce_by_index combines into its bin.
@@ -185,7 +194,7 @@ struct SegOp {
   // Parameters of the strategies.
   int64_t elems_per_thread = 1;  // Lanes; BlockTree: groups read with one vector load
                                  // where the arrays allow (lanes_fit); WarpRuns,
-                                 // ReduceThenScan: per tile (tile_items)
+                                 // ReduceThenScan, SinglePass: per tile (tile_items)
   int64_t rows_per_thread = 1;   // Tiles: kTileRows (from kTileRowsMin rows)
   const core::Stm *inner = nullptr; // Tiles: the inner map
   const core::Stm *red = nullptr;   // SegRed, SegRedRows: the lambda's reduction
@@ -217,6 +226,8 @@ struct SegOp {
   // (Striped, Chunked) or computed where read (Fused), and the guard's threshold.
   std::vector<std::unique_ptr<SegOp>> block_body;
   int64_t row_block_min = kRowBlockMinWidth;
+  // SinglePass: the guard's threshold.
+  int64_t single_pass_min = kScanSinglePassMin;
   const SegOp *block_op(const core::Stm &s) const {
     for (const auto &b : block_body)
       if (b->stm == &s) return b.get();

@@ -9,6 +9,7 @@
 // shares (launch slots, kernel functions, argument binding, the per-thread loop, the
 // prelude). thread_kernels.cpp: one-thread-per-element kernels (map, iota, replicate,
 // copy, scatter, reduce_by_index). block_kernels.cpp: block-level reduce and scan.
+// scan_kernels.cpp: the single-pass scan (decoupled look-back).
 // row_block_kernels.cpp: one block per element of a map whose lambda reduces, scans and
 // maps over its row.
 //
@@ -34,6 +35,16 @@ namespace Intrinsic = llvm::Intrinsic;
 // `.maxntid 256, 1, 1` and `.minnctapersm per_sm` on a GPU kernel of blocks of 256
 // threads: ptxas then keeps it to the registers that let per_sm blocks share an SM.
 void min_blocks_per_sm(Module &m, Function *f, int per_sm);
+
+// Accumulators of a tuple of scalars of these types, in allocas (promoted to
+// registers): made, read and written (block_kernels.cpp).
+std::vector<llvm::AllocaInst *> new_accs(FnGen &g, const std::vector<PrimType> &types);
+std::vector<Val> read_accs(FnGen &g, const std::vector<PrimType> &types, const std::vector<llvm::AllocaInst *> &a);
+void write_accs(FnGen &g, const std::vector<llvm::AllocaInst *> &a, const std::vector<Val> &v);
+
+// The CPU device runs a block on one host thread; the tiled kernels emulate this many
+// threads per block there (phase by phase), so that the CPU runs the GPU's algorithm.
+constexpr int64_t kCpuTileThreads = 8;
 
 // The program generator: host functions, and kernels extracted from them.
 
@@ -285,6 +296,8 @@ private:
     Interleaved, // reduce with a commutative operator; segmented reductions
     TiledReduce, // reduce with any operator; scan's block totals
     TiledScan,   // scan's last pass (extra slots: the block totals)
+    SinglePass,  // scan in one pass, one tile per block (scan_kernels.cpp; extra slots:
+                 // the status words, then, unless packed, each component's values)
   };
   // `partials`: the inputs are these one-dimensional arrays of `n` elements instead of
   // the statement's (the second pass of a reduction).
@@ -317,6 +330,42 @@ private:
   // block's total; the last pass reduces the totals of the blocks before its own (its
   // prefix) and then scans its part in tiles from that prefix.
   void scan_kernels(const SegOp &op);
+  void reduce_then_scan(const SegOp &op, const Version &v, const std::vector<Value *> &outs);
+
+  // ---- the single-pass scan (scan_kernels.cpp, Note [Single-pass scan])
+
+  // Strategy::SinglePass, version 0 of a scan: when the guard holds (n >=
+  // op.single_pass_min), the status words cleared and one launch of a tile per block;
+  // otherwise version 1 (reduce-then-scan). The outputs are allocated before.
+  void single_pass_scan(const SegOp &op);
+  // Threads of a tiled block kernel on the device this code is for (the CPU emulates
+  // kCpuTileThreads, Note [Tiled block kernels]).
+  int64_t tile_threads() const { return gpu() ? kGpuBlockThreads : kCpuTileThreads; }
+  // A single-pass kernel's view of its block: which tile it scans (its ticket), where
+  // the statuses are, and where it leaves.
+  struct SinglePassBlock {
+    bool packed = false;            // one 64-bit word per tile: flag and value
+    Value *status = nullptr;        // the ticket counter, then the tiles' status words
+    std::vector<Value *> values;    // unpacked: per component, [tiles] aggregates, then
+                                    // [tiles] inclusive prefixes
+    Value *tile = nullptr, *tiles = nullptr;
+    llvm::AllocaInst *published = nullptr; // thread 0: the inclusive prefix is out
+    llvm::BasicBlock *leave = nullptr;     // the block is done or has failed
+  };
+  static bool single_pass_packed(const std::vector<PrimType> &types);
+  // After the prelude: thread 0 takes the block's ticket (the CPU: the block's one
+  // thread), shared with the block through a barrier.
+  SinglePassBlock single_pass_begin(KernelFn &k, const BlockKernel &bk, const std::vector<PrimType> &types,
+                                    Value *tid, Value *tiles);
+  // In thread 0, once the tile's aggregate is known: publishes it, looks back over the
+  // predecessors' statuses, publishes the inclusive prefix; gives the exclusive prefix.
+  // A predecessor that failed fails this block (g.on_fail).
+  std::vector<Val> single_pass_prefix(KernelFn &k, const SinglePassBlock &sp, const std::vector<PrimType> &types,
+                                      const core::Lambda &op, const std::vector<Val> &ne,
+                                      const std::vector<Val> &agg);
+  // `sp.leave`: thread 0 publishes the failed status unless it published its prefix;
+  // then on to `after`.
+  void single_pass_end(KernelFn &k, const SinglePassBlock &sp, Value *tid, llvm::BasicBlock *after);
 
   // A fresh contiguous copy of an array (the destination of scatter and hist).
   Val fresh_copy(const Val &v, PrimType t);
@@ -424,9 +473,11 @@ private:
   // The tiled modes (Notes [Tiled block kernels] and [Warp-contiguous reductions] in
   // block_kernels.cpp): `after` is where
   // the block goes when it is done or has failed.
+  // SinglePass: `sp` (block is its ticket).
   void tiled_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
                   BlockMode mode, Value *block, Value *tid, Value *nblocks,
-                  llvm::AllocaInst *failed, llvm::BasicBlock *after);
+                  llvm::AllocaInst *failed, llvm::BasicBlock *after,
+                  const SinglePassBlock *sp = nullptr);
 
   // Segmented reduction (Strategy::SegRed, SegRedRows): a map over few elements
   // (segments) whose lambda is cheap statements, one reduction over scalars of a long

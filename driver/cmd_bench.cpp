@@ -656,6 +656,9 @@ std::string variant_name(const CheckFlags &f) {
   if (f.deferred_loads != "predicated") parts.push_back("--deferred-loads=" + f.deferred_loads);
   if (f.row_block_min != codegen::GenOptions{}.row_block_min)
     parts.push_back("--row-block-min=" + (f.row_block_min < 0 ? std::string("off") : std::to_string(f.row_block_min)));
+  if (f.scan_single_pass_min != codegen::GenOptions{}.scan_single_pass_min)
+    parts.push_back("--scan-single-pass-min=" +
+                    (f.scan_single_pass_min < 0 ? std::string("off") : std::to_string(f.scan_single_pass_min)));
   if (f.report) parts.push_back("--report-checks");
   for (const std::string &d : f.dump_after) parts.push_back("--dump-after=" + d);
   std::string out;

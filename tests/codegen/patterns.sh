@@ -327,12 +327,13 @@ P
 count "$tmp/index_ir.ir" '@site 0: bounds at .*Index \[\{\}\] out of bounds for array of shape \[\{\}\]\.' 1
 count "$tmp/index_ir.ir" '= xs_[0-9]+\[i_[0-9]+\] @site 0' 1
 
-# A scan is two block kernels (block totals; then each block's prefix and its part),
+# Reduce-then-scan (--scan-single-pass-min=off) is two block kernels (block totals;
+# then each block's prefix and its part),
 # both tiled: coalesced loads of a tile (thread t at t, t + 256, ...: offsets of 1 KiB
 # for i32) and barriers that tell whether a thread failed (one at the end of each
 # warp-contiguous reduction, four per tile of the scan: load, the warps' scans, the
 # rescan, the store); the rest are warp barriers; no one-thread prefix kernel.
-emit scan ptx <<'P'
+emit scan ptx --scan-single-pass-min=off <<'P'
 entry main (xs: []i32) : []i32 = scan (+) 0 xs
 P
 count "$tmp/scan.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_scan_totals\(' 1
@@ -342,6 +343,33 @@ at_least "$tmp/scan.ptx" 'ld\.global\.u32.*\+1024\]' 2
 at_least "$tmp/scan.ptx" 'st\.global\.u32.*\+1024\]' 1
 count "$tmp/scan.ptx" 'bar\.red\.or\.pred' 6
 at_least "$tmp/scan.ptx" 'bar\.warp\.sync' 20
+# The single-pass scan (Note [Single-pass scan] in codegen/scan_kernels.cpp): one
+# kernel with the same tiles and one more block barrier (the first warp's look-back), a
+# ticket from an atomic counter, and for i32 the flag and value in one 64-bit word:
+# stores of the aggregate, the inclusive prefix and the failed status, a volatile load
+# in each lane's wait, no fence; the window's failed and prefix lanes by two ballots.
+# For i64: a flag of 32 bits after the values, with a fence (membar.gl) between them on
+# both sides.
+emit scan1 ptx <<'P'
+entry main (xs: []i32) : []i32 = scan (+) 0 xs
+P
+awk '/^\.visible \.entry kerb_kernel_[0-9]+_scan_single_pass\(/,/^}/' "$tmp/scan1.ptx" >"$tmp/scan1.sp"
+count "$tmp/scan1.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_scan_single_pass\(' 1
+count "$tmp/scan1.sp" 'atom\.global\.add\.u64' 1
+count "$tmp/scan1.sp" 'st\.volatile\.global\.u64' 3
+count "$tmp/scan1.sp" 'ld\.volatile\.global\.u64' 1
+count "$tmp/scan1.sp" 'membar' 0
+count "$tmp/scan1.sp" 'vote\.sync\.ballot\.b32' 2
+count "$tmp/scan1.sp" 'bar\.red\.or\.pred' 5
+at_least "$tmp/scan1.sp" 'ld\.global\.u32.*\+1024\]' 2
+at_least "$tmp/scan1.sp" 'st\.global\.u32.*\+1024\]' 1
+emit scan1_i64 ptx <<'P'
+entry main (xs: []i64) : []i64 = scan (+) 0 xs
+P
+awk '/^\.visible \.entry kerb_kernel_[0-9]+_scan_single_pass\(/,/^}/' "$tmp/scan1_i64.ptx" >"$tmp/scan1_i64.sp"
+count "$tmp/scan1_i64.sp" 'st\.volatile\.global\.u32' 3
+count "$tmp/scan1_i64.sp" 'ld\.volatile\.global\.u32' 1
+count "$tmp/scan1_i64.sp" 'membar\.gl' 4
 # A reduction with an operator not known to be commutative (argmin over pairs, the map
 # fused) is tiled too, in warp-contiguous parts: its loads are coalesced per warp
 # (thread l at l, l + 32, ...: offsets of 128 bytes for f32), warp barriers between the
@@ -651,13 +679,26 @@ emit k_reduce_order kernels <<'P'
 entry main (xs: []i32) : i32 = reduce (\a b -> a * 3 + b) 0 xs
 P
 count "$tmp/k_reduce_order.kernels" '= segred\(grid\) \[xs_n0_0\]: warp-contiguous runs, 15 elements a thread per tile' 1
-# A scan: reduce-then-scan.
+# A scan: in one pass from --scan-single-pass-min elements (default 1), else
+# reduce-then-scan; off: reduce-then-scan only.
 emit k_scan kernels <<'P'
 entry main (xs: []i32) : []i32 = scan (+) 0 xs
 P
-count "$tmp/k_scan.kernels" '= segscan\(grid\) \[xs_n0_0\] comm: reduce-then-scan, 15 elements a thread per tile' 1
-count "$tmp/k_scan.kernels" '^    kernel scan_totals: num_blocks\(xs_n0_0\) blocks' 1
-count "$tmp/k_scan.kernels" '^    kernel scan: num_blocks\(xs_n0_0\) blocks' 1
+count "$tmp/k_scan.kernels" '= segscan\(grid\) \[xs_n0_0\] comm \(' 1
+count "$tmp/k_scan.kernels" '^    if xs_n0_0 >= 1: single pass \(decoupled look-back\), one tile of 256 x 15 elements per block$' 1
+count "$tmp/k_scan.kernels" '^      kernel scan_single_pass: tiles\(xs_n0_0\) blocks of 256 threads$' 1
+count "$tmp/k_scan.kernels" '^    otherwise: reduce-then-scan, 15 elements a thread per tile$' 1
+count "$tmp/k_scan.kernels" '^      kernel scan_totals: num_blocks\(xs_n0_0\) blocks' 1
+count "$tmp/k_scan.kernels" '^      kernel scan: num_blocks\(xs_n0_0\) blocks' 1
+emit k_scan_min kernels --scan-single-pass-min=100000 <<'P'
+entry main (xs: [](i64, f32)) : [](i64, f32) = scan (\(a, b) (c, d) -> (a + c, b * d)) (0, 1) xs
+P
+count "$tmp/k_scan_min.kernels" '^    if xs_n0_0 >= 100000: single pass \(decoupled look-back\), one tile of 256 x 5 elements per block$' 1
+emit k_scan_off kernels --scan-single-pass-min=off <<'P'
+entry main (xs: []i32) : []i32 = scan (+) 0 xs
+P
+count "$tmp/k_scan_off.kernels" '= segscan\(grid\) \[xs_n0_0\] comm: reduce-then-scan, 15 elements a thread per tile' 1
+count "$tmp/k_scan_off.kernels" 'single pass' 0
 # A map fused into a reduction: no kernel of its own, computed in the reduction's (whose
 # checks, the map2's size check's none here, defer where it can fail: a division).
 emit k_mapred kernels <<'P'
