@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # The row-wise programs of issue 17 (bench/softmax.fut, layernorm.fut, row_scan.fut:
 # 65536 x 1024 each) on the lent GPU, in one call of under 300 s on an H100: Kerb with
-# one block per row (--unsafe and default) and with one thread per row
-# (--row-block-min=off, the code before issue 17's item 2), next to JAX (jit) and
-# PyTorch (eager). Run from a checkout that carries build-carry/ (bench/build_carry.sh);
-# nothing is built here.
+# one block per row and the rows read more than once copied into shared memory
+# (--unsafe and default; Note [Rows in shared memory] in codegen/row_cache.cpp), with
+# one block per row reading the rows from global memory (--row-cache-max=off, the A/B
+# of that copy; row_scan reads its row once and has no copy, so its two are the same
+# kernel) and with one thread per row (--row-block-min=off, the code before issue 17's
+# item 2), next to JAX (jit) and PyTorch (eager). Run from a checkout that carries
+# build-carry/ (bench/build_carry.sh); nothing is built here.
 #
 #   bash bench/run_gpu_rows.sh
 #
 # 1. the device's state (nvidia-smi); the inputs and their expected results, generated
 #    here with numpy (bench/gen_data.py --group rows, one process per program);
-# 2. per program, `kerb bench` with the three variants interleaved run by run in one
+# 2. per program, `kerb bench` with the four variants interleaved run by run in one
 #    process (the first run of each checked against the expected results);
 # 3. the peers (bench/peers/rows_peers.py), JAX then
 #    PyTorch, each in its own process, results checked against the same outputs;
@@ -76,15 +79,15 @@ data=bench/data
 fut_dir=$(programs_dir bench)
 gen_inputs "${programs[@]}"
 
-# ---- Kerb: one block per row (--unsafe, default), one thread per row --------------------
-say "kerb bench (--unsafe, default and --row-block-min=off interleaved)"
+# ---- Kerb: rows in shared memory (--unsafe, default), from global memory, one thread ----
+say "kerb bench (--unsafe, default, --row-cache-max=off and --row-block-min=off interleaved)"
 for p in "${programs[@]}"; do
   if late; then
     say "kerb bench: $p and the rest skipped (the deadline is near)"
     break
   fi
   timeout "$(cap 60)" "$kerb" bench "$fut_dir/$p.fut" --device "$device" --variant=--unsafe --variant=default \
-    --variant=--row-block-min=off \
+    --variant=--row-cache-max=off --variant=--row-block-min=off \
     --runs "$runs" --warmup "$warmup" --time-budget "$budget" --json "$raw/kerb_$p.json" >>"$log" 2>&1 ||
     say "kerb bench $p exited with $?"
 done

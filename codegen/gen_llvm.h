@@ -45,6 +45,11 @@ struct GenOptions {
   // the row has at least this many elements (Strategy::RowBlock; the command line's
   // --row-block-min=N; a negative value: never).
   int64_t row_block_min = 64;
+  // ... and reads each row from global memory once, into shared memory, when its rows
+  // have at most this many elements (a version of its own, Strategy::RowCached; the
+  // command line's --row-cache-max=N; at most what kRowCacheBytes holds; a negative
+  // value: never).
+  int64_t row_cache_max = 4096;
 };
 
 struct GeneratedProgram {

@@ -35,6 +35,7 @@ const char *strategy_name(Strategy s) {
   case Strategy::ReduceThenScan: return "reduce-then-scan";
   case Strategy::SharedHist: return "shared-memory histogram";
   case Strategy::RowBlock: return "one block per element";
+  case Strategy::RowCached: return "one block per element, rows in shared memory";
   case Strategy::Chunked: return "chunks";
   case Strategy::Striped: return "striped";
   }
@@ -93,6 +94,13 @@ private:
     return out;
   }
 
+  // RowCached: the map's arrays whose rows are copied into shared memory.
+  std::string cached_arrays(const SegOp &op) const {
+    std::vector<int> as;
+    for (size_t j : op.cached_rows) as.push_back(op.stm->exp.arrays[j]);
+    return vars(as);
+  }
+
   static std::string where(const core::Stm &s) {
     return s.exp.span.valid() ? " (" + s.exp.span.place() + ")" : "";
   }
@@ -128,6 +136,9 @@ private:
     case Guard::SplitPositive: return "if " + sub(op.split_p) + " > 0";
     case Guard::Narrow: return "if the sizes fit 32 bits";
     case Guard::RowBlockFit: return fmt::format("if {} >= {}", m, op.row_block_min);
+    case Guard::RowCacheFit:
+      return fmt::format("if {} >= {} and the rows of {} have <= {} elements", m, op.row_block_min,
+                         cached_arrays(op), op.row_cache_max);
     }
     return "?";
   }
@@ -149,6 +160,7 @@ private:
       if (op.elems_per_thread > 1) out += fmt::format(", {} lanes where aligned", op.elems_per_thread);
       break;
     case Strategy::SegRedRows: out += fmt::format(", {} rows loaded at a time", op.unroll); break;
+    case Strategy::RowCached: out += " (" + cached_arrays(op) + ")"; break;
     case Strategy::WarpRuns: case Strategy::ReduceThenScan:
       out += fmt::format(", {} elements a thread per tile", op.elems_per_thread);
       break;

@@ -73,6 +73,13 @@ constexpr int64_t kRowBlockMinWidth = GenOptions{}.row_block_min;
 // Inside a RowBlock element, a thread reads this many elements of a striped map or
 // reduction before it uses them (loads in flight).
 constexpr int64_t kRowBlockUnroll = 4;
+// A RowBlock map whose rows its inner operations read more than once also gets a
+// version that reads them from global memory once, into shared memory (Strategy::
+// RowCached, Note [Rows in shared memory] in row_cache.cpp), for rows of at most
+// kRowCacheMaxWidth elements (GenOptions::row_cache_max, `--row-cache-max=N`) and at
+// most kRowCacheBytes of shared memory a block for all its cached rows together.
+constexpr int64_t kRowCacheMaxWidth = GenOptions{}.row_cache_max;
+constexpr int64_t kRowCacheBytes = 32768;
 
 // ---- the IR
 
@@ -115,6 +122,8 @@ enum class Strategy : uint8_t {
   RowBlock,    // map whose lambda reduces, scans and maps over its row: one block per
                // element, the inner operations at the block level (Note [One block per
                // row] in row_block_kernels.cpp)
+  RowCached,   // the same with the rows read more than once copied into shared memory
+               // first (Note [Rows in shared memory] in row_cache.cpp)
   // Threads kernels again.
   Chunked,     // reduce and scan of rows: each thread folds a contiguous chunk; inside a
                // RowBlock element, a reduction whose operator may not commute
@@ -132,6 +141,7 @@ enum class Guard : uint8_t {
   Narrow,        // every size, scalar and extent fits 32-bit arithmetic (Note [32-bit
                  // map kernels] in narrow_index.cpp)
   RowBlockFit,   // the row (SegOp::space[1]) has at least row_block_min elements
+  RowCacheFit,   // RowBlockFit, and the cached rows have at most row_cache_max elements
 };
 
 // How an update of a reduce_by_index combines into its bin.
@@ -217,6 +227,10 @@ struct SegOp {
   // (Striped, Chunked) or computed where read (Fused), and the guard's threshold.
   std::vector<std::unique_ptr<SegOp>> block_body;
   int64_t row_block_min = kRowBlockMinWidth;
+  // RowCached: the lambda's parameters (rows) copied into shared memory, and the
+  // longest row the version takes.
+  std::vector<size_t> cached_rows;
+  int64_t row_cache_max = 0;
   const SegOp *block_op(const core::Stm &s) const {
     for (const auto &b : block_body)
       if (b->stm == &s) return b.get();

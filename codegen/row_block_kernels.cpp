@@ -115,8 +115,13 @@ void ProgramGen::row_block_map(const SegOp &op, size_t v) {
   BasicBlock *other = BasicBlock::Create(c, "row_block.other", h.function());
   BasicBlock *join = BasicBlock::Create(c, "row_block.done", h.function());
   // (A grid has at most 2^31 - 1 blocks.)
-  hb.CreateCondBr(hb.CreateAnd(hb.CreateICmpSGE(m, h.i64(op.row_block_min)), hb.CreateICmpSLT(n, h.i64(INT32_MAX))),
-                  blocks, other);
+  Value *fits = hb.CreateAnd(hb.CreateICmpSGE(m, h.i64(op.row_block_min)), hb.CreateICmpSLT(n, h.i64(INT32_MAX)));
+  // RowCached: every cached row fits its copy (Note [Rows in shared memory]).
+  bool cached = ver.strategy == Strategy::RowCached;
+  if (cached)
+    for (size_t j : op.cached_rows)
+      fits = hb.CreateAnd(fits, hb.CreateICmpSLE(h.lookup(e.arrays[j]).dims[1], h.i64(op.row_cache_max)));
+  hb.CreateCondBr(fits, blocks, other);
   hb.SetInsertPoint(blocks);
   SlotList sl;
   for (int f : lambda_free_vars(p_, l)) add_input(sl, f);
@@ -128,7 +133,7 @@ void ProgramGen::row_block_map(const SegOp &op, size_t v) {
   bind_kernel_args(k, sl);
   std::vector<Val> outs;
   for (size_t j = 0; j < s.pat.size(); j++) outs.push_back(k.g->lookup(sl.args[first_out + j].var));
-  row_block_body(k, op, outs, kr.prelude);
+  row_block_body(k, op, outs, kr.prelude, cached);
   emit_launch(id, n, sl);
   hb.CreateBr(join);
   hb.SetInsertPoint(other);
@@ -137,7 +142,8 @@ void ProgramGen::row_block_map(const SegOp &op, size_t v) {
   hb.SetInsertPoint(join);
 }
 
-void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<Val> &outs, bool prelude) {
+void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<Val> &outs, bool prelude,
+                                bool cached) {
   const core::Stm &s = *op.stm;
   const core::Exp &e = s.exp;
   const core::Lambda &l = *e.lambda;
@@ -249,6 +255,15 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
     for (auto &[v, x] : vals) g.bind(v, x);
     begin_segment();
   };
+  // RowCached: the rows read more than once copied first, then read from the copies
+  // only (Note [Rows in shared memory] in row_cache.cpp).
+  if (cached) {
+    std::vector<Val> copies = cache_rows(k, op, rows, tid, ntid);
+    // (Every thread reads the copies.)
+    end_segment(true);
+    for (size_t j = 0; j < copies.size(); j++) g.bind(l.params[op.cached_rows[j]], copies[j]);
+    g.invariant_loads = false;
+  }
   // `work` in a thread whose failure goes on to `cont` (the shuffles' operator).
   auto go_on_failing = [&](const std::function<void()> &work) {
     BasicBlock *cont = BasicBlock::Create(c, "row.op.done", f);

@@ -656,6 +656,8 @@ std::string variant_name(const CheckFlags &f) {
   if (f.deferred_loads != "predicated") parts.push_back("--deferred-loads=" + f.deferred_loads);
   if (f.row_block_min != codegen::GenOptions{}.row_block_min)
     parts.push_back("--row-block-min=" + (f.row_block_min < 0 ? std::string("off") : std::to_string(f.row_block_min)));
+  if (f.row_cache_max != codegen::GenOptions{}.row_cache_max)
+    parts.push_back("--row-cache-max=" + (f.row_cache_max < 0 ? std::string("off") : std::to_string(f.row_cache_max)));
   if (f.report) parts.push_back("--report-checks");
   for (const std::string &d : f.dump_after) parts.push_back("--dump-after=" + d);
   std::string out;
