@@ -11,6 +11,8 @@
 #
 #   bash bench/run_gpu_rows.sh
 #
+# 0. the row corpus (tests/programs/rowblock: both one-block-per-row versions at and
+#    past the bound, failures inside rows) on the device, `kerb test`, to corpus.txt;
 # 1. the device's state (nvidia-smi); the inputs and their expected results, generated
 #    here with numpy (bench/gen_data.py --group rows, one process per program);
 # 2. per program, `kerb bench` with the four variants interleaved run by run in one
@@ -21,8 +23,8 @@
 #    torch eager (the checkify variants are listed, not compared with), printed
 #    last and written to table.md.
 #
-# Under $OUT (or /tmp/kerb-rows-out): table.md, log.txt, device.txt and raw.tar.gz (every
-# report). Settings (environment): RUNS (default 30), WARMUP (3), BUDGET (seconds of
+# Under $OUT (or /tmp/kerb-rows-out): table.md, corpus.txt, log.txt, device.txt and
+# raw.tar.gz (every report). Settings (environment): RUNS (default 30), WARMUP (3), BUDGET (seconds of
 # timed runs per variant, 3), SUITE_DEADLINE (285), KERB, PYTHON, PEERS ("jax torch";
 # empty for none), SUITE_DEVICE=cpu with SUITE_SCALE=small (a dry run of the plumbing on
 # a machine with no GPU).
@@ -73,6 +75,12 @@ PY
   tar -czf "$out/raw.tar.gz" -C "$work" raw 2>>"$log"
 }
 
+# ---- the row corpus on the device ---------------------------------------------------------
+say "kerb test tests/programs/rowblock --device $device"
+timeout "$(cap 60)" "$kerb" test tests/programs/rowblock --device "$device" >"$out/corpus.txt" 2>&1 ||
+  say "kerb test exited with $? (corpus.txt)"
+say "corpus: $(tail -1 "$out/corpus.txt")"
+
 # ---- inputs ----------------------------------------------------------------------------
 data=bench/data
 [ "$device" = cuda ] || data=$work/data
@@ -98,6 +106,6 @@ run_peers rows_peers.py "${programs[@]}"
 
 say "summary"
 table
-say "done: $out (table.md, log.txt, device.txt, raw.tar.gz)"
+say "done: $out (table.md, corpus.txt, log.txt, device.txt, raw.tar.gz)"
 echo
 cat "$out/table.md" 2>/dev/null
