@@ -53,6 +53,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <fmt/format.h>
 #include <functional>
 #include <optional>
 
@@ -182,7 +183,8 @@ struct Inputs {
 class Extractor {
 public:
   Extractor(const core::Program &p, GenOptions opts, KernelProgram &out)
-      : p_(p), out_(out), row_block_min_(opts.row_block_min), row_cache_max_(opts.row_cache_max) {
+      : p_(p), out_(out), row_block_min_(opts.row_block_min), row_cache_max_(opts.row_cache_max),
+        row_warp_max_(opts.row_warp_max) {
     out_.may_fail = !p.failures.records.empty();
     out_.defer_checks = out_.may_fail && opts.deferred_checks;
   }
@@ -851,7 +853,19 @@ private:
     op.block_body = std::move(ops);
     op.row_block_min = row_block_min_;
     bool pre = in.prelude || needs_prelude(s.exp.lambda->body);
-    if (row_cache_version(s, op))
+    bool cached = row_cache_version(s, op);
+    if (row_warp_max_ > 0) {
+      // (Note [A warp per row] in row_block_kernels.cpp.)
+      int64_t bytes = 0;
+      for (size_t j : op.cached_rows) bytes += prim_bytes(p_.var(s.exp.lambda->params[j]).type.prim);
+      op.warp_copies = cached;
+      op.row_warp_max = cached ? std::min(row_warp_max_, kRowCacheBytes / (kRowWarpRows * bytes)) : row_warp_max_;
+      if (op.row_warp_max >= std::max<int64_t>(row_block_min_, 1))
+        op.versions.push_back(Version{
+            Guard::RowWarpFit, Strategy::RowWarp,
+            {kernel("row_warp", true, fmt::format("ceil({} / {})", sub(s.exp.args[0]), kRowWarpRows), pre, false)}});
+    }
+    if (cached)
       op.versions.push_back(
           Version{Guard::RowCacheFit, Strategy::RowCached, {kernel("row_cache", true, sub(s.exp.args[0]), pre, false)}});
     op.versions.push_back(
@@ -906,7 +920,9 @@ private:
       }
     if (bytes == 0) return false;
     op.row_cache_max = std::min(row_cache_max_, kRowCacheBytes / bytes);
-    return op.row_cache_max >= std::max<int64_t>(row_block_min_, 1);
+    if (op.row_cache_max >= std::max<int64_t>(row_block_min_, 1)) return true;
+    op.cached_rows.clear();
+    return false;
   }
 
   // ---- block kernels
@@ -1276,6 +1292,8 @@ private:
   int64_t row_block_min_;
   // GenOptions::row_cache_max: the RowCached version's longest row (negative: none).
   int64_t row_cache_max_;
+  // GenOptions::row_warp_max: the RowWarp version's longest row (negative: none).
+  int64_t row_warp_max_;
   // Host maps and iotas computed where read (ProgramGen::host_lazy_): result -> statement.
   std::map<int, const core::Stm *> fused_;
   // Variables the host has bound (FnGen::has in host code), and every statement of the

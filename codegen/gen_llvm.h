@@ -50,6 +50,9 @@ struct GenOptions {
   // command line's --row-cache-max=N; at most what kRowCacheBytes holds; a negative
   // value: never).
   int64_t row_cache_max = 4096;
+  // ... and runs a warp per row (eight rows a block) when its rows have at most this many
+  // elements (Strategy::RowWarp; --row-warp-max=N; a negative value: never).
+  int64_t row_warp_max = 1024;
 };
 
 struct GeneratedProgram {

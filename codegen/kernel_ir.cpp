@@ -36,6 +36,7 @@ const char *strategy_name(Strategy s) {
   case Strategy::SharedHist: return "shared-memory histogram";
   case Strategy::RowBlock: return "one block per element";
   case Strategy::RowCached: return "one block per element, rows in shared memory";
+  case Strategy::RowWarp: return "one warp per element";
   case Strategy::Chunked: return "chunks";
   case Strategy::Striped: return "striped";
   }
@@ -136,6 +137,10 @@ private:
     case Guard::SplitPositive: return "if " + sub(op.split_p) + " > 0";
     case Guard::Narrow: return "if the sizes fit 32 bits";
     case Guard::RowBlockFit: return fmt::format("if {} >= {}", m, op.row_block_min);
+    case Guard::RowWarpFit:
+      return fmt::format("if {} <= {} <= {}", op.row_block_min, m, op.row_warp_max) +
+             (op.warp_copies ? fmt::format(" and the rows of {} have <= {} elements", cached_arrays(op), op.row_warp_max)
+                             : "");
     case Guard::RowCacheFit:
       return fmt::format("if {} >= {} and the rows of {} have <= {} elements", m, op.row_block_min,
                          cached_arrays(op), op.row_cache_max);
@@ -161,6 +166,10 @@ private:
       break;
     case Strategy::SegRedRows: out += fmt::format(", {} rows loaded at a time", op.unroll); break;
     case Strategy::RowCached: out += " (" + cached_arrays(op) + ")"; break;
+    case Strategy::RowWarp:
+      out += fmt::format(", {} a block", kRowWarpRows);
+      if (op.warp_copies) out += ", rows in shared memory (" + cached_arrays(op) + ")";
+      break;
     case Strategy::WarpRuns: case Strategy::ReduceThenScan:
       out += fmt::format(", {} elements a thread per tile", op.elems_per_thread);
       break;
@@ -231,7 +240,7 @@ private:
       block(*o.host_body, depth + 2);
     }
     if (!o.block_body.empty()) {
-      line(depth + 1, "each element, in its block (one block per element):");
+      line(depth + 1, "each element, in its block (one block or warp per element):");
       for (const auto &b : o.block_body) op(*b, depth + 2);
     }
     if (!o.body.empty()) {

@@ -80,6 +80,14 @@ constexpr int64_t kRowBlockUnroll = 4;
 // most kRowCacheBytes of shared memory a block for all its cached rows together.
 constexpr int64_t kRowCacheMaxWidth = GenOptions{}.row_cache_max;
 constexpr int64_t kRowCacheBytes = 32768;
+// A RowBlock map also gets a version that runs a warp per row, kRowWarpRows rows a block
+// (Strategy::RowWarp, Note [A warp per row] in row_block_kernels.cpp), for rows of at
+// most kRowWarpMaxWidth elements (GenOptions::row_warp_max, `--row-warp-max=N`); with
+// its rows copied (as RowCached, a copy per warp), at most kRowCacheBytes of copies a
+// block. Its copy reads kRowWarpCopyUnroll elements a thread before it stores them.
+constexpr int64_t kRowWarpMaxWidth = GenOptions{}.row_warp_max;
+constexpr int64_t kRowWarpRows = kGpuBlockThreads / 32;
+constexpr int64_t kRowWarpCopyUnroll = 8;
 
 // ---- the IR
 
@@ -124,6 +132,8 @@ enum class Strategy : uint8_t {
                // row] in row_block_kernels.cpp)
   RowCached,   // the same with the rows read more than once copied into shared memory
                // first (Note [Rows in shared memory] in row_cache.cpp)
+  RowWarp,     // the same, a warp per element (Note [A warp per row] in
+               // row_block_kernels.cpp), with the copies when cached_rows is not empty
   // Threads kernels again.
   Chunked,     // reduce and scan of rows: each thread folds a contiguous chunk; inside a
                // RowBlock element, a reduction whose operator may not commute
@@ -142,6 +152,7 @@ enum class Guard : uint8_t {
                  // map kernels] in narrow_index.cpp)
   RowBlockFit,   // the row (SegOp::space[1]) has at least row_block_min elements
   RowCacheFit,   // RowBlockFit, and the cached rows have at most row_cache_max elements
+  RowWarpFit,    // RowBlockFit, and the row and the cached rows have at most row_warp_max
 };
 
 // How an update of a reduce_by_index combines into its bin.
@@ -231,6 +242,9 @@ struct SegOp {
   // longest row the version takes.
   std::vector<size_t> cached_rows;
   int64_t row_cache_max = 0;
+  // RowWarp: the longest row it takes, and whether it copies cached_rows.
+  int64_t row_warp_max = 0;
+  bool warp_copies = false;
   const SegOp *block_op(const core::Stm &s) const {
     for (const auto &b : block_body)
       if (b->stm == &s) return b.get();

@@ -454,14 +454,18 @@ private:
   // per element whose threads share the lambda's block-level operations
   // (op.block_body); otherwise version v + 1. The outputs are allocated before.
   void row_block_map(const SegOp &op, size_t v);
-  // The kernel's body: `outs` the map's outputs in the kernel; `cached`: the version
-  // Strategy::RowCached.
-  void row_block_body(KernelFn &k, const SegOp &op, const std::vector<Val> &outs, bool prelude, bool cached);
+  // The kernel's body: `outs` the map's outputs in the kernel; `cached`: the rows
+  // op.cached_rows are copied (RowCached, RowWarp with copies); `warps`: Strategy::RowWarp.
+  void row_block_body(KernelFn &k, const SegOp &op, const std::vector<Val> &outs, bool prelude, bool cached,
+                      bool warps);
   // Strategy::RowCached (row_cache.cpp, Note [Rows in shared memory]): copies the rows
   // op.cached_rows of `rows` (the lambda's parameters in the kernel) into shared memory
-  // (the CPU: the stack), each thread elements tid, tid + ntid, ...; returns views of
-  // the copies. The caller's barrier follows before any thread reads them.
-  std::vector<Val> cache_rows(KernelFn &k, const SegOp &op, const std::vector<Val> &rows, Value *tid, Value *ntid);
+  // (the CPU: the stack), of `bound` elements each, each thread elements tid, tid +
+  // ntid, ... (`unroll` read before they are stored); returns views of the copies. With
+  // `slot` (RowWarp), each array holds `copies` copies and this one is copy `slot`.
+  // The caller's barrier follows before any thread reads them.
+  std::vector<Val> cache_rows(KernelFn &k, const SegOp &op, const std::vector<Val> &rows, Value *tid, Value *ntid,
+                              int64_t bound, int64_t copies, Value *slot, int64_t unroll);
   // Version v of op and those after it: one thread per element or lanes, or the split
   // tiles (split_map_kernel).
   void thread_map_kernel(const SegOp &op, size_t v);

@@ -58,14 +58,14 @@ using llvm::Type;
 using llvm::Value;
 
 std::vector<Val> ProgramGen::cache_rows(KernelFn &k, const SegOp &op, const std::vector<Val> &rows, Value *tid,
-                                        Value *ntid) {
+                                        Value *ntid, int64_t bound, int64_t copies, Value *slot, int64_t unroll) {
   const core::Lambda &l = *op.stm->exp.lambda;
   FnGen &g = *k.g;
-  std::vector<Val> copies;
+  std::vector<Val> views;
   for (size_t j : op.cached_rows) {
     int x = l.params[j];
     PrimType t = p_.var(x).type.prim;
-    auto *arr = ArrayType::get(g.ops().mem_type(t), uint64_t(op.row_cache_max));
+    auto *arr = ArrayType::get(g.ops().mem_type(t), uint64_t(bound * copies));
     Value *copy;
     if (gpu()) {
       auto *gv = new GlobalVariable(kernel_module(), arr, false, GlobalValue::InternalLinkage, UndefValue::get(arr),
@@ -76,8 +76,9 @@ std::vector<Val> ProgramGen::cache_rows(KernelFn &k, const SegOp &op, const std:
     } else {
       copy = g.entry_alloca(arr);
     }
+    if (slot) copy = g.element_addr(copy, g.builder().CreateMul(slot, g.i64(bound)), t);
     Value *w = rows[j].dims[0];
-    g.strided_range(tid, w, ntid, kRowBlockUnroll, nullptr,
+    g.strided_range(tid, w, ntid, unroll, nullptr,
                     [&](Value *i) {
                       std::vector<Val> v = g.rows_at({x}, i);
                       v.push_back(Val{i, nullptr, {}, {}});
@@ -86,9 +87,9 @@ std::vector<Val> ProgramGen::cache_rows(KernelFn &k, const SegOp &op, const std:
                     [&](const std::vector<Val> &v) {
                       g.store_elem(t, v[0].scalar, g.element_addr(copy, v[1].scalar, t));
                     });
-    copies.push_back(Val{nullptr, copy, {w}, {}});
+    views.push_back(Val{nullptr, copy, {w}, {}});
   }
-  return copies;
+  return views;
 }
 
 } // namespace kerb::codegen

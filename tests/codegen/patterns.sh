@@ -759,7 +759,7 @@ emit k_softmax kernels <<<"$softmax_program"
 count "$tmp/k_softmax.kernels" '^    if xss_n1_1 >= 64: one block per element$' 1
 count "$tmp/k_softmax.kernels" '^      kernel row_block: xss_n0_0 blocks of 256 threads$' 1
 count "$tmp/k_softmax.kernels" '^    otherwise: one thread per element$' 1
-count "$tmp/k_softmax.kernels" '^    each element, in its block \(one block per element\):$' 1
+count "$tmp/k_softmax.kernels" '^    each element, in its block \(one block or warp per element\):$' 1
 count "$tmp/k_softmax.kernels" '^      reduce_[0-9]+ = segred\(block\) \[xss_n1_1\] comm: striped' 2
 count "$tmp/k_softmax.kernels" '^      map_[0-9]+ = segmap\(block\) \[xss_n1_1\]: fused' 1
 count "$tmp/k_softmax.kernels" '^      map_[0-9]+ = segmap\(block\) \[xss_n1_1\]: striped' 1
@@ -822,6 +822,31 @@ count "$tmp/softmax.ptx.rc" 'st\.shared\.f32' "$(grep -cE 'ld\.global' "$tmp/sof
 at_least "$tmp/softmax.ptx.rc" 'ld\.shared\.f32' 3
 count "$tmp/softmax.ptx.rc" 'bar\.red\.or\.pred' 3
 count "$tmp/softmax.ptx.rc" 'shfl\.sync\.down\.b32' 10
+# A warp per row (Note [A warp per row] in codegen/row_block_kernels.cpp): before both,
+# for rows of at most 1024 (256 for two 8-byte rows copied per warp, eight warps a
+# block); its barriers are the warp's (bar.warp.sync, then vote.sync.any where the
+# block has bar.red.or), none of the block's; its copy reads eight at a time.
+count "$tmp/k_softmax_cached.kernels" '^    if 64 <= xss_n1_1 <= 1024 and the rows of xss_[0-9]+ have <= 1024 elements: one warp per element, 8 a block, rows in shared memory \(xss_[0-9]+\)$' 1
+count "$tmp/k_softmax_cached.kernels" '^      kernel row_warp: ceil\(xss_n0_0 / 8\) blocks of 256 threads$' 1
+count "$tmp/k_softmax_nocache.kernels" '^    if 64 <= xss_n1_1 <= 1024: one warp per element, 8 a block$' 1
+count "$tmp/k_rowscan.kernels" '^    if 64 <= xss_n1_1 <= 1024: one warp per element, 8 a block$' 1
+count "$tmp/k_pair.kernels" 'if 64 <= xss_n1_1 <= 256 and the rows of xss_[0-9]+, yss_[0-9]+ have <= 256 elements: one warp' 1
+emit k_softmax_nowarp kernels --row-warp-max=off <<<"$softmax_program"
+count "$tmp/k_softmax_nowarp.kernels" 'row_warp|one warp' 0
+count "$tmp/k_softmax_nowarp.kernels" 'kernel row_cache' 1
+awk '/^\.visible \.entry kerb_kernel_[0-9]+_row_warp\(/ { p = 1 } /^\.visible \.entry kerb_kernel_[0-9]+_row_cache\(/ { p = 0 } p' \
+  "$tmp/softmax.ptx" >"$tmp/softmax.ptx.rw"
+count "$tmp/softmax.ptx.rw" 'bar\.red|bar\.sync|barrier\.sync' 0
+count "$tmp/softmax.ptx.rw" 'bar\.warp\.sync' 3
+count "$tmp/softmax.ptx.rw" 'vote\.sync\.any\.pred' 3
+count "$tmp/softmax.ptx.rw" 'shfl\.sync\.down\.b32' 10
+at_least "$tmp/softmax.ptx.rw" 'ld\.global\.nc\.f32' 8
+count "$tmp/softmax.ptx.rw" 'st\.shared\.f32' "$(grep -cE 'ld\.global' "$tmp/softmax.ptx.rw")"
+awk '/^\.visible \.entry kerb_kernel_[0-9]+_row_warp\(/ { p = 1 } /^\.visible \.entry kerb_kernel_[0-9]+_row_block\(/ { p = 0 } p' \
+  "$tmp/rowscan.ptx" >"$tmp/rowscan.ptx.rw"
+count "$tmp/rowscan.ptx.rw" 'shfl\.sync\.up\.b32' 20
+count "$tmp/rowscan.ptx.rw" 'vote\.sync\.any\.pred' 4
+count "$tmp/rowscan.ptx.rw" 'bar\.red|bar\.sync|barrier\.sync' 0
 
 echo "$checks checks, $failures failed"
 [ "$failures" -eq 0 ]

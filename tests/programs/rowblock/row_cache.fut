@@ -1,48 +1,68 @@
--- One block per row with the rows in shared memory (Note [Rows in shared memory] in
--- codegen/row_cache.cpp): a softmax whose row three inner operations read (through
--- gathers), of f32 rows up to kRowCacheMaxWidth = 4096 elements (the bound), the plain
--- one-block-per-row version one past it and one thread per row below 64 elements (main);
--- two rows cached, of 8-byte elements, so at most 2048 elements each (pair); two rows of
--- different lengths, each tested by the guard (uneven). A failing index inside an inner
--- map and inside a reduction's fused map, in a middle row, in each version: the
+-- The versions of one block per row by the rows' lengths: a warp per row up to 1024
+-- elements (Note [A warp per row] in codegen/row_block_kernels.cpp), a block per row
+-- with the rows in shared memory up to 4096 (Note [Rows in shared memory] in
+-- codegen/row_cache.cpp), a block per row reading global memory past that, one thread
+-- per row below 64 elements. A softmax whose row three inner operations read (through
+-- gathers), of f32 rows at each bound and one past it (main); two rows cached, of
+-- 8-byte elements, so at most 256 (a warp) and 2048 (a block) each (pair); two rows of
+-- different lengths, each tested by the guards (uneven). A failing index inside an
+-- inner map and inside a reduction's fused map, in a middle row, in each version: the
 -- interpreter's message and location.
 -- ==
 -- entry: main
+-- input { 5i64 1024i64 -1i64 0i64 0i64 } output { [0.0040170294f32, 0.003720651f32, 0.008502072f32, 0.0078660855f32, 0.002898415f32] }
+-- input { 5i64 1025i64 -1i64 0i64 0i64 } output { [0.0042480794f32, 0.005046906f32, 0.008986662f32, 0.005672671f32, 0.003933778f32] }
+-- input { 5i64 1024i64 2i64 1023i64 1i64 }
+-- error: Index \[2047\] out of bounds for array of shape \[1024\][\s\S]*row_cache\.fut:78:50-71
+-- input { 5i64 1024i64 2i64 0i64 3i64 }
+-- error: Index \[1024\] out of bounds for array of shape \[1024\][\s\S]*row_cache\.fut:81:35-56
+-- input { 5i64 1025i64 2i64 5i64 2i64 }
+-- error: Index \[1030\] out of bounds for array of shape \[1025\][\s\S]*row_cache\.fut:79:32-53
 -- input { 5i64 4096i64 -1i64 0i64 0i64 } output { [0.0012468043f32, 0.00073906995f32, 0.0016599759f32, 0.0015644778f32, 0.00057574135f32] }
 -- input { 5i64 4097i64 -1i64 0i64 0i64 } output { [0.00081936864f32, 0.00094175164f32, 0.0017344481f32, 0.0012317013f32, 0.00073369435f32] }
 -- input { 5i64 100i64 -1i64 0i64 0i64 } output { [0.04142883f32, 0.038021456f32, 0.08749466f32, 0.07940486f32, 0.0296916f32] }
 -- input { 5i64 10i64 -1i64 0i64 0i64 } output { [0.28631768f32, 0.20555934f32, 0.52953064f32, 0.46401918f32, 0.850157f32] }
 -- input { 0i64 100i64 -1i64 0i64 0i64 } output { empty([0]f32) }
 -- input { 5i64 4096i64 2i64 4095i64 1i64 }
--- error: Index \[8191\] out of bounds for array of shape \[4096\][\s\S]*row_cache\.fut:58:50-71
+-- error: Index \[8191\] out of bounds for array of shape \[4096\][\s\S]*row_cache\.fut:78:50-71
 -- input { 5i64 4096i64 2i64 17i64 2i64 }
--- error: Index \[4113\] out of bounds for array of shape \[4096\][\s\S]*row_cache\.fut:59:32-53
+-- error: Index \[4113\] out of bounds for array of shape \[4096\][\s\S]*row_cache\.fut:79:32-53
 -- input { 5i64 4096i64 2i64 0i64 3i64 }
--- error: Index \[4096\] out of bounds for array of shape \[4096\][\s\S]*row_cache\.fut:61:35-56
+-- error: Index \[4096\] out of bounds for array of shape \[4096\][\s\S]*row_cache\.fut:81:35-56
 -- input { 5i64 4097i64 2i64 4096i64 1i64 }
--- error: Index \[8193\] out of bounds for array of shape \[4097\][\s\S]*row_cache\.fut:58:50-71
+-- error: Index \[8193\] out of bounds for array of shape \[4097\][\s\S]*row_cache\.fut:78:50-71
 -- input { 5i64 4097i64 2i64 9i64 3i64 }
--- error: Index \[4106\] out of bounds for array of shape \[4097\][\s\S]*row_cache\.fut:61:35-56
+-- error: Index \[4106\] out of bounds for array of shape \[4097\][\s\S]*row_cache\.fut:81:35-56
 -- input { 5i64 100i64 2i64 99i64 3i64 }
--- error: Index \[199\] out of bounds for array of shape \[100\][\s\S]*row_cache\.fut:61:35-56
+-- error: Index \[199\] out of bounds for array of shape \[100\][\s\S]*row_cache\.fut:81:35-56
 -- input { 5i64 64i64 2i64 63i64 2i64 }
--- error: Index \[127\] out of bounds for array of shape \[64\][\s\S]*row_cache\.fut:59:32-53
+-- error: Index \[127\] out of bounds for array of shape \[64\][\s\S]*row_cache\.fut:79:32-53
 -- ==
 -- entry: pair
+-- input { 3i64 256i64 -1i64 0i64 0i64 } output { [-18.615384615384617f64, -25.75f64, -36.117647058823536f64] }
+-- input { 3i64 257i64 -1i64 0i64 0i64 } output { [-15.7f64, -23.5625f64, -44.67272727272727f64] }
+-- input { 5i64 256i64 2i64 255i64 1i64 }
+-- error: Index \[511\] out of bounds for array of shape \[256\][\s\S]*row_cache\.fut:88:47-68
+-- input { 5i64 257i64 2i64 3i64 2i64 }
+-- error: Index \[260\] out of bounds for array of shape \[257\][\s\S]*row_cache\.fut:89:66-87
 -- input { 3i64 2048i64 -1i64 0i64 0i64 } output { [-40.53333333333333f64, -6.333333333333334f64, -27.45f64] }
 -- input { 3i64 2049i64 -1i64 0i64 0i64 } output { [-35.800000000000004f64, -15.434782608695652f64, -24.444444444444446f64] }
 -- input { 3i64 64i64 -1i64 0i64 0i64 } output { [-28.8125f64, -25.09090909090909f64, -46.49999999999999f64] }
 -- input { 3i64 10i64 -1i64 0i64 0i64 } output { [-36.38461538461539f64, -40.91304347826087f64, -16.783783783783782f64] }
 -- input { 5i64 2048i64 2i64 2047i64 1i64 }
--- error: Index \[4095\] out of bounds for array of shape \[2048\][\s\S]*row_cache\.fut:68:47-68
+-- error: Index \[4095\] out of bounds for array of shape \[2048\][\s\S]*row_cache\.fut:88:47-68
 -- input { 5i64 2048i64 2i64 5i64 2i64 }
--- error: Index \[2053\] out of bounds for array of shape \[2048\][\s\S]*row_cache\.fut:69:66-87
+-- error: Index \[2053\] out of bounds for array of shape \[2048\][\s\S]*row_cache\.fut:89:66-87
 -- input { 5i64 2049i64 2i64 0i64 1i64 }
--- error: Index \[2049\] out of bounds for array of shape \[2049\][\s\S]*row_cache\.fut:68:47-68
+-- error: Index \[2049\] out of bounds for array of shape \[2049\][\s\S]*row_cache\.fut:88:47-68
 -- input { 5i64 2049i64 2i64 2048i64 2i64 }
--- error: Index \[4097\] out of bounds for array of shape \[2049\][\s\S]*row_cache\.fut:69:66-87
+-- error: Index \[4097\] out of bounds for array of shape \[2049\][\s\S]*row_cache\.fut:89:66-87
 -- ==
 -- entry: uneven
+-- input { 3i64 100i64 1024i64 } output { [0.0039100684f32, 439.2539f32, 186.7539f32] }
+-- input { 3i64 100i64 1025i64 } output { [0.0039077764f32, 439.2539f32, 186.7539f32] }
+-- input { 3i64 1025i64 100i64 } output { [959.6654f32, 5452.79f32, 2882.29f32] }
+-- input { 3i64 1024i64 1024i64 } output { [0.0039100684f32, 4481.754f32, 1919.2539f32] }
 -- input { 3i64 100i64 4096i64 } output { [0.0009766578f32, 439.25098f32, 186.75098f32] }
 -- input { 3i64 100i64 4097i64 } output { [0.0009766102f32, 439.25098f32, 186.75098f32] }
 -- input { 3i64 4097i64 100i64 } output { [1279.9778f32, 19211.29f32, 8961.353f32] }
