@@ -32,8 +32,9 @@
 # Under $OUT (or /tmp/kerb-rows-out): table.md, corpus.txt, log.txt, device.txt and
 # raw.tar.gz (every report). Settings (environment): RUNS (default 30), WARMUP (3),
 # BUDGET (seconds of timed runs per variant, 3), SUITE_DEADLINE (285), KERB, PYTHON,
-# PEERS ("jax torch"; empty for none), SUITE_DEVICE=cpu with SUITE_SCALE=small (a dry run
-# of the plumbing on a machine with no GPU).
+# PEERS ("jax torch"; empty for none), SANITIZE (1: step 0 under compute-sanitizer too),
+# SUITE_DEVICE=cpu with SUITE_SCALE=small (a dry run of the plumbing on a machine with no
+# GPU).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
@@ -86,6 +87,19 @@ say "kerb test tests/programs/rowblock --device $device"
 timeout "$(cap 60)" "$kerb" test tests/programs/rowblock --device "$device" >"$out/corpus.txt" 2>&1 ||
   say "kerb test exited with $? (corpus.txt)"
 say "corpus: $(tail -1 "$out/corpus.txt")"
+# SANITIZE=1: the same programs but argmax (its 20000-row cases are slow there) under
+# compute-sanitizer racecheck (shared memory between a block's or a warp's threads) and
+# memcheck, to racecheck.txt and memcheck.txt (give the call SUITE_DEADLINE=540).
+if [ "${SANITIZE:-0}" = 1 ] && [ "$device" = cuda ]; then
+  cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  sanitized=(tests/programs/rowblock/{layernorm,read_back,row_cache,row_scan,softmax}.fut)
+  for tool in racecheck memcheck; do
+    say "compute-sanitizer --tool $tool: kerb test ${sanitized[*]}"
+    timeout "$(cap 120)" "$cs" --tool "$tool" --error-exitcode 99 "$kerb" test "${sanitized[@]}" --device cuda \
+      >"$out/$tool.txt" 2>&1
+    say "$tool: exit $?, $(grep -m1 'ERROR SUMMARY' "$out/$tool.txt"); $(tail -1 "$out/$tool.txt")"
+  done
+fi
 
 # ---- inputs ----------------------------------------------------------------------------
 data=bench/data

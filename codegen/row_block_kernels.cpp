@@ -201,8 +201,8 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
     b.CreateCondBr(b.CreateICmpSLT(row, outs[0].dims[0]), work, ids.after);
     b.SetInsertPoint(work);
   }
-  // The slot of a shared array that warp `w` of the row uses (of a tile's half `half`
-  // of a scan's: kGpuBlockThreads / kWarp slots each).
+  // The slot of a reduction's shared array for warp `w` of the row (RowWarp: the warp's
+  // own, at its index in the block).
   auto slot_of = [&](Value *w) { return warp_rows ? b.CreateAdd(wslot, w) : w; };
   AllocaInst *failed = g.entry_alloca(b.getInt1Ty());
   b.CreateStore(b.getFalse(), failed);
