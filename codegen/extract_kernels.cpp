@@ -889,7 +889,8 @@ private:
       if (x.kind != core::ExpKind::If && x.kind != core::ExpKind::Loop) return;
       for (const auto &b : x.bodies)
         if (b)
-          for (const core::SubExp &r : b->result) yields_arrays = yields_arrays || (r.is_var() && p_.var(r.var).type.rank > 0);
+          for (const core::SubExp &r : b->result)
+            yields_arrays = yields_arrays || (r.is_var() && p_.var(r.var).type.rank > 0);
     });
     if (yields_arrays) return false;
     // The parameters each fused map reaches; how many operations read each.

@@ -138,7 +138,8 @@ private:
     case Guard::Narrow: return "if the sizes fit 32 bits";
     case Guard::RowBlockFit: return fmt::format("if {} >= {}", m, op.row_block_min);
     case Guard::RowWarpFit:
-      return fmt::format("if {} <= {} <= {}", op.row_block_min, m, op.row_warp_max) +
+      return fmt::format("if {} <= {} <= {} and {} >= {}", op.row_block_min, m, op.row_warp_max, n,
+                         kRowWarpMinRows) +
              (op.warp_copies ? fmt::format(" and the rows of {} have <= {} elements", cached_arrays(op), op.row_warp_max)
                              : "");
     case Guard::RowCacheFit:

@@ -84,8 +84,11 @@ constexpr int64_t kRowCacheBytes = 32768;
 // (Strategy::RowWarp, Note [A warp per row] in row_block_kernels.cpp), for rows of at
 // most kRowWarpMaxWidth elements (GenOptions::row_warp_max, `--row-warp-max=N`); with
 // its rows copied (as RowCached, a copy per warp), at most kRowCacheBytes of copies a
-// block. Its copy reads kRowWarpCopyUnroll elements a thread before it stores them.
+// block, and for at least kRowWarpMinRows rows (fewer leave most of the GPU's warps
+// idle, where a block per row gives each row eight times the threads). Its copy reads
+// kRowWarpCopyUnroll elements a thread before it stores them.
 constexpr int64_t kRowWarpMaxWidth = GenOptions{}.row_warp_max;
+constexpr int64_t kRowWarpMinRows = 2048;
 constexpr int64_t kRowWarpRows = kGpuBlockThreads / 32;
 constexpr int64_t kRowWarpCopyUnroll = 8;
 
@@ -152,7 +155,8 @@ enum class Guard : uint8_t {
                  // map kernels] in narrow_index.cpp)
   RowBlockFit,   // the row (SegOp::space[1]) has at least row_block_min elements
   RowCacheFit,   // RowBlockFit, and the cached rows have at most row_cache_max elements
-  RowWarpFit,    // RowBlockFit, and the row and the cached rows have at most row_warp_max
+  RowWarpFit,    // RowBlockFit, at least kRowWarpMinRows rows, and the row and the
+                 // cached rows have at most row_warp_max elements
 };
 
 // How an update of a reduce_by_index combines into its bin.

@@ -55,22 +55,25 @@
 // ~~~~~~~~~~~~~~~~~~~~~
 // A block per row keeps few rows in flight: softmax's kernel holds 40-48 registers, so
 // an SM runs five or six blocks, six rows of 4 KB whose loads are all issued at the
-// start of each row and none while its reductions run (the H100 moved 1.5 TB/s of
-// 3.35). The version before it for rows of at most kRowWarpMaxWidth elements (1024;
-// GenOptions::row_warp_max, `--row-warp-max=N`; Guard::RowWarpFit, Strategy::RowWarp)
-// runs a warp per row, kRowWarpRows = 8 rows a block: warp w of block b takes row
-// b * 8 + w and its lanes are the threads of a block of 32 for everything above
-// (ntid = 32: one warp, so a reduction's warp values are one; a scan's tiles are 32
-// elements). Its barriers are the warp's: bar.warp.sync (which orders the lanes'
-// shared-memory accesses), then vote.sync.any over the `failed` flags, where the block
-// had bar.red.or; a warp whose row failed leaves alone, as the block did, since no
-// barrier of the whole block follows the prelude (a warp past the last row leaves
-// there too). Each warp has its own slots of the shared arrays (a reduction's one, a
-// scan's two, at its index in the block) and, when rows are copied (Note [Rows in
-// shared memory] in row_cache.cpp), its own copy: 8 copies a block, so a copy has at
-// most kRowCacheBytes / 8 bytes (1024 f32), read kRowWarpCopyUnroll (8) loads at a
-// time. Longer rows take the block versions. On the CPU device (one thread a block,
-// one row a block) the kernel is the block's.
+// start of each row and none while its reductions run (on the H100 softmax's 512 MB of
+// rows read once and written took 0.339 ms: 1.5 TB/s of 3.35). The version before it
+// for rows of at most kRowWarpMaxWidth elements (1024; GenOptions::row_warp_max,
+// `--row-warp-max=N`; Guard::RowWarpFit, Strategy::RowWarp), when there are at least
+// kRowWarpMinRows (2048) rows (with fewer, most of the GPU's warps would idle, where a
+// block per row gives each row eight times the threads; a guess to measure), runs a
+// warp per row, kRowWarpRows = 8 rows a block: warp w of block b takes row b * 8 + w
+// and its lanes are the threads of a block of 32 for everything above (ntid = 32: one
+// warp, so a reduction's warp values are one; a scan's tiles are 32 elements). Its
+// barriers are the warp's: bar.warp.sync (which orders the lanes' shared-memory
+// accesses), then vote.sync.any over the `failed` flags, where the block had
+// bar.red.or; a warp whose row failed leaves alone, as the block did, since no barrier
+// of the whole block follows the prelude (a warp past the last row leaves there too).
+// Each warp has its own slots of the shared arrays (a reduction's one, a scan's two, at
+// its index in the block) and, when rows are copied (Note [Rows in shared memory] in
+// row_cache.cpp), its own copy: 8 copies a block, so a copy has at most kRowCacheBytes
+// / 8 bytes (1024 f32), read kRowWarpCopyUnroll (8) loads at a time. Longer rows and
+// fewer rows take the block versions. On the CPU device (one thread a block, one row a
+// block) the kernel is the block's.
 #include "codegen/program_gen.h"
 
 #include <fmt/format.h>
@@ -143,7 +146,9 @@ void ProgramGen::row_block_map(const SegOp &op, size_t v) {
   bool warps = ver.strategy == Strategy::RowWarp;
   bool cached = ver.strategy == Strategy::RowCached || (warps && op.warp_copies);
   int64_t bound = warps ? op.row_warp_max : op.row_cache_max;
-  if (warps) fits = hb.CreateAnd(fits, hb.CreateICmpSLE(m, h.i64(bound)));
+  if (warps)
+    fits = hb.CreateAnd(fits, hb.CreateAnd(hb.CreateICmpSLE(m, h.i64(bound)),
+                                           hb.CreateICmpSGE(n, h.i64(kRowWarpMinRows))));
   if (cached)
     for (size_t j : op.cached_rows)
       fits = hb.CreateAnd(fits, hb.CreateICmpSLE(h.lookup(e.arrays[j]).dims[1], h.i64(bound)));

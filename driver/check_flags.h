@@ -70,8 +70,9 @@ void print_check_report(const Program &program, const CheckFlags &flags, std::FI
   "                      guard tested at run time); off: never (docs/CODEGEN.md)\n"     \
   "  --row-warp-max=N|off  one block per row runs a warp per row instead, eight rows a\n" \
   "                      block, when the rows have at most N elements (default 1024;\n" \
-  "                      with rows copied, at most 32 KB of copies a block; a guard\n"   \
-  "                      tested at run time); off: never (docs/CODEGEN.md)\n"          \
+  "                      with rows copied, at most 32 KB of copies a block) and there\n" \
+  "                      are at least 2048 rows (a guard tested at run time); off:\n"  \
+  "                      never (docs/CODEGEN.md)\n"                                      \
   "\n"                                                                                     \
   "Checks (docs/CHECKS.md):\n"                                                             \
   "  --unsafe            no checks at all (the interpreter still reports the failures\n"   \

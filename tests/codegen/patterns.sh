@@ -824,13 +824,13 @@ count "$tmp/softmax.ptx.rc" 'bar\.red\.or\.pred' 3
 count "$tmp/softmax.ptx.rc" 'shfl\.sync\.down\.b32' 10
 # A warp per row (Note [A warp per row] in codegen/row_block_kernels.cpp): before both,
 # for rows of at most 1024 (256 for two 8-byte rows copied per warp, eight warps a
-# block); its barriers are the warp's (bar.warp.sync, then vote.sync.any where the
+# block) and at least 2048 rows; its barriers are the warp's (bar.warp.sync, then vote.sync.any where the
 # block has bar.red.or), none of the block's; its copy reads eight at a time.
-count "$tmp/k_softmax_cached.kernels" '^    if 64 <= xss_n1_1 <= 1024 and the rows of xss_[0-9]+ have <= 1024 elements: one warp per element, 8 a block, rows in shared memory \(xss_[0-9]+\)$' 1
+count "$tmp/k_softmax_cached.kernels" '^    if 64 <= xss_n1_1 <= 1024 and xss_n0_0 >= 2048 and the rows of xss_[0-9]+ have <= 1024 elements: one warp per element, 8 a block, rows in shared memory \(xss_[0-9]+\)$' 1
 count "$tmp/k_softmax_cached.kernels" '^      kernel row_warp: ceil\(xss_n0_0 / 8\) blocks of 256 threads$' 1
-count "$tmp/k_softmax_nocache.kernels" '^    if 64 <= xss_n1_1 <= 1024: one warp per element, 8 a block$' 1
-count "$tmp/k_rowscan.kernels" '^    if 64 <= xss_n1_1 <= 1024: one warp per element, 8 a block$' 1
-count "$tmp/k_pair.kernels" 'if 64 <= xss_n1_1 <= 256 and the rows of xss_[0-9]+, yss_[0-9]+ have <= 256 elements: one warp' 1
+count "$tmp/k_softmax_nocache.kernels" '^    if 64 <= xss_n1_1 <= 1024 and xss_n0_0 >= 2048: one warp per element, 8 a block$' 1
+count "$tmp/k_rowscan.kernels" '^    if 64 <= xss_n1_1 <= 1024 and xss_n0_0 >= 2048: one warp per element, 8 a block$' 1
+count "$tmp/k_pair.kernels" 'if 64 <= xss_n1_1 <= 256 and xss_n0_0 >= 2048 and the rows of xss_[0-9]+, yss_[0-9]+ have <= 256 elements: one warp' 1
 emit k_softmax_nowarp kernels --row-warp-max=off <<<"$softmax_program"
 count "$tmp/k_softmax_nowarp.kernels" 'row_warp|one warp' 0
 count "$tmp/k_softmax_nowarp.kernels" 'kernel row_cache' 1
