@@ -55,6 +55,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <fmt/format.h>
 #include <functional>
 #include <optional>
 
@@ -185,7 +186,8 @@ class Extractor {
 public:
   Extractor(const core::Program &p, GenOptions opts, KernelProgram &out)
       : p_(p), out_(out), row_block_min_(opts.row_block_min),
-        scan_single_pass_min_(opts.scan_single_pass_min) {
+        scan_single_pass_min_(opts.scan_single_pass_min), row_cache_max_(opts.row_cache_max),
+        row_warp_max_(opts.row_warp_max) {
     out_.may_fail = !p.failures.records.empty();
     out_.defer_checks = out_.may_fail && opts.deferred_checks;
   }
@@ -854,9 +856,77 @@ private:
     op.block_body = std::move(ops);
     op.row_block_min = row_block_min_;
     bool pre = in.prelude || needs_prelude(s.exp.lambda->body);
+    bool cached = row_cache_version(s, op);
+    if (row_warp_max_ > 0) {
+      // (Note [A warp per row] in row_block_kernels.cpp.)
+      int64_t bytes = 0;
+      for (size_t j : op.cached_rows) bytes += prim_bytes(p_.var(s.exp.lambda->params[j]).type.prim);
+      op.warp_copies = cached;
+      op.row_warp_max = cached ? std::min(row_warp_max_, kRowCacheBytes / (kRowWarpRows * bytes)) : row_warp_max_;
+      if (op.row_warp_max >= std::max<int64_t>(row_block_min_, 1))
+        op.versions.push_back(Version{
+            Guard::RowWarpFit, Strategy::RowWarp,
+            {kernel("row_warp", true, fmt::format("ceil({} / {})", sub(s.exp.args[0]), kRowWarpRows), pre, false)}});
+    }
+    if (cached)
+      op.versions.push_back(
+          Version{Guard::RowCacheFit, Strategy::RowCached, {kernel("row_cache", true, sub(s.exp.args[0]), pre, false)}});
     op.versions.push_back(
         Version{Guard::RowBlockFit, Strategy::RowBlock, {kernel("row_block", true, sub(s.exp.args[0]), pre, false)}});
     return true;
+  }
+
+  // Whether the RowBlock map s also gets a version with its rows in shared memory (Note
+  // [Rows in shared memory] in row_cache.cpp), and if so its cached rows and bound (set
+  // in op): the lambda's parameters that are rows of scalars which two or more of its
+  // block-level operations read (through the maps fused into them too), as many as
+  // kRowCacheBytes holds at row_cache_max elements each, fewer elements where it does
+  // not.
+  bool row_cache_version(const core::Stm &s, SegOp &op) const {
+    if (row_cache_max_ <= 0) return false;
+    const core::Lambda &l = *s.exp.lambda;
+    // (A copy lives in shared memory, whose addresses are not global ones: none may
+    // reach the slots of a branch or loop that yields arrays.)
+    bool yields_arrays = false;
+    core::for_each_exp(l.body, [&](const core::Exp &x) {
+      if (x.kind != core::ExpKind::If && x.kind != core::ExpKind::Loop) return;
+      for (const auto &b : x.bodies)
+        if (b)
+          for (const core::SubExp &r : b->result)
+            yields_arrays = yields_arrays || (r.is_var() && p_.var(r.var).type.rank > 0);
+    });
+    if (yields_arrays) return false;
+    // The parameters each fused map reaches; how many operations read each.
+    std::map<const core::Stm *, std::set<int>> reach;
+    std::map<int, int> readers;
+    for (const auto &b : op.block_body) {
+      const core::Stm &st = *b->stm;
+      std::set<int> r;
+      for (int x : l.params)
+        if (p_.var(x).type.rank == 1 && core::mentions(st.exp, {x})) r.insert(x);
+      for (const auto &[f, fr] : reach)
+        if (core::mentions(st.exp, std::set<int>(f->pat.begin(), f->pat.end()))) r.insert(fr.begin(), fr.end());
+      if (b->strategy == Strategy::Fused) reach[&st] = r;
+      else
+        for (int x : r) readers[x]++;
+    }
+    int64_t bytes = 0;
+    // (Not the rows of a map fused into this one: the host knows no row length of it.)
+    auto fused_array = [&](int a) {
+      for (const core::Stm *f : op.fused)
+        if (std::find(f->pat.begin(), f->pat.end(), a) != f->pat.end()) return true;
+      return false;
+    };
+    for (size_t j = 0; j < l.params.size(); j++)
+      if (readers[l.params[j]] >= 2 && !fused_array(s.exp.arrays[j])) {
+        op.cached_rows.push_back(j);
+        bytes += prim_bytes(p_.var(l.params[j]).type.prim);
+      }
+    if (bytes == 0) return false;
+    op.row_cache_max = std::min(row_cache_max_, kRowCacheBytes / bytes);
+    if (op.row_cache_max >= std::max<int64_t>(row_block_min_, 1)) return true;
+    op.cached_rows.clear();
+    return false;
   }
 
   // ---- block kernels
@@ -1231,6 +1301,10 @@ private:
   int64_t row_block_min_;
   // GenOptions::scan_single_pass_min: the SinglePass version's threshold (negative: none).
   int64_t scan_single_pass_min_;
+  // GenOptions::row_cache_max: the RowCached version's longest row (negative: none).
+  int64_t row_cache_max_;
+  // GenOptions::row_warp_max: the RowWarp version's longest row (negative: none).
+  int64_t row_warp_max_;
   // Host maps and iotas computed where read (ProgramGen::host_lazy_): result -> statement.
   std::map<int, const core::Stm *> fused_;
   // Variables the host has bound (FnGen::has in host code), and every statement of the

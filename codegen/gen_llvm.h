@@ -48,6 +48,14 @@ struct GenOptions {
   // A scan of scalars runs in one pass (Strategy::SinglePass) when it has at least this
   // many elements (--scan-single-pass-min=N; a negative value: never, reduce-then-scan).
   int64_t scan_single_pass_min = 1;
+  // ... and reads each row from global memory once, into shared memory, when its rows
+  // have at most this many elements (a version of its own, Strategy::RowCached; the
+  // command line's --row-cache-max=N; at most what kRowCacheBytes holds; a negative
+  // value: never).
+  int64_t row_cache_max = 4096;
+  // ... and runs a warp per row (eight rows a block) when its rows have at most this many
+  // elements (Strategy::RowWarp; --row-warp-max=N; a negative value: never).
+  int64_t row_warp_max = 1024;
 };
 
 struct GeneratedProgram {

@@ -36,6 +36,8 @@ const char *strategy_name(Strategy s) {
   case Strategy::SinglePass: return "single pass (decoupled look-back)";
   case Strategy::SharedHist: return "shared-memory histogram";
   case Strategy::RowBlock: return "one block per element";
+  case Strategy::RowCached: return "one block per element, rows in shared memory";
+  case Strategy::RowWarp: return "one warp per element";
   case Strategy::Chunked: return "chunks";
   case Strategy::Striped: return "striped";
   }
@@ -94,6 +96,13 @@ private:
     return out;
   }
 
+  // RowCached: the map's arrays whose rows are copied into shared memory.
+  std::string cached_arrays(const SegOp &op) const {
+    std::vector<int> as;
+    for (size_t j : op.cached_rows) as.push_back(op.stm->exp.arrays[j]);
+    return vars(as);
+  }
+
   static std::string where(const core::Stm &s) {
     return s.exp.span.valid() ? " (" + s.exp.span.place() + ")" : "";
   }
@@ -130,6 +139,14 @@ private:
     case Guard::Narrow: return "if the sizes fit 32 bits";
     case Guard::RowBlockFit: return fmt::format("if {} >= {}", m, op.row_block_min);
     case Guard::SinglePassFit: return fmt::format("if {} >= {}", n, op.single_pass_min);
+    case Guard::RowWarpFit:
+      return fmt::format("if {} <= {} <= {} and {} >= {}", op.row_block_min, m, op.row_warp_max, n,
+                         kRowWarpMinRows) +
+             (op.warp_copies ? fmt::format(" and the rows of {} have <= {} elements", cached_arrays(op), op.row_warp_max)
+                             : "");
+    case Guard::RowCacheFit:
+      return fmt::format("if {} >= {} and the rows of {} have <= {} elements", m, op.row_block_min,
+                         cached_arrays(op), op.row_cache_max);
     }
     return "?";
   }
@@ -151,6 +168,11 @@ private:
       if (op.elems_per_thread > 1) out += fmt::format(", {} lanes where aligned", op.elems_per_thread);
       break;
     case Strategy::SegRedRows: out += fmt::format(", {} rows loaded at a time", op.unroll); break;
+    case Strategy::RowCached: out += " (" + cached_arrays(op) + ")"; break;
+    case Strategy::RowWarp:
+      out += fmt::format(", {} a block", kRowWarpRows);
+      if (op.warp_copies) out += ", rows in shared memory (" + cached_arrays(op) + ")";
+      break;
     case Strategy::WarpRuns: case Strategy::ReduceThenScan:
       out += fmt::format(", {} elements a thread per tile", op.elems_per_thread);
       break;
@@ -224,7 +246,7 @@ private:
       block(*o.host_body, depth + 2);
     }
     if (!o.block_body.empty()) {
-      line(depth + 1, "each element, in its block (one block per element):");
+      line(depth + 1, "each element, in its block (one block or warp per element):");
       for (const auto &b : o.block_body) op(*b, depth + 2);
     }
     if (!o.body.empty()) {

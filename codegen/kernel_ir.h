@@ -78,6 +78,24 @@ constexpr int64_t kRowBlockUnroll = 4;
 // (GenOptions::scan_single_pass_min, `--scan-single-pass-min=N|off`), else
 // reduce-then-scan.
 constexpr int64_t kScanSinglePassMin = GenOptions{}.scan_single_pass_min;
+// A RowBlock map whose rows its inner operations read more than once also gets a
+// version that reads them from global memory once, into shared memory (Strategy::
+// RowCached, Note [Rows in shared memory] in row_cache.cpp), for rows of at most
+// kRowCacheMaxWidth elements (GenOptions::row_cache_max, `--row-cache-max=N`) and at
+// most kRowCacheBytes of shared memory a block for all its cached rows together.
+constexpr int64_t kRowCacheMaxWidth = GenOptions{}.row_cache_max;
+constexpr int64_t kRowCacheBytes = 32768;
+// A RowBlock map also gets a version that runs a warp per row, kRowWarpRows rows a block
+// (Strategy::RowWarp, Note [A warp per row] in row_block_kernels.cpp), for rows of at
+// most kRowWarpMaxWidth elements (GenOptions::row_warp_max, `--row-warp-max=N`); with
+// its rows copied (as RowCached, a copy per warp), at most kRowCacheBytes of copies a
+// block, and for at least kRowWarpMinRows rows (fewer leave most of the GPU's warps
+// idle, where a block per row gives each row eight times the threads). Its copy reads
+// kRowWarpCopyUnroll elements a thread before it stores them.
+constexpr int64_t kRowWarpMaxWidth = GenOptions{}.row_warp_max;
+constexpr int64_t kRowWarpMinRows = 2048;
+constexpr int64_t kRowWarpRows = kGpuBlockThreads / 32;
+constexpr int64_t kRowWarpCopyUnroll = 8;
 
 // ---- the IR
 
@@ -123,6 +141,10 @@ enum class Strategy : uint8_t {
   RowBlock,    // map whose lambda reduces, scans and maps over its row: one block per
                // element, the inner operations at the block level (Note [One block per
                // row] in row_block_kernels.cpp)
+  RowCached,   // the same with the rows read more than once copied into shared memory
+               // first (Note [Rows in shared memory] in row_cache.cpp)
+  RowWarp,     // the same, a warp per element (Note [A warp per row] in
+               // row_block_kernels.cpp), with the copies when cached_rows is not empty
   // Threads kernels again.
   Chunked,     // reduce and scan of rows: each thread folds a contiguous chunk; inside a
                // RowBlock element, a reduction whose operator may not commute
@@ -141,6 +163,9 @@ enum class Guard : uint8_t {
                  // map kernels] in narrow_index.cpp)
   RowBlockFit,   // the row (SegOp::space[1]) has at least row_block_min elements
   SinglePassFit, // the scan (SegOp::space[0]) has at least single_pass_min elements
+  RowCacheFit,   // RowBlockFit, and the cached rows have at most row_cache_max elements
+  RowWarpFit,    // RowBlockFit, at least kRowWarpMinRows rows, and the row and the
+                 // cached rows have at most row_warp_max elements
 };
 
 // How an update of a reduce_by_index combines into its bin.
@@ -228,6 +253,13 @@ struct SegOp {
   int64_t row_block_min = kRowBlockMinWidth;
   // SinglePass: the guard's threshold.
   int64_t single_pass_min = kScanSinglePassMin;
+  // RowCached: the lambda's parameters (rows) copied into shared memory, and the
+  // longest row the version takes.
+  std::vector<size_t> cached_rows;
+  int64_t row_cache_max = 0;
+  // RowWarp: the longest row it takes, and whether it copies cached_rows.
+  int64_t row_warp_max = 0;
+  bool warp_copies = false;
   const SegOp *block_op(const core::Stm &s) const {
     for (const auto &b : block_body)
       if (b->stm == &s) return b.get();

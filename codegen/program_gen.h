@@ -11,7 +11,7 @@
 // copy, scatter, reduce_by_index). block_kernels.cpp: block-level reduce and scan.
 // scan_kernels.cpp: the single-pass scan (decoupled look-back).
 // row_block_kernels.cpp: one block per element of a map whose lambda reduces, scans and
-// maps over its row.
+// maps over its row; row_cache.cpp: its version with the rows in shared memory.
 //
 // Kernels get their arguments as 8-byte slots: on the GPU as kernel parameters, on the
 // CPU through a pointer (see runtime/device_abi.h). The first slot of every kernel is
@@ -499,13 +499,24 @@ private:
   // out slot [j * blocks + b].
   void segred_rows_body(KernelFn &k, const core::Stm &red, const BlockKernel &bk,
                         const BlockSegments &segs, bool prelude, int64_t unroll);
-  // Strategy::RowBlock, version v of a map (row_block_kernels.cpp, Note [One block per
-  // row]): when the row (op.space[1]) has at least op.row_block_min elements, one block
+  // Strategy::RowBlock or RowCached, version v of a map (row_block_kernels.cpp, Note [One
+  // block per row]): when the row (op.space[1]) has at least op.row_block_min elements
+  // (RowCached: and the cached rows at most op.row_cache_max), one block
   // per element whose threads share the lambda's block-level operations
   // (op.block_body); otherwise version v + 1. The outputs are allocated before.
   void row_block_map(const SegOp &op, size_t v);
-  // The kernel's body: `outs` the map's outputs in the kernel.
-  void row_block_body(KernelFn &k, const SegOp &op, const std::vector<Val> &outs, bool prelude);
+  // The kernel's body: `outs` the map's outputs in the kernel; `cached`: the rows
+  // op.cached_rows are copied (RowCached, RowWarp with copies); `warps`: Strategy::RowWarp.
+  void row_block_body(KernelFn &k, const SegOp &op, const std::vector<Val> &outs, bool prelude, bool cached,
+                      bool warps);
+  // Strategy::RowCached (row_cache.cpp, Note [Rows in shared memory]): copies the rows
+  // op.cached_rows of `rows` (the lambda's parameters in the kernel) into shared memory
+  // (the CPU: the stack), of `bound` elements each, each thread elements tid, tid +
+  // ntid, ... (`unroll` read before they are stored); returns views of the copies. With
+  // `slot` (RowWarp), each array holds `copies` copies and this one is copy `slot`.
+  // The caller's barrier follows before any thread reads them.
+  std::vector<Val> cache_rows(KernelFn &k, const SegOp &op, const std::vector<Val> &rows, Value *tid, Value *ntid,
+                              int64_t bound, int64_t copies, Value *slot, int64_t unroll);
   // Version v of op and those after it: one thread per element or lanes, or the split
   // tiles (split_map_kernel).
   void thread_map_kernel(const SegOp &op, size_t v);

@@ -1,8 +1,9 @@
 // One block per row (see program_gen.h, ProgramGen::row_block_map): the kernel of a
 // map's Strategy::RowBlock version, whose lambda reduces, scans and maps over its row
-// (softmax, layer normalisation, per-row prefix sums, per-row argmax). Each block takes
-// one element of the map; its threads share the lambda's inner operations (the kernel
-// IR's SegOp::block_body, at the block level): reductions through warp shuffles and
+// (softmax, layer normalisation, per-row prefix sums, per-row argmax), and its version
+// of a warp per row (Note [A warp per row]). Each block takes one element of the map;
+// its threads share the lambda's inner operations (the kernel IR's
+// SegOp::block_body, at the block level): reductions through warp shuffles and
 // shared memory, maps and scans striped over the threads, so that a warp's loads and
 // stores are coalesced.
 //
@@ -49,6 +50,30 @@
 // On the CPU device a block has one thread (ntid = 1): the same kernel, without
 // shuffles and shared memory (a reduction's result is its one thread's fold; a scan
 // takes one element a tile), so that CI runs the statements' order and checks.
+//
+// Note [A warp per row]
+// ~~~~~~~~~~~~~~~~~~~~~
+// A block per row keeps few rows in flight: softmax's kernel holds 40-48 registers, so
+// an SM runs five or six blocks, six rows of 4 KB whose loads are all issued at the
+// start of each row and none while its reductions run (on the H100 softmax's 512 MB of
+// rows read once and written took 0.339 ms: 1.5 TB/s of 3.35). The version before it
+// for rows of at most kRowWarpMaxWidth elements (1024; GenOptions::row_warp_max,
+// `--row-warp-max=N`; Guard::RowWarpFit, Strategy::RowWarp), when there are at least
+// kRowWarpMinRows (2048) rows (with fewer, most of the GPU's warps would idle, where a
+// block per row gives each row eight times the threads; a guess to measure), runs a
+// warp per row, kRowWarpRows = 8 rows a block: warp w of block b takes row b * 8 + w
+// and its lanes are the threads of a block of 32 for everything above (ntid = 32: one
+// warp, so a reduction's warp values are one; a scan's tiles are 32 elements). Its
+// barriers are the warp's: bar.warp.sync (which orders the lanes' shared-memory
+// accesses), then vote.sync.any over the `failed` flags, where the block had
+// bar.red.or; a warp whose row failed leaves alone, as the block did, since no barrier
+// of the whole block follows the prelude (a warp past the last row leaves there too).
+// Each warp has its own slots of the shared arrays (a reduction's one, a scan's two, at
+// its index in the block) and, when rows are copied (Note [Rows in shared memory] in
+// row_cache.cpp), its own copy: 8 copies a block, so a copy has at most kRowCacheBytes
+// / 8 bytes (1024 f32), read kRowWarpCopyUnroll (8) loads at a time. Longer rows and
+// fewer rows take the block versions. On the CPU device (one thread a block, one row a
+// block) the kernel is the block's.
 #include "codegen/program_gen.h"
 
 #include <fmt/format.h>
@@ -115,8 +140,19 @@ void ProgramGen::row_block_map(const SegOp &op, size_t v) {
   BasicBlock *other = BasicBlock::Create(c, "row_block.other", h.function());
   BasicBlock *join = BasicBlock::Create(c, "row_block.done", h.function());
   // (A grid has at most 2^31 - 1 blocks.)
-  hb.CreateCondBr(hb.CreateAnd(hb.CreateICmpSGE(m, h.i64(op.row_block_min)), hb.CreateICmpSLT(n, h.i64(INT32_MAX))),
-                  blocks, other);
+  Value *fits = hb.CreateAnd(hb.CreateICmpSGE(m, h.i64(op.row_block_min)), hb.CreateICmpSLT(n, h.i64(INT32_MAX)));
+  // RowWarp: the row fits a warp (Note [A warp per row]); RowCached and RowWarp with
+  // copies: every cached row fits its copy (Note [Rows in shared memory]).
+  bool warps = ver.strategy == Strategy::RowWarp;
+  bool cached = ver.strategy == Strategy::RowCached || (warps && op.warp_copies);
+  int64_t bound = warps ? op.row_warp_max : op.row_cache_max;
+  if (warps)
+    fits = hb.CreateAnd(fits, hb.CreateAnd(hb.CreateICmpSLE(m, h.i64(bound)),
+                                           hb.CreateICmpSGE(n, h.i64(kRowWarpMinRows))));
+  if (cached)
+    for (size_t j : op.cached_rows)
+      fits = hb.CreateAnd(fits, hb.CreateICmpSLE(h.lookup(e.arrays[j]).dims[1], h.i64(bound)));
+  hb.CreateCondBr(fits, blocks, other);
   hb.SetInsertPoint(blocks);
   SlotList sl;
   for (int f : lambda_free_vars(p_, l)) add_input(sl, f);
@@ -128,8 +164,10 @@ void ProgramGen::row_block_map(const SegOp &op, size_t v) {
   bind_kernel_args(k, sl);
   std::vector<Val> outs;
   for (size_t j = 0; j < s.pat.size(); j++) outs.push_back(k.g->lookup(sl.args[first_out + j].var));
-  row_block_body(k, op, outs, kr.prelude);
-  emit_launch(id, n, sl);
+  row_block_body(k, op, outs, kr.prelude, cached, warps);
+  // (RowWarp: kRowWarpRows rows a block on the GPU.)
+  int64_t per_block = warps && gpu() ? kRowWarpRows : 1;
+  emit_launch(id, hb.CreateUDiv(hb.CreateAdd(n, h.i64(per_block - 1)), h.i64(per_block)), sl);
   hb.CreateBr(join);
   hb.SetInsertPoint(other);
   thread_map_kernel(op, v + 1);
@@ -137,7 +175,8 @@ void ProgramGen::row_block_map(const SegOp &op, size_t v) {
   hb.SetInsertPoint(join);
 }
 
-void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<Val> &outs, bool prelude) {
+void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<Val> &outs, bool prelude,
+                                bool cached, bool warps) {
   const core::Stm &s = *op.stm;
   const core::Exp &e = s.exp;
   const core::Lambda &l = *e.lambda;
@@ -152,6 +191,24 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
   BlockIds ids = begin_blocks(k);
   Value *row = ids.block, *tid = ids.tid, *ntid = ids.ntid;
   block_prelude(k, tid, prelude);
+  // RowWarp on the GPU (Note [A warp per row]): warp w of block b takes row b *
+  // kRowWarpRows + w, its lanes as the threads of a block of 32; `wslot` is its index
+  // in the block, which picks its slots of the shared arrays.
+  bool warp_rows = warps && gpu();
+  Value *wslot = nullptr;
+  if (warp_rows) {
+    wslot = b.CreateLShr(tid, 5);
+    row = b.CreateAdd(b.CreateMul(row, b.getInt64(kRowWarpRows)), wslot);
+    tid = b.CreateAnd(tid, b.getInt64(kWarp - 1));
+    ntid = b.getInt64(kWarp);
+    // (A warp past the last row leaves: no barrier of the whole block follows.)
+    BasicBlock *work = BasicBlock::Create(c, "row.warp.work", f);
+    b.CreateCondBr(b.CreateICmpSLT(row, outs[0].dims[0]), work, ids.after);
+    b.SetInsertPoint(work);
+  }
+  // The slot of a reduction's shared array for warp `w` of the row (RowWarp: the warp's
+  // own, at its index in the block).
+  auto slot_of = [&](Value *w) { return warp_rows ? b.CreateAdd(wslot, w) : w; };
   AllocaInst *failed = g.entry_alloca(b.getInt1Ty());
   b.CreateStore(b.getFalse(), failed);
   Value *lane = gpu() ? b.CreateAnd(tid, b.getInt64(kWarp - 1)) : nullptr;
@@ -211,7 +268,11 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
   // which one did leaves.
   auto sync_or_leave = [&](bool barrier) {
     Value *any = b.CreateLoad(b.getInt1Ty(), failed);
-    if (gpu() && barrier) {
+    if (gpu() && barrier && warp_rows) {
+      // (The warp's barrier orders its lanes' memory accesses, then the vote.)
+      b.CreateCall(Intrinsic::getDeclaration(&km, Intrinsic::nvvm_bar_warp_sync), {b.getInt32(0xffffffffu)});
+      any = b.CreateCall(Intrinsic::getDeclaration(&km, Intrinsic::nvvm_vote_any_sync), {b.getInt32(0xffffffffu), any});
+    } else if (gpu() && barrier) {
       Function *bar_or = Intrinsic::getDeclaration(&km, Intrinsic::nvvm_barrier0_or);
       any = b.CreateICmpNE(b.CreateCall(bar_or, {b.CreateZExt(any, b.getInt32Ty())}), b.getInt32(0));
     }
@@ -249,6 +310,17 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
     for (auto &[v, x] : vals) g.bind(v, x);
     begin_segment();
   };
+  // RowCached: the rows read more than once copied first, then read from the copies
+  // only (Note [Rows in shared memory] in row_cache.cpp).
+  if (cached) {
+    std::vector<Val> copies = cache_rows(k, op, rows, tid, ntid, warps ? op.row_warp_max : op.row_cache_max,
+                                         warp_rows ? kRowWarpRows : 1, wslot,
+                                         warp_rows ? kRowWarpCopyUnroll : kRowBlockUnroll);
+    // (Every thread reads the copies.)
+    end_segment(true);
+    for (size_t j = 0; j < copies.size(); j++) g.bind(l.params[op.cached_rows[j]], copies[j]);
+    g.invariant_loads = false;
+  }
   // `work` in a thread whose failure goes on to `cont` (the shuffles' operator).
   auto go_on_failing = [&](const std::function<void()> &work) {
     BasicBlock *cont = BasicBlock::Create(c, "row.op.done", f);
@@ -357,14 +429,15 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
     Value *shared = shared_array(kc, kGpuBlockThreads / kWarp);
     g.when(b.CreateICmpEQ(lane, b.getInt64(0)), [&] {
       std::vector<Val> r = load_all(acc, ts);
-      for (size_t j = 0; j < kc; j++) b.CreateStore(g.ops().to_slot(ts[j], r[j].scalar), shared_at(shared, kc, warp, j));
+      for (size_t j = 0; j < kc; j++)
+        b.CreateStore(g.ops().to_slot(ts[j], r[j].scalar), shared_at(shared, kc, slot_of(warp), j));
     });
     end_segment(true);
     // Every thread folds the warps' values in order (the same result everywhere).
     auto warp_value = [&](Value *wi) {
       std::vector<Val> x;
       for (size_t j = 0; j < kc; j++)
-        x.push_back(Val{g.ops().from_slot(ts[j], b.CreateLoad(i64, shared_at(shared, kc, wi, j))), nullptr, {}, {}});
+        x.push_back(Val{g.ops().from_slot(ts[j], b.CreateLoad(i64, shared_at(shared, kc, slot_of(wi), j))), nullptr, {}, {}});
       return x;
     };
     store_all(acc, warp_value(b.getInt64(0)));
@@ -464,6 +537,8 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
         }
         // (Tiles alternate between the two halves of `shared`.)
         Value *slot0 = b.CreateMul(b.getInt64(u & 1), nwarps);
+        // (RowWarp: two slots a warp.)
+        if (warp_rows) slot0 = b.CreateAdd(b.CreateMul(wslot, b.getInt64(2)), slot0);
         g.when(b.CreateICmpEQ(lane, b.getInt64(kWarp - 1)), [&] {
           std::vector<Val> r = load_all(x, ts);
           for (size_t j = 0; j < kc; j++)

@@ -159,7 +159,8 @@ ProgramGen::MapSlots ProgramGen::add_map_slots(const SegOp &op, Value *n, Value 
 void ProgramGen::thread_map_kernel(const SegOp &op, size_t v) {
   const Version &ver = op.versions[v];
   if (ver.strategy == Strategy::SplitTiles) return split_map_kernel(op, v);
-  if (ver.strategy == Strategy::RowBlock) return row_block_map(op, v);
+  if (ver.strategy == Strategy::RowBlock || ver.strategy == Strategy::RowCached || ver.strategy == Strategy::RowWarp)
+    return row_block_map(op, v);
   const core::Stm &s = *op.stm;
   const core::Exp &e = s.exp;
   const Kernel &kr = ver.kernels[0];

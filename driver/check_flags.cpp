@@ -30,6 +30,8 @@ codegen::CompileOptions CheckFlags::compile_options() const {
                                                           : Loads::Predicated;
   co.gen.row_block_min = row_block_min;
   co.gen.scan_single_pass_min = scan_single_pass_min;
+  co.gen.row_cache_max = row_cache_max;
+  co.gen.row_warp_max = row_warp_max;
   return co;
 }
 
@@ -91,6 +93,14 @@ bool match_check_flag(const std::vector<std::string> &args, size_t &i, CheckFlag
   }
   if (match_option(args, i, {"--scan-single-pass-min"}, value)) {
     flags.scan_single_pass_min = value == "off" ? -1 : parse_whole_number("--scan-single-pass-min", value);
+    return true;
+  }
+  if (match_option(args, i, {"--row-cache-max"}, value)) {
+    flags.row_cache_max = value == "off" ? -1 : parse_whole_number("--row-cache-max", value);
+    return true;
+  }
+  if (match_option(args, i, {"--row-warp-max"}, value)) {
+    flags.row_warp_max = value == "off" ? -1 : parse_whole_number("--row-warp-max", value);
     return true;
   }
   if (match_option(args, i, {"--dump-after"}, value)) {

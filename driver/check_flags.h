@@ -22,6 +22,8 @@ struct CheckFlags {
   std::string deferred_loads = "predicated"; // --deferred-loads=predicated|select|for-loops
   int64_t row_block_min = codegen::GenOptions{}.row_block_min; // --row-block-min=N|off
   int64_t scan_single_pass_min = codegen::GenOptions{}.scan_single_pass_min; // --scan-single-pass-min=N|off
+  int64_t row_cache_max = codegen::GenOptions{}.row_cache_max; // --row-cache-max=N|off
+  int64_t row_warp_max = codegen::GenOptions{}.row_warp_max;   // --row-warp-max=N|off
   std::vector<std::string> dump_after; // --dump-after=PASS (repeatable)
 
   // The compile options these flags ask for (dumps go to stderr).
@@ -67,6 +69,15 @@ void print_check_report(const Program &program, const CheckFlags &flags, std::FI
   "                      look-back) when it has at least N elements (default 1; a\n"  \
   "                      guard tested at run time), else reduce-then-scan; off:\n"    \
   "                      always reduce-then-scan (docs/CODEGEN.md)\n"                 \
+  "  --row-cache-max=N|off  one block per row reads a row read more than once from\n"  \
+  "                      global memory once, into shared memory, when the rows have\n"  \
+  "                      at most N elements (default 4096; at most 32 KB a block; a\n"  \
+  "                      guard tested at run time); off: never (docs/CODEGEN.md)\n"     \
+  "  --row-warp-max=N|off  one block per row runs a warp per row instead, eight rows a\n" \
+  "                      block, when the rows have at most N elements (default 1024;\n" \
+  "                      with rows copied, at most 32 KB of copies a block) and there\n" \
+  "                      are at least 2048 rows (a guard tested at run time); off:\n"  \
+  "                      never (docs/CODEGEN.md)\n"                                      \
   "\n"                                                                                     \
   "Checks (docs/CHECKS.md):\n"                                                             \
   "  --unsafe            no checks at all (the interpreter still reports the failures\n"   \

@@ -659,6 +659,10 @@ std::string variant_name(const CheckFlags &f) {
   if (f.scan_single_pass_min != codegen::GenOptions{}.scan_single_pass_min)
     parts.push_back("--scan-single-pass-min=" +
                     (f.scan_single_pass_min < 0 ? std::string("off") : std::to_string(f.scan_single_pass_min)));
+  if (f.row_cache_max != codegen::GenOptions{}.row_cache_max)
+    parts.push_back("--row-cache-max=" + (f.row_cache_max < 0 ? std::string("off") : std::to_string(f.row_cache_max)));
+  if (f.row_warp_max != codegen::GenOptions{}.row_warp_max)
+    parts.push_back("--row-warp-max=" + (f.row_warp_max < 0 ? std::string("off") : std::to_string(f.row_warp_max)));
   if (f.report) parts.push_back("--report-checks");
   for (const std::string &d : f.dump_after) parts.push_back("--dump-after=" + d);
   std::string out;

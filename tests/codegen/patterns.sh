@@ -800,7 +800,7 @@ emit k_softmax kernels <<<"$softmax_program"
 count "$tmp/k_softmax.kernels" '^    if xss_n1_1 >= 64: one block per element$' 1
 count "$tmp/k_softmax.kernels" '^      kernel row_block: xss_n0_0 blocks of 256 threads$' 1
 count "$tmp/k_softmax.kernels" '^    otherwise: one thread per element$' 1
-count "$tmp/k_softmax.kernels" '^    each element, in its block \(one block per element\):$' 1
+count "$tmp/k_softmax.kernels" '^    each element, in its block \(one block or warp per element\):$' 1
 count "$tmp/k_softmax.kernels" '^      reduce_[0-9]+ = segred\(block\) \[xss_n1_1\] comm: striped' 2
 count "$tmp/k_softmax.kernels" '^      map_[0-9]+ = segmap\(block\) \[xss_n1_1\]: fused' 1
 count "$tmp/k_softmax.kernels" '^      map_[0-9]+ = segmap\(block\) \[xss_n1_1\]: striped' 1
@@ -830,6 +830,64 @@ awk '/^\.visible \.entry kerb_kernel_[0-9]+_row_block\(/ { p = 1 } /^\.visible \
   "$tmp/rowscan.ptx" >"$tmp/rowscan.ptx.rb"
 count "$tmp/rowscan.ptx.rb" 'shfl\.sync\.up\.b32' 20
 count "$tmp/rowscan.ptx.rb" 'bar\.red\.or\.pred' 4
+# Rows in shared memory (Note [Rows in shared memory] in codegen/row_cache.cpp): softmax's
+# row, which three inner operations read, gets a version before the plain one that
+# copies it into shared memory, its only global loads (read-only), each stored into the
+# copy; then a barrier more (three) and every other read from shared memory. With
+# --row-cache-max=off, or for a row read once (a prefix sum), no such version; two rows
+# of 8 bytes fit 2048 elements each in 32 KB.
+emit k_softmax_cached kernels <<<"$softmax_program"
+count "$tmp/k_softmax_cached.kernels" '^    if xss_n1_1 >= 64 and the rows of xss_[0-9]+ have <= 4096 elements: one block per element, rows in shared memory \(xss_[0-9]+\)$' 1
+count "$tmp/k_softmax_cached.kernels" '^      kernel row_cache: xss_n0_0 blocks of 256 threads$' 1
+count "$tmp/k_softmax_cached.kernels" '^    if xss_n1_1 >= 64: one block per element$' 1
+emit k_softmax_nocache kernels --row-cache-max=off <<<"$softmax_program"
+count "$tmp/k_softmax_nocache.kernels" 'row_cache|shared memory' 0
+count "$tmp/k_softmax_nocache.kernels" '^    if xss_n1_1 >= 64: one block per element$' 1
+emit k_softmax_cache1000 kernels --row-cache-max=1000 <<<"$softmax_program"
+count "$tmp/k_softmax_cache1000.kernels" 'have <= 1000 elements: one block per element, rows in shared memory' 1
+emit k_rowscan kernels <<'P'
+entry main [n][m] (xss: [n][m]i32) : [n][m]i32 = map (\row -> scan (+) 0 row) xss
+P
+count "$tmp/k_rowscan.kernels" 'row_cache|shared memory' 0
+emit k_pair kernels <<'P'
+entry main [n][m] (xss: [n][m]i64) (yss: [n][m]f64) : [n][m]f64 =
+  map2 (\xs ys -> let s = reduce (+) 0 (map2 (\x y -> f64.i64 x * y) xs ys)
+                  in map2 (\x y -> f64.i64 x + y / s) xs ys) xss yss
+P
+count "$tmp/k_pair.kernels" 'the rows of xss_[0-9]+, yss_[0-9]+ have <= 2048 elements' 1
+awk '/^\.visible \.entry kerb_kernel_[0-9]+_row_cache\(/ { p = 1 } /^\.visible \.entry kerb_kernel_[0-9]+_row_block\(/ { p = 0 } p' \
+  "$tmp/softmax.ptx" >"$tmp/softmax.ptx.rc"
+at_least "$tmp/softmax.ptx.rc" 'ld\.global\.nc\.f32' 1
+count "$tmp/softmax.ptx.rc" 'ld\.global\.f32' 0
+count "$tmp/softmax.ptx.rc" 'st\.shared\.f32' "$(grep -cE 'ld\.global' "$tmp/softmax.ptx.rc")"
+at_least "$tmp/softmax.ptx.rc" 'ld\.shared\.f32' 3
+count "$tmp/softmax.ptx.rc" 'bar\.red\.or\.pred' 3
+count "$tmp/softmax.ptx.rc" 'shfl\.sync\.down\.b32' 10
+# A warp per row (Note [A warp per row] in codegen/row_block_kernels.cpp): before both,
+# for rows of at most 1024 (256 for two 8-byte rows copied per warp, eight warps a
+# block) and at least 2048 rows; its barriers are the warp's (bar.warp.sync, then vote.sync.any where the
+# block has bar.red.or), none of the block's; its copy reads eight at a time.
+count "$tmp/k_softmax_cached.kernels" '^    if 64 <= xss_n1_1 <= 1024 and xss_n0_0 >= 2048 and the rows of xss_[0-9]+ have <= 1024 elements: one warp per element, 8 a block, rows in shared memory \(xss_[0-9]+\)$' 1
+count "$tmp/k_softmax_cached.kernels" '^      kernel row_warp: ceil\(xss_n0_0 / 8\) blocks of 256 threads$' 1
+count "$tmp/k_softmax_nocache.kernels" '^    if 64 <= xss_n1_1 <= 1024 and xss_n0_0 >= 2048: one warp per element, 8 a block$' 1
+count "$tmp/k_rowscan.kernels" '^    if 64 <= xss_n1_1 <= 1024 and xss_n0_0 >= 2048: one warp per element, 8 a block$' 1
+count "$tmp/k_pair.kernels" 'if 64 <= xss_n1_1 <= 256 and xss_n0_0 >= 2048 and the rows of xss_[0-9]+, yss_[0-9]+ have <= 256 elements: one warp' 1
+emit k_softmax_nowarp kernels --row-warp-max=off <<<"$softmax_program"
+count "$tmp/k_softmax_nowarp.kernels" 'row_warp|one warp' 0
+count "$tmp/k_softmax_nowarp.kernels" 'kernel row_cache' 1
+awk '/^\.visible \.entry kerb_kernel_[0-9]+_row_warp\(/ { p = 1 } /^\.visible \.entry kerb_kernel_[0-9]+_row_cache\(/ { p = 0 } p' \
+  "$tmp/softmax.ptx" >"$tmp/softmax.ptx.rw"
+count "$tmp/softmax.ptx.rw" 'bar\.red|bar\.sync|barrier\.sync' 0
+count "$tmp/softmax.ptx.rw" 'bar\.warp\.sync' 3
+count "$tmp/softmax.ptx.rw" 'vote\.sync\.any\.pred' 3
+count "$tmp/softmax.ptx.rw" 'shfl\.sync\.down\.b32' 10
+at_least "$tmp/softmax.ptx.rw" 'ld\.global\.nc\.f32' 8
+count "$tmp/softmax.ptx.rw" 'st\.shared\.f32' "$(grep -cE 'ld\.global' "$tmp/softmax.ptx.rw")"
+awk '/^\.visible \.entry kerb_kernel_[0-9]+_row_warp\(/ { p = 1 } /^\.visible \.entry kerb_kernel_[0-9]+_row_block\(/ { p = 0 } p' \
+  "$tmp/rowscan.ptx" >"$tmp/rowscan.ptx.rw"
+count "$tmp/rowscan.ptx.rw" 'shfl\.sync\.up\.b32' 20
+count "$tmp/rowscan.ptx.rw" 'vote\.sync\.any\.pred' 4
+count "$tmp/rowscan.ptx.rw" 'bar\.red|bar\.sync|barrier\.sync' 0
 
 echo "$checks checks, $failures failed"
 [ "$failures" -eq 0 ]
