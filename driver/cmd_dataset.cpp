@@ -1,6 +1,7 @@
 // `kerb dataset PROG [-e ENTRY] [--size N] [--size-of NAME=N]... [--seed S] [-o FILE]`:
 // prints random arguments for an entry point, made from its parameter types
 // (driver/random_inputs.h), in the form `kerb run --input` reads.
+#include "compiler/interpreter.h"
 #include "driver/cli.h"
 #include "driver/commands.h"
 #include "driver/frontend.h"
@@ -81,6 +82,16 @@ int run_dataset(const std::vector<std::string> &args) {
   if (!fr.program) return report_frontend_failure(fr);
   const FunDef *entry = find_entry(*fr.program, entry_name);
   if (!entry) throw InputError(fmt::format("'{}' has no entry point '{}'", prog, entry_name));
+  // A size named by a top-level constant (no parameters, an integer) is its value, as
+  // the interpreter computes it.
+  const Program &program = *fr.program;
+  opts.constant = [&program](const std::string &name) -> std::optional<int64_t> {
+    const FunDef *f = program.find(name);
+    if (!f || !f->params.empty() || f->is_entry || !f->ret_type.is_prim() || !is_int(f->ret_type.prim)) return std::nullopt;
+    RunResult r = interpret(program, name, {});
+    if (!r.ok || r.results.size() != 1 || r.results[0].kind != Value::Prim) return std::nullopt;
+    return r.results[0].prim.as_i64();
+  };
   std::vector<Value> values = random_entry_inputs(*entry, opts);
 
   std::string text;

@@ -21,7 +21,10 @@ namespace {
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~
 // The values aim at runs that exercise the program rather than fail at once, without
 // knowing what a parameter means:
-// - every size variable is opts.size long (or its --size-of value), so that two
+// - a size that names a top-level constant of the program has the constant's value
+//   (a field's number of limbs, a permutation's width: entry points of libraries with
+//   modules take arrays of such sizes);
+// - every other size variable is opts.size long (or its --size-of value), so that two
 //   parameters of one size agree, and so do arrays whose sizes a program equates by a
 //   coercion (`xs :> [n]t`) without saying so in its types;
 // - integer array elements are uniform in [0, size), clipped to the type's largest
@@ -51,7 +54,8 @@ public:
       n = eval_size_expr(d.name, [this](std::string_view name) -> std::optional<int64_t> {
         auto it = sizes_.find(std::string(name));
         if (it != sizes_.end()) return it->second;
-        return sizes_[std::string(name)] = opts_.size;
+        std::optional<int64_t> c = opts_.constant ? opts_.constant(std::string(name)) : std::nullopt;
+        return sizes_[std::string(name)] = c ? *c : opts_.size;
       });
     if (!n) throw InputError(fmt::format("cannot choose a value for the size '{}'", d.name));
     if (*n < 0) throw InputError(fmt::format("the size '{}' would be {}", d.str(), *n));

@@ -11,7 +11,9 @@
 #include "runtime/value.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,9 @@ struct RandomInputOptions {
   int64_t size = 16;                    // the length of every size variable ...
   std::map<std::string, int64_t> sizes; // ... except these (--size-of n=K)
   uint64_t seed = 0;
+  // The value of a size that names a top-level constant of the program (a library's
+  // `LIMBS`, a module's `width`), if it is one: such sizes are not free.
+  std::function<std::optional<int64_t>(const std::string &)> constant;
 };
 
 // The arguments of `entry`, flattened (one value per input slot, entry_io.h), made from

@@ -435,7 +435,8 @@ run 1 '576460752303423488i64' run "$tmp/huge.fut" --device interp; has err 'the 
 ds=$dir/dataset.fut
 run 0 '' check "$ds" --entries
 is out 'main: i64 -> [n][m]f32 -> [m * 2]i32 -> [3]u8 -> (bool, [n]i64) -> (i32, f64) -> [k]i16 -> [m](i8, u64) -> i64
-none: i32'
+none: i32
+fixed: [width]i32 -> [width][2]f32 -> i64'
 run 2 '' check "$ds" --entries --emit=ast;  has err '--entries and --emit cannot be used together'
 run 0 '' dataset "$ds" --size 4 --size-of m=2 --seed 3 -o "$tmp/ds.in"
 run 0 '' dataset "$ds" --size 4 --size-of m=2 --seed 3
@@ -463,6 +464,9 @@ run 0 '' dataset "$ds" --size 4 --seed 4
 checks=$((checks + 1))
 cmp -s "$tmp/ds.in" "$tmp/out" && { echo "FAIL: kerb dataset: another seed gave the same values"; failures=$((failures + 1)); }
 run 0 '' dataset "$ds" -e none;            is out ''
+run 0 '' dataset "$ds" -e fixed --size 3
+checks=$((checks + 1))
+[ "$(grep -o 'i32' <<<"$out" | wc -l)" = 5 ] || { echo "FAIL: kerb dataset -e fixed: a constant's size: $out"; failures=$((failures + 1)); }
 run 2 '' dataset "$ds" --size-of q=3;      has err "entry 'main' has no size 'q'"
 run 2 '' dataset "$ds" --size-of m;        has err "--size-of needs NAME=N"
 run 2 '' dataset "$ds" --size -1;          has err "--size needs a whole number >= 0"

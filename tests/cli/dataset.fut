@@ -6,3 +6,7 @@ entry main [n] [m] (k: i64) (xs: [n][m]f32) (ys: [m * 2]i32) (c: [3]u8) (p: (boo
   n + m + k + i64.i32 r.a * 0 + length ys + length c + length p.1 + length zs + length ps
 
 entry none : i32 = 7
+
+-- A size named by a top-level constant has the constant's value (5), not --size.
+def width : i64 = 2 + 3
+entry fixed (xs: [width]i32) (ys: [width][2]f32) : i64 = length xs + length ys
