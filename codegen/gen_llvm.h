@@ -45,6 +45,10 @@ struct GenOptions {
   // the row has at least this many elements (Strategy::RowBlock; the command line's
   // --row-block-min=N; a negative value: never).
   int64_t row_block_min = 64;
+  // A map over n x p whose element reduces a map over k reading arrays at [i, k] and
+  // [k, j] runs in block and register tiles when n and p are at least this (Strategy::
+  // BlockTiled; the command line's --block-tile-min=N; a negative value: never).
+  int64_t block_tile_min = 32;
 };
 
 struct GeneratedProgram {

@@ -35,6 +35,7 @@ const char *strategy_name(Strategy s) {
   case Strategy::ReduceThenScan: return "reduce-then-scan";
   case Strategy::SharedHist: return "shared-memory histogram";
   case Strategy::RowBlock: return "one block per element";
+  case Strategy::BlockTiled: return "block and register tiles";
   case Strategy::Chunked: return "chunks";
   case Strategy::Striped: return "striped";
   }
@@ -128,6 +129,12 @@ private:
     case Guard::SplitPositive: return "if " + sub(op.split_p) + " > 0";
     case Guard::Narrow: return "if the sizes fit 32 bits";
     case Guard::RowBlockFit: return fmt::format("if {} >= {}", m, op.row_block_min);
+    case Guard::BlockTileFit: {
+      // (A map over iota (n * p) split by p: ceil(n / p) rows.)
+      std::string p = op.tiled->flat >= 0 ? sub(op.split_p) : m;
+      if (op.tiled->flat >= 0) n = "ceil(" + n + " / " + p + ")";
+      return fmt::format("if {} >= {} and {} >= {}", n, op.tiled->min, p, op.tiled->min);
+    }
     }
     return "?";
   }
@@ -149,6 +156,17 @@ private:
       if (op.elems_per_thread > 1) out += fmt::format(", {} lanes where aligned", op.elems_per_thread);
       break;
     case Strategy::SegRedRows: out += fmt::format(", {} rows loaded at a time", op.unroll); break;
+    case Strategy::BlockTiled: {
+      int64_t t = kBlockTileThreads * kBlockTileReg;
+      out += fmt::format(" ({} x {} a block, {} x {} a thread, k-tiles of {}; reads", t, t, kBlockTileReg,
+                         kBlockTileReg, kBlockTileK);
+      const TiledDot &d = *op.tiled;
+      for (size_t r = 0; r < d.reads.size(); r++)
+        out += fmt::format("{} {}[{}]", r ? "," : "", p_.var(d.reads[r].array).name,
+                           d.reads[r].k_first ? (d.reads[r].col ? "k, j" : "k, i") : (d.reads[r].col ? "j, k" : "i, k"));
+      out += ")";
+      break;
+    }
     case Strategy::WarpRuns: case Strategy::ReduceThenScan:
       out += fmt::format(", {} elements a thread per tile", op.elems_per_thread);
       break;

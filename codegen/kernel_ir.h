@@ -73,6 +73,22 @@ constexpr int64_t kRowBlockMinWidth = GenOptions{}.row_block_min;
 // Inside a RowBlock element, a thread reads this many elements of a striped map or
 // reduction before it uses them (loads in flight).
 constexpr int64_t kRowBlockUnroll = 4;
+// Block and register tiling of map-map-reduce (Strategy::BlockTiled, Note [Block and
+// register tiling] in tiled_kernels.cpp): on the GPU a block of kBlockTileThreads x
+// kBlockTileThreads threads (256) computes a tile of (kBlockTileThreads * kBlockTileReg)^2
+// outputs (128 x 128), each thread kBlockTileReg x kBlockTileReg of them in registers,
+// walking the reduction in k-tiles of kBlockTileK staged in shared memory, whose rows are
+// kBlockTilePad elements longer than the tile (banks). The CPU device emulates
+// kBlockTileCpuThreads x kBlockTileCpuThreads threads (16 x 16 outputs a block). The
+// version runs when the output has at least GenOptions::block_tile_min rows and columns
+// (`--block-tile-min=N`); the map's lambda reads at most kBlockTileMaxReads arrays.
+constexpr int64_t kBlockTileThreads = 16;
+constexpr int64_t kBlockTileCpuThreads = 2;
+constexpr int64_t kBlockTileReg = 8;
+constexpr int64_t kBlockTileK = 8;
+constexpr int64_t kBlockTilePad = 4;
+constexpr int64_t kBlockTileMaxReads = 4;
+constexpr int64_t kBlockTileMin = GenOptions{}.block_tile_min;
 
 // ---- the IR
 
@@ -115,6 +131,9 @@ enum class Strategy : uint8_t {
   RowBlock,    // map whose lambda reduces, scans and maps over its row: one block per
                // element, the inner operations at the block level (Note [One block per
                // row] in row_block_kernels.cpp)
+  BlockTiled,  // map over n x p whose element reduces a map over k that reads arrays at
+               // [i, k] and [k, j] (matrix product): block and register tiles (Note
+               // [Block and register tiling] in tiled_kernels.cpp; SegOp::tiled)
   // Threads kernels again.
   Chunked,     // reduce and scan of rows: each thread folds a contiguous chunk; inside a
                // RowBlock element, a reduction whose operator may not commute
@@ -132,6 +151,7 @@ enum class Guard : uint8_t {
   Narrow,        // every size, scalar and extent fits 32-bit arithmetic (Note [32-bit
                  // map kernels] in narrow_index.cpp)
   RowBlockFit,   // the row (SegOp::space[1]) has at least row_block_min elements
+  BlockTileFit,  // the output has at least SegOp::tiled->min rows and columns
 };
 
 // How an update of a reduce_by_index combines into its bin.
@@ -157,6 +177,29 @@ struct Version {
 
 struct SegOp;
 struct HostItem;
+
+// Strategy::BlockTiled: what the element of a map over n x p computes (the element's
+// body ends in `iota m`, a map over it, and a reduction of that map, which is the
+// element's result) and what that map's lambda reads (extract_kernels.cpp, Note [Matrix
+// products]).
+struct TiledRead {
+  int array = -1;        // a two-dimensional array bound on the host
+  bool col = false;      // indexed by the output's column and k (else its row and k)
+  bool k_first = false;  // indexed [k, i] / [k, j] (else [i, k] / [j, k])
+};
+struct TiledDot {
+  const core::Stm *iota = nullptr, *map = nullptr, *red = nullptr;
+  // The variables that hold the output's row and column (nested maps: the lambdas'
+  // parameters; a map over iota (n * p): t / p and t % p), and, for the latter, t.
+  std::vector<int> rows, cols;
+  int flat = -1;
+  std::vector<TiledRead> reads;
+  // The Index statements of the map's lambda: which read each is.
+  std::map<const core::Stm *, size_t> read_of;
+  // Asserts of host values in the lambdas (the sizes' checks), made first.
+  std::vector<const core::Stm *> asserts;
+  int64_t min = kBlockTileMin; // the guard's threshold
+};
 
 // Host code: the items of a body, in order.
 struct HostBlock {
@@ -217,6 +260,8 @@ struct SegOp {
   // (Striped, Chunked) or computed where read (Fused), and the guard's threshold.
   std::vector<std::unique_ptr<SegOp>> block_body;
   int64_t row_block_min = kRowBlockMinWidth;
+  // BlockTiled: the element's dot product.
+  std::unique_ptr<TiledDot> tiled;
   const SegOp *block_op(const core::Stm &s) const {
     for (const auto &b : block_body)
       if (b->stm == &s) return b.get();

@@ -29,6 +29,7 @@ codegen::CompileOptions CheckFlags::compile_options() const {
                           : deferred_loads == "for-loops" ? Loads::ForLoops
                                                           : Loads::Predicated;
   co.gen.row_block_min = row_block_min;
+  co.gen.block_tile_min = block_tile_min;
   return co;
 }
 
@@ -86,6 +87,10 @@ bool match_check_flag(const std::vector<std::string> &args, size_t &i, CheckFlag
       return true;
     }
     flags.row_block_min = parse_whole_number("--row-block-min", value);
+    return true;
+  }
+  if (match_option(args, i, {"--block-tile-min"}, value)) {
+    flags.block_tile_min = value == "off" ? -1 : parse_whole_number("--block-tile-min", value);
     return true;
   }
   if (match_option(args, i, {"--dump-after"}, value)) {

@@ -21,6 +21,7 @@ struct CheckFlags {
   bool deferred = true;       // --deferred-checks=on|off
   std::string deferred_loads = "predicated"; // --deferred-loads=predicated|select|for-loops
   int64_t row_block_min = codegen::GenOptions{}.row_block_min; // --row-block-min=N|off
+  int64_t block_tile_min = codegen::GenOptions{}.block_tile_min; // --block-tile-min=N|off
   std::vector<std::string> dump_after; // --dump-after=PASS (repeatable)
 
   // The compile options these flags ask for (dumps go to stderr).
@@ -62,6 +63,10 @@ void print_check_report(const Program &program, const CheckFlags &flags, std::FI
   "                      runs one block per row when the row has at least N elements\n" \
   "                      (default 64; a guard tested at run time), else one thread\n"   \
   "                      per row; off: always one thread (docs/CODEGEN.md)\n"          \
+  "  --block-tile-min=N|off  a matrix product (a map over n x p whose element reduces\n" \
+  "                      a map over k reading [i, k] and [k, j]) runs in block and\n"   \
+  "                      register tiles when n and p are at least N (default 32; a\n"  \
+  "                      guard tested at run time); off: never (docs/CODEGEN.md)\n"    \
   "\n"                                                                                     \
   "Checks (docs/CHECKS.md):\n"                                                             \
   "  --unsafe            no checks at all (the interpreter still reports the failures\n"   \

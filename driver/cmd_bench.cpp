@@ -656,6 +656,9 @@ std::string variant_name(const CheckFlags &f) {
   if (f.deferred_loads != "predicated") parts.push_back("--deferred-loads=" + f.deferred_loads);
   if (f.row_block_min != codegen::GenOptions{}.row_block_min)
     parts.push_back("--row-block-min=" + (f.row_block_min < 0 ? std::string("off") : std::to_string(f.row_block_min)));
+  if (f.block_tile_min != codegen::GenOptions{}.block_tile_min)
+    parts.push_back("--block-tile-min=" +
+                    (f.block_tile_min < 0 ? std::string("off") : std::to_string(f.block_tile_min)));
   if (f.report) parts.push_back("--report-checks");
   for (const std::string &d : f.dump_after) parts.push_back("--dump-after=" + d);
   std::string out;
