@@ -222,11 +222,21 @@ void ProgramGen::block_tiled_body(KernelFn &k, const SegOp &op, const Val &out, 
       const TiledRead &rd = d.reads[r];
       const Val &arr = g.lookup(rd.array);
       Value *base = rd.col ? j0 : i0;
+      // (kk fastest when k is the array's last index, else the tile's row; `fast` the
+      // extent of the faster one. When nt is a multiple of it, element q's place is
+      // thread t's plus q * nt / fast in the slower one: a constant offset.)
+      const int64_t fast = rd.k_first ? BM : BK;
       for (int64_t q = 0; q < per_load; q++) {
-        Value *el = b.CreateAdd(t, b.getInt64(q * nt));
-        // (kk fastest when k is the array's last index, else the tile's row.)
-        Value *kk = rd.k_first ? b.CreateUDiv(el, b.getInt64(BM)) : b.CreateURem(el, b.getInt64(BK));
-        Value *rr = rd.k_first ? b.CreateURem(el, b.getInt64(BM)) : b.CreateUDiv(el, b.getInt64(BK));
+        Value *lo, *hi;
+        if (nt % fast == 0) {
+          lo = b.CreateURem(t, b.getInt64(fast));
+          hi = b.CreateAdd(b.CreateUDiv(t, b.getInt64(fast)), b.getInt64(q * nt / fast));
+        } else {
+          Value *el = b.CreateAdd(t, b.getInt64(q * nt));
+          lo = b.CreateURem(el, b.getInt64(fast));
+          hi = b.CreateUDiv(el, b.getInt64(fast));
+        }
+        Value *kk = rd.k_first ? hi : lo, *rr = rd.k_first ? lo : hi;
         Value *x = b.CreateAdd(base, rr), *kg = b.CreateAdd(k0, kk);
         std::vector<Value *> idx = rd.k_first ? std::vector<Value *>{kg, x} : std::vector<Value *>{x, kg};
         Value *in = b.CreateAnd(b.CreateICmpULT(idx[0], arr.dims[0]), b.CreateICmpULT(idx[1], arr.dims[1]));
