@@ -88,6 +88,7 @@ constexpr int64_t kBlockTileReg = 8;
 constexpr int64_t kBlockTileK = 8;
 constexpr int64_t kBlockTilePad = 4;
 constexpr int64_t kBlockTileMaxReads = 4;
+constexpr int64_t kBlockTileBlocksPerSm = 2; // launch bound for 4-byte values, <= 2 reads
 constexpr int64_t kBlockTileMin = GenOptions{}.block_tile_min;
 
 // ---- the IR

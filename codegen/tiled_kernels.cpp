@@ -40,7 +40,10 @@
 // only failures are the lambdas' asserts of host values (sizes), made first, the same in
 // every thread (all leave together, before any barrier). It looks at the failure slot
 // first when the kernel IR says so.
-// Launch bound: two blocks per SM (at most 128 registers a thread: 64 accumulators).
+// Launch bound: kBlockTileBlocksPerSm = 2 blocks per SM (at most 128 registers a
+// thread: 64 accumulators, 16 values, addresses; ptxas sm_90: 127 registers, no spills
+// for bench/matmul.fut) for values of at most 4 bytes and at most two reads; otherwise
+// one (up to 255 registers: f64's 64 accumulators alone take 128).
 // On the CPU device a block is one host thread: the kernel emulates kBlockTileCpuThreads
 // x kBlockTileCpuThreads threads phase by phase (each phase a loop over them, the
 // accumulators in an array per emulated thread), with the same R and BK, so 16 x 16
@@ -143,7 +146,6 @@ void ProgramGen::block_tiled_body(KernelFn &k, const SegOp &op, const Val &out, 
   // Per thread: R values of each read a tile row or column, loaded from shared memory.
   const int64_t per_load = BM * BK / nt;
   static_assert(kBlockTileReg * kBlockTileK % kBlockTileThreads == 0, "whole loads a thread");
-  if (gpu()) min_blocks_per_sm(km, k.f, 2);
 
   BlockIds ids = begin_blocks(k);
   block_prelude(k, ids.tid, prelude);
@@ -174,6 +176,13 @@ void ProgramGen::block_tiled_body(KernelFn &k, const SegOp &op, const Val &out, 
                                   GlobalValue::NotThreadLocal, 3);
     gv->setAlignment(Align(16));
     shared.push_back({gv, at});
+  }
+  // Two blocks per SM (at most 128 registers) for 4-byte values and at most two reads;
+  // otherwise one (the accumulators alone of f64 take 128 registers).
+  if (gpu()) {
+    bool narrow = d.reads.size() <= 2 && km.getDataLayout().getTypeAllocSize(acc_t) <= 4;
+    for (PrimType t : read_t) narrow = narrow && km.getDataLayout().getTypeAllocSize(g.ops().mem_type(t)) <= 4;
+    min_blocks_per_sm(km, k.f, narrow ? kBlockTileBlocksPerSm : 1);
   }
   auto shared_at = [&](size_t r, Value *at) {
     return b.CreateGEP(shared[r].second, shared[r].first, {b.getInt64(0), at});
