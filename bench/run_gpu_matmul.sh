@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2154
 # Matrix products (issue 17 item 4: block and register tiling, Strategy::BlockTiled,
 # codegen/tiled_kernels.cpp) on the lent GPU, in one call of under 300 s on an H100:
 # bench/matmul.fut (entries nested and flat) at 1024, 2048 and 4096 (f32), Kerb with
@@ -31,24 +32,14 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
-kerb=${KERB:-build-carry/kerb}
-cudabench=${CUDA_BENCH:-build-carry/kerb-cuda-bench}
-out=${OUT:-/tmp/kerb-matmul-out}
-device=${SUITE_DEVICE:-cuda}
-scale=${SUITE_SCALE:-full}
-runs=${RUNS:-30}
-warmup=${WARMUP:-3}
-budget=${BUDGET:-3}
-deadline=${SUITE_DEADLINE:-285}
-python=${PYTHON:-python3}
-peers=${PEERS-jax torch}
+# run_settings, begin_run, say, cap, late, device_info, programs_dir, gen_inputs,
+# handwritten, run_peers
+source bench/gpu_common.sh
+run_settings kerb-matmul
+# shellcheck disable=SC2206
 sizes=(${SIZES:-1024 2048 4096})
-
 # The data file of each size (bench/gen_data.py's names).
 declare -A file=([1024]=matmul1024 [2048]=matmul [4096]=matmul4096)
-
-# begin_run, say, cap, late, device_info, programs_dir, gen_inputs, run_peers
-source bench/gpu_common.sh
 begin_run run_gpu_matmul.sh kerb-matmul
 
 table() {
@@ -153,12 +144,7 @@ if [ $have_cuda_bench = 1 ]; then
     for name in matmul matmul_tiled matmul_reg; do
       late && break 2
       say "kerb-cuda-bench $name $s"
-      timeout "$(cap 60)" "$cudabench" "$name" --input "$data/$f.in" --runs "$runs" --warmup "$warmup" \
-        --time-budget "$budget" --json "$raw/cuda_${name}_$s.json" --out "$work/cuda_${name}_" >>"$log" 2>&1 ||
-        say "kerb-cuda-bench $name $s failed"
-      "$python" bench/check_results.py "$f" nested "$data/$f.in" "$work/cuda_${name}_"*.npy \
-        --expected "$data/$f.out" --label "hand-written $name $s" >>"$raw/checks.txt" 2>&1 || true
-      rm -f "$work/cuda_${name}_"*.npy
+      handwritten "$name" "$f" nested "${name}_$s" "hand-written $name $s"
     done
   done
 fi

@@ -79,11 +79,11 @@ constexpr int64_t kRowBlockUnroll = 4;
 // outputs (128 x 128), each thread kBlockTileReg x kBlockTileReg of them in registers,
 // walking the reduction in k-tiles of kBlockTileK staged in shared memory, whose rows are
 // kBlockTilePad elements longer than the tile (banks). The CPU device emulates
-// kBlockTileCpuThreads x kBlockTileCpuThreads threads (16 x 16 outputs a block). The
+// kBlockTileCpuThreads x kBlockTileCpuThreads threads (32 x 32 outputs a block). The
 // version runs when the output has at least GenOptions::block_tile_min rows and columns
 // (`--block-tile-min=N`); the map's lambda reads at most kBlockTileMaxReads arrays.
 constexpr int64_t kBlockTileThreads = 16;
-constexpr int64_t kBlockTileCpuThreads = 2;
+constexpr int64_t kBlockTileCpuThreads = 4;
 constexpr int64_t kBlockTileReg = 8;
 constexpr int64_t kBlockTileK = 8;
 constexpr int64_t kBlockTilePad = 4;

@@ -46,8 +46,10 @@
 // one (up to 255 registers: f64's 64 accumulators alone take 128).
 // On the CPU device a block is one host thread: the kernel emulates kBlockTileCpuThreads
 // x kBlockTileCpuThreads threads phase by phase (each phase a loop over them, the
-// accumulators in an array per emulated thread), with the same R and BK, so 16 x 16
-// outputs a block: the corpus' sizes cross every edge of the tiles.
+// accumulators in an array per emulated thread, 4 x 4 of them), with the same R and BK,
+// so 32 x 32 outputs a block: the corpus' sizes (33, 40, 130) cross every edge of the
+// tiles, and a thread's loads of a[i, k] take the path of constant offsets as on the
+// GPU (16 threads, a multiple of BK), those of a[k, i] the general one.
 #include "codegen/program_gen.h"
 
 #include <fmt/format.h>

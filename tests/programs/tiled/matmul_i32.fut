@@ -1,7 +1,7 @@
 -- Matrix products of i32 (exact) in block and register tiles (Strategy::BlockTiled,
 -- codegen/tiled_kernels.cpp) when the output has at least 32 rows and columns, else in
 -- the map's other versions: sizes that are not multiples of the tiles (the CPU
--- device's tiles are 16 x 16 outputs, the GPU's 128 x 128, k-tiles of 8), one k, no k,
+-- device's tiles are 32 x 32 outputs, the GPU's 128 x 128, k-tiles of 8), one k, no k,
 -- empty outputs; nested maps, a map over iota (n * p) split by p, and a scalar of the
 -- host in the product. Each entry returns how many outputs differ from a sequential
 -- loop over k (never tiled) and a weighted sum of the outputs.
