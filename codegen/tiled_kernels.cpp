@@ -12,17 +12,20 @@
 // 16 on the GPU, 256 threads) takes a tile of BM x BM outputs, BM = T * R, R =
 // kBlockTileReg = 8 (128 x 128), thread (ty, tx) = (t / T, t % T) the R x R outputs at
 // rows ty * R + [0, R) and columns tx * R + [0, R) of the tile, in registers. The
-// reduction is walked in k-tiles of BK = kBlockTileK = 8: per k-tile,
+// reduction is walked in k-tiles of BK = kBlockTileK = 8. For every read of the map's
+// lambda (a TiledRead: an array with its index order) the block's threads load the
+// k-tile's BM x BK values striped, so that consecutive threads read consecutive
+// addresses (kk fastest for a[i, k], the tile's row or column r fastest for a[k, i]),
+// into registers (staged: per_load values a thread a read). The first k-tile is staged
+// before the loop; per k-tile,
 //   1. a barrier (no thread still reads the previous k-tile);
-//   2. load: for every read of the map's lambda (a TiledRead: an array with its index
-//      order), the block copies its BM x BK values into shared memory, transposed, as
-//      S[kk][r] (the row or column r of the tile, kk of the k-tile), striped over the
-//      threads so that consecutive threads read consecutive addresses (kk fastest for
-//      a[i, k], r fastest for a[k, i]); the rows of S are BM + kBlockTilePad long, so
-//      that the transposed stores of a warp fall in different banks (address kk * 132 +
-//      r: bank 4 kk + r);
+//   2. each thread stores its staged values into shared memory, transposed, as S[kk][r];
+//      the rows of S are BM + kBlockTilePad long, so that the transposed stores of a
+//      warp fall in different banks (address kk * 132 + r: bank 4 kk + r);
 //   3. a barrier;
-//   4. compute: for each kk, the thread reads its R values of each row-side read and R
+//   4. the next k-tile's loads are issued into the staging registers (their latency
+//      hidden behind the compute that follows; none past m);
+//   5. compute: for each kk, the thread reads its R values of each row-side read and R
 //      of each column-side read (vector loads from shared memory: its R are
 //      contiguous), then for each of its R x R outputs applies the map's lambda (the
 //      Index statements bound to those values, the rest of the lambda generated as it
@@ -216,7 +219,76 @@ void ProgramGen::block_tiled_body(KernelFn &k, const SegOp &op, const Val &out, 
     for (int64_t x = 0; x < R * R; x++) b.CreateStore(ne, acc_at(t, x));
   });
 
-  // The k-tiles.
+  // Thread t's element q of read r's tile (e = t + q * nt): its place kk, rr (kk fastest
+  // when k is the array's last index, else the tile's row; `fast` the extent of the
+  // faster one. When nt is a multiple of it, element q's place is thread t's plus
+  // q * nt / fast in the slower one: a constant offset.)
+  auto place = [&](const TiledRead &rd, Value *t, int64_t q) {
+    const int64_t fast = rd.k_first ? BM : BK;
+    Value *lo, *hi;
+    if (nt % fast == 0) {
+      lo = b.CreateURem(t, b.getInt64(fast));
+      hi = b.CreateAdd(b.CreateUDiv(t, b.getInt64(fast)), b.getInt64(q * nt / fast));
+    } else {
+      Value *el = b.CreateAdd(t, b.getInt64(q * nt));
+      lo = b.CreateURem(el, b.getInt64(fast));
+      hi = b.CreateUDiv(el, b.getInt64(fast));
+    }
+    return rd.k_first ? std::pair<Value *, Value *>{hi, lo} : std::pair<Value *, Value *>{lo, hi};
+  };
+  // The staged values: thread t's elements of the next k-tile, loaded while this one is
+  // computed (registers on the GPU; an array per read over the emulated threads on the
+  // CPU).
+  std::vector<std::vector<AllocaInst *>> stage(d.reads.size());
+  std::vector<std::pair<AllocaInst *, ArrayType *>> stage_arr;
+  for (size_t r = 0; r < d.reads.size(); r++) {
+    Type *mt = g.ops().mem_type(read_t[r]);
+    if (gpu()) {
+      for (int64_t q = 0; q < per_load; q++) stage[r].push_back(g.entry_alloca(mt));
+    } else {
+      auto *at = ArrayType::get(mt, uint64_t(nt * per_load));
+      stage_arr.push_back({g.entry_alloca(at), at});
+    }
+  }
+  auto stage_at = [&](size_t r, Value *t, int64_t q) -> Value * {
+    if (gpu()) return stage[r][size_t(q)];
+    return b.CreateGEP(stage_arr[r].second, stage_arr[r].first,
+                       {b.getInt64(0), b.CreateAdd(b.CreateMul(t, b.getInt64(per_load)), b.getInt64(q))});
+  };
+  // Load, striped: thread t's elements of the k-tile from k = kbase, zero outside the
+  // arrays (coalesced: consecutive threads, consecutive addresses).
+  auto fetch = [&](Value *t, Value *kbase) {
+    for (size_t r = 0; r < d.reads.size(); r++) {
+      const TiledRead &rd = d.reads[r];
+      const Val &arr = g.lookup(rd.array);
+      Type *mt = g.ops().mem_type(read_t[r]);
+      for (int64_t q = 0; q < per_load; q++) {
+        auto [kk, rr] = place(rd, t, q);
+        Value *x = b.CreateAdd(rd.col ? j0 : i0, rr), *kg = b.CreateAdd(kbase, kk);
+        std::vector<Value *> idx = rd.k_first ? std::vector<Value *>{kg, x} : std::vector<Value *>{x, kg};
+        Value *in = b.CreateAnd(b.CreateICmpULT(idx[0], arr.dims[0]), b.CreateICmpULT(idx[1], arr.dims[1]));
+        Value *at = stage_at(r, t, q);
+        b.CreateStore(Constant::getNullValue(mt), at);
+        g.when(in, [&] {
+          Value *v = g.load_elem(read_t[r], g.element_addr(arr.addr, g.offset_of(arr, idx), read_t[r]));
+          b.CreateStore(g.ops().to_mem(read_t[r], v), at);
+        });
+      }
+    }
+  };
+  // Store, transposed: thread t's staged elements into the shared tiles.
+  auto put = [&](Value *t) {
+    for (size_t r = 0; r < d.reads.size(); r++) {
+      Type *mt = g.ops().mem_type(read_t[r]);
+      for (int64_t q = 0; q < per_load; q++) {
+        auto [kk, rr] = place(d.reads[r], t, q);
+        b.CreateStore(b.CreateLoad(mt, stage_at(r, t, q)), shared_at(r, b.CreateAdd(b.CreateMul(kk, b.getInt64(LD)), rr)));
+      }
+    }
+  };
+
+  // The k-tiles: the first staged before the loop.
+  each_thread([&](Value *t) { fetch(t, b.getInt64(0)); });
   AllocaInst *k0p = g.entry_alloca(i64);
   b.CreateStore(b.getInt64(0), k0p);
   BasicBlock *head = BasicBlock::Create(c, "ktile.head", k.f), *body = BasicBlock::Create(c, "ktile", k.f);
@@ -227,43 +299,11 @@ void ProgramGen::block_tiled_body(KernelFn &k, const SegOp &op, const Val &out, 
   b.CreateCondBr(b.CreateICmpSLT(k0, z.m), body, done);
   b.SetInsertPoint(body);
   barrier();
-  // 2. Load, striped: element q of a thread is e = t + q * nt of the tile.
-  each_thread([&](Value *t) {
-    for (size_t r = 0; r < d.reads.size(); r++) {
-      const TiledRead &rd = d.reads[r];
-      const Val &arr = g.lookup(rd.array);
-      Value *base = rd.col ? j0 : i0;
-      // (kk fastest when k is the array's last index, else the tile's row; `fast` the
-      // extent of the faster one. When nt is a multiple of it, element q's place is
-      // thread t's plus q * nt / fast in the slower one: a constant offset.)
-      const int64_t fast = rd.k_first ? BM : BK;
-      for (int64_t q = 0; q < per_load; q++) {
-        Value *lo, *hi;
-        if (nt % fast == 0) {
-          lo = b.CreateURem(t, b.getInt64(fast));
-          hi = b.CreateAdd(b.CreateUDiv(t, b.getInt64(fast)), b.getInt64(q * nt / fast));
-        } else {
-          Value *el = b.CreateAdd(t, b.getInt64(q * nt));
-          lo = b.CreateURem(el, b.getInt64(fast));
-          hi = b.CreateUDiv(el, b.getInt64(fast));
-        }
-        Value *kk = rd.k_first ? hi : lo, *rr = rd.k_first ? lo : hi;
-        Value *x = b.CreateAdd(base, rr), *kg = b.CreateAdd(k0, kk);
-        std::vector<Value *> idx = rd.k_first ? std::vector<Value *>{kg, x} : std::vector<Value *>{x, kg};
-        Value *in = b.CreateAnd(b.CreateICmpULT(idx[0], arr.dims[0]), b.CreateICmpULT(idx[1], arr.dims[1]));
-        AllocaInst *tmp = g.entry_alloca(g.ops().mem_type(read_t[r]));
-        b.CreateStore(Constant::getNullValue(g.ops().mem_type(read_t[r])), tmp);
-        g.when(in, [&] {
-          Value *v = g.load_elem(read_t[r], g.element_addr(arr.addr, g.offset_of(arr, idx), read_t[r]));
-          b.CreateStore(g.ops().to_mem(read_t[r], v), tmp);
-        });
-        Value *at = b.CreateAdd(b.CreateMul(kk, b.getInt64(LD)), rr);
-        b.CreateStore(b.CreateLoad(g.ops().mem_type(read_t[r]), tmp), shared_at(r, at));
-      }
-    }
-  });
+  each_thread(put);
   barrier();
-  // 4. Compute: kk in [0, count) of this k-tile.
+  // The next k-tile's loads in flight during this one's compute (none past m).
+  each_thread([&](Value *t) { fetch(t, b.CreateAdd(k0, b.getInt64(BK))); });
+  // 5. Compute: kk in [0, count) of this k-tile.
   Value *left = b.CreateSub(z.m, k0);
   auto compute = [&](Value *t, Value *kk) {
     Value *ty = b.CreateUDiv(t, b.getInt64(T)), *tx = b.CreateURem(t, b.getInt64(T));

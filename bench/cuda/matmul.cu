@@ -4,8 +4,9 @@
 // shared-memory tiling; and `matmul_reg`, the algorithm of Kerb's Strategy::BlockTiled
 // kernel written by hand (codegen/tiled_kernels.cpp, Note [Block and register tiling]:
 // 128x128 outputs a block of 256 threads, 8x8 a thread in registers, k-tiles of 8, A's
-// tile stored transposed, rows padded by 4), with the same constants, so that the GPU
-// run shows Kerb's emission against the same algorithm by hand.
+// tile stored transposed, rows padded by 4, the next k-tile's loads staged in registers
+// during the compute), with the same constants, so that the GPU run shows Kerb's
+// emission against the same algorithm by hand.
 #include "common.h"
 
 namespace kcb {
@@ -58,19 +59,32 @@ __global__ void __launch_bounds__(kRegThreads * kRegThreads, 2)
   for (int r = 0; r < kReg; r++)
 #pragma unroll
     for (int q = 0; q < kReg; q++) acc[r][q] = 0.0f;
+  // Thread t's elements of a k-tile (e = t + q * 256): A's with k fastest (a[i, k] is
+  // contiguous in k), stored transposed as as[kk][r]; B's with the column fastest. Staged
+  // in registers: the next k-tile's loads are in flight while this one is computed.
+  // (Element q: A's row ra + q * 32 at k ka, B's k kb + q * 2 at column cb.)
+  const int ka = t % kRegK, ra = t / kRegK, cb = t % kRegTile, kb = t / kRegTile;
+  constexpr int kRowsA = kNt / kRegK, kRowsB = kNt / kRegTile;
+  float sa[kLoads], sb[kLoads];
+  auto fetch = [&](int k0) {
+#pragma unroll
+    for (int q = 0; q < kLoads; q++) {
+      int i = i0 + ra + q * kRowsA, k = k0 + ka;
+      sa[q] = i < n && k < m ? a[int64_t(i) * m + k] : 0.0f;
+      int k2 = k0 + kb + q * kRowsB, j = j0 + cb;
+      sb[q] = k2 < m && j < p ? b[int64_t(k2) * p + j] : 0.0f;
+    }
+  };
+  fetch(0);
   for (int k0 = 0; k0 < m; k0 += kRegK) {
     __syncthreads();
 #pragma unroll
     for (int q = 0; q < kLoads; q++) {
-      int e = t + q * kNt;
-      // A: k fastest (a[i, k] is contiguous in k), stored transposed as as[kk][r].
-      int kk = e % kRegK, r = e / kRegK, i = i0 + r, k = k0 + kk;
-      as[kk * kRegLd + r] = i < n && k < m ? a[int64_t(i) * m + k] : 0.0f;
-      // B: the column fastest.
-      int col = e % kRegTile, kb = e / kRegTile, j = j0 + col, k2 = k0 + kb;
-      bs[kb * kRegLd + col] = k2 < m && j < p ? b[int64_t(k2) * p + j] : 0.0f;
+      as[ka * kRegLd + ra + q * kRowsA] = sa[q];
+      bs[(kb + q * kRowsB) * kRegLd + cb] = sb[q];
     }
     __syncthreads();
+    fetch(k0 + kRegK);
     int kc = min(kRegK, m - k0);
     if (kc == kRegK) {
 #pragma unroll
