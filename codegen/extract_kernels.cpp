@@ -723,6 +723,7 @@ private:
       block_tiled_version(s, *op);
       plain_map_versions(s, *op);
     } else {
+      block_tiled_version(s, *op);
       row_block_version(s, *op);
       plain_map_versions(s, *op);
     }
@@ -874,24 +875,41 @@ private:
   // them only the split of t, and in the lambdas asserts of host values, as the checks
   // of iota's sizes: uniform_assert), where
   //   - m and ne are known on the host and the reduction's one result is a scalar;
-  //   - f's statements are scalar (+ - * / on numbers, conversions, functions: no
-  //     branches, loops or SOACs) and reads `a[u, v]` of two-dimensional arrays bound on
+  //   - f's statements are scalar (arithmetic, conversions, functions; no branches,
+  //     loops or SOACs, no integer division by a variable: f also runs on the zeros
+  //     loaded past the edges) and reads `a[u, v]` of two-dimensional arrays bound on
   //     the host, {u, v} = {i, k} or {j, k} in either order; f reads no other variable
   //     of the element than i, j and k (scalars of the host otherwise);
   //   - neither f nor op holds a kept check (one that range analysis could not remove:
   //     the tiled kernel has no failure path), and op is scalar code on scalars;
   //   - at most kBlockTileMaxReads distinct reads (array and index order).
+  // Or the rows form, `map (\r -> map (\c -> reduce op ne (map2 f r c)) cs) rs`: rs a
+  // two-dimensional array of the host (r its row i), cs another (c its row j: a[j, k])
+  // or `transpose b` of one made in the outer lambda (b[k, j]); the element is `reduce op
+  // ne (map f r c)`, f's parameters the rows' elements k (f makes no other read).
   // The element's reduction is then folded in k order by one thread, as the sequential
   // loop does (the operator need not commute: the order is the same; with f32 the sums
   // are the same), from values staged in shared memory. Anything else (a kept check, a
   // read by another index, a map fused into the arrays, a branch) keeps the map's
   // other versions only.
+  // The rows form (`map (\r -> map (\c -> reduce op ne (map2 f r c)) cs) rs`): the
+  // element's rows `row` and `col` (lambda parameters) and what they are.
+  struct RowsForm {
+    int row = -1, col = -1;
+    TiledRead row_read, col_read;
+  };
   bool tiled_dot(const core::Body &body, size_t first, const std::set<int> &rows, const std::set<int> &cols,
-                 TiledDot &dot) const {
+                 TiledDot &dot, const RowsForm *rf = nullptr) const {
     auto scalar_stm = [&](const core::Stm &st) {
       if (st.exp.site >= 0) return false;
       for (int v : st.pat)
         if (p_.var(v).type.rank != 0) return false;
+      // (An integer division by a variable: f also runs on the zeros past the edges,
+      // and with --unsafe the x86 CPU device would trap.)
+      const core::Exp &x = st.exp;
+      if (x.kind == core::ExpKind::BinOp && x.args[1].is_var() && is_int(p_.type_of(x.args[1]).prim) &&
+          (x.binop == BinOp::Div || x.binop == BinOp::Quot || x.binop == BinOp::Mod || x.binop == BinOp::Rem))
+        return false;
       switch (st.exp.kind) {
       case core::ExpKind::SubExp: case core::ExpKind::BinOp: case core::ExpKind::UnOp:
       case core::ExpKind::Convert: case core::ExpKind::PrimFn:
@@ -899,14 +917,17 @@ private:
       default: return false;
       }
     };
-    if (body.stms.size() != first + 3 || body.result.size() != 1) return false;
-    const core::Stm &io = body.stms[first], &ms = body.stms[first + 1], &rs = body.stms[first + 2];
-    if (io.exp.kind != core::ExpKind::Iota || io.exp.to != PrimType::I64 || ms.exp.kind != core::ExpKind::Map ||
-        rs.exp.kind != core::ExpKind::Reduce)
+    // (The rows form has no iota: its map is over the rows.)
+    size_t need = rf ? 2 : 3;
+    if (body.stms.size() != first + need || body.result.size() != 1) return false;
+    const core::Stm *io = rf ? nullptr : &body.stms[first];
+    const core::Stm &ms = body.stms[first + need - 2], &rs = body.stms[first + need - 1];
+    if (ms.exp.kind != core::ExpKind::Map || rs.exp.kind != core::ExpKind::Reduce) return false;
+    if (io && (io->exp.kind != core::ExpKind::Iota || io->exp.to != PrimType::I64 || ms.exp.arrays.size() != 1 ||
+               ms.exp.arrays[0] != io->pat[0] || !same_subexp(io->exp.args[0], rs.exp.args[0])))
       return false;
-    const core::SubExp &m = io.exp.args[0];
-    if (!on_host(m) || !same_subexp(ms.exp.args[0], m) || !same_subexp(rs.exp.args[0], m)) return false;
-    if (ms.exp.arrays.size() != 1 || ms.exp.arrays[0] != io.pat[0] || ms.pat.size() != 1) return false;
+    const core::SubExp &m = rs.exp.args[0];
+    if (!on_host(m) || !same_subexp(ms.exp.args[0], m) || ms.pat.size() != 1) return false;
     if (rs.exp.arrays.size() != 1 || rs.exp.arrays[0] != ms.pat[0] || rs.pat.size() != 1 ||
         p_.var(rs.pat[0]).type.rank != 0 || !is_var(body.result[0], rs.pat[0]))
       return false;
@@ -916,14 +937,32 @@ private:
     if (!std::all_of(opl.body.stms.begin(), opl.body.stms.end(), scalar_stm)) return false;
     for (int v : lambda_free_vars(p_, opl))
       if (!bound_.count(v) || p_.var(v).type.rank != 0) return false;
-    // f: reads at [i, k] / [k, i] / [j, k] / [k, j], scalar code.
+    // f: reads at [i, k] / [k, i] / [j, k] / [k, j], scalar code; in the rows form its
+    // parameters are the rows' elements k.
     const core::Lambda &f = *ms.exp.lambda;
-    if (f.params.size() != 1 || f.body.result.size() != 1) return false;
-    int k = f.params[0];
+    if (f.body.result.size() != 1) return false;
     TiledDot d;
+    auto add_read = [&](const TiledRead &rd) {
+      size_t r = 0;
+      while (r < d.reads.size() && !(d.reads[r].array == rd.array && d.reads[r].col == rd.col &&
+                                     d.reads[r].k_first == rd.k_first))
+        r++;
+      if (r == d.reads.size()) d.reads.push_back(rd);
+      return r;
+    };
+    if (rf) {
+      if (f.params.size() != ms.exp.arrays.size()) return false;
+      for (int a : ms.exp.arrays) {
+        if (a != rf->row && a != rf->col) return false;
+        d.param_reads.push_back(add_read(a == rf->row ? rf->row_read : rf->col_read));
+      }
+    } else if (f.params.size() != 1) {
+      return false;
+    }
+    int k = rf ? -1 : f.params[0];
     for (const core::Stm &st : f.body.stms) {
       const core::Exp &x = st.exp;
-      if (x.kind != core::ExpKind::Index) {
+      if (rf || x.kind != core::ExpKind::Index) {
         if (!scalar_stm(st)) return false;
         continue;
       }
@@ -938,12 +977,7 @@ private:
       if (rows.count(other)) col = false;
       else if (cols.count(other)) col = true;
       else return false;
-      size_t r = 0;
-      while (r < d.reads.size() &&
-             !(d.reads[r].array == a && d.reads[r].col == col && d.reads[r].k_first == k_first))
-        r++;
-      if (r == d.reads.size()) d.reads.push_back(TiledRead{a, col, k_first});
-      d.read_of[&st] = r;
+      d.read_of[&st] = add_read(TiledRead{a, col, k_first});
     }
     if (d.reads.empty() || int64_t(d.reads.size()) > kBlockTileMaxReads) return false;
     for (int v : lambda_free_vars(p_, f)) {
@@ -953,11 +987,12 @@ private:
           std::none_of(d.reads.begin(), d.reads.end(), [&](const TiledRead &r) { return r.array == v; }))
         return false;
     }
-    d.iota = &io;
+    d.iota = io;
     d.map = &ms;
     d.red = &rs;
     d.rows.assign(rows.begin(), rows.end());
     d.cols.assign(cols.begin(), cols.end());
+    d.asserts = std::move(dot.asserts); // (those of the lambdas around, found before)
     dot = std::move(d);
     return true;
   }
@@ -979,11 +1014,55 @@ private:
     const core::Lambda &l = *e.lambda;
     if (s.pat.size() != 1 || e.arrays.size() != 1 || l.params.size() != 1) return false;
     auto lz = fused_.find(e.arrays[0]);
-    if (lz == fused_.end() || lz->second->exp.kind != core::ExpKind::Iota || lz->second->exp.to != PrimType::I64)
-      return false;
+    bool over_iota =
+        lz != fused_.end() && lz->second->exp.kind == core::ExpKind::Iota && lz->second->exp.to == PrimType::I64;
     auto dot = std::make_unique<TiledDot>();
     std::string n = sub(e.args[0]), p;
-    if (op.inner) {
+    if (!over_iota) {
+      // map (\r -> map (\c -> reduce op ne (map2 f r c)) cs) rs: r is row i of rs, c
+      // row j of cs (`transpose b`: column j of b).
+      int rs = e.arrays[0];
+      if (lz != fused_.end() || p_.var(rs).type.rank != 2 || !bound_.count(rs)) return false;
+      const core::Body &body = l.body;
+      if (body.stms.empty()) return false;
+      const core::Stm &in = body.stms.back();
+      if (in.exp.kind != core::ExpKind::Map || in.pat.size() != 1 || in.exp.arrays.size() != 1 ||
+          !is_var(body.result[0], in.pat[0]) || body.result.size() != 1 || in.exp.lambda->params.size() != 1 ||
+          !on_host(in.exp.args[0]))
+        return false;
+      RowsForm rf;
+      rf.row = l.params[0];
+      rf.col = in.exp.lambda->params[0];
+      rf.row_read = TiledRead{rs, false, false};
+      int cs = in.exp.arrays[0];
+      // Before the inner map: asserts of host values, and `transpose b` of a host array.
+      for (size_t k = 0; k + 1 < body.stms.size(); k++) {
+        const core::Stm &st = body.stms[k];
+        if (uniform_assert(st)) {
+          dot->asserts.push_back(&st);
+          continue;
+        }
+        const core::Exp &x = st.exp;
+        if (x.kind == core::ExpKind::Rearrange && st.pat.size() == 1 && st.pat[0] == cs && x.arrays.size() == 1 &&
+            p_.var(x.arrays[0]).type.rank == 2 && bound_.count(x.arrays[0]) && !fused_.count(x.arrays[0]) &&
+            x.perm == std::vector<int>{1, 0}) {
+          rf.col_read = TiledRead{x.arrays[0], true, true};
+          continue;
+        }
+        return false;
+      }
+      if (rf.col_read.array < 0) {
+        if (p_.var(cs).type.rank != 2 || !bound_.count(cs) || fused_.count(cs)) return false;
+        rf.col_read = TiledRead{cs, true, false};
+      }
+      const core::Body &inner = in.exp.lambda->body;
+      size_t first = 0;
+      while (first < inner.stms.size() && uniform_assert(inner.stms[first]))
+        dot->asserts.push_back(&inner.stms[first++]);
+      if (!tiled_dot(inner, first, {}, {}, *dot, &rf)) return false;
+      p = sub(in.exp.args[0]);
+      if (op.space.size() == 1) op.space.push_back(in.exp.args[0]);
+    } else if (op.inner) {
       // map (\i -> let js = iota p in map (\j -> dot) js) (iota n)
       const core::Stm &in = *op.inner;
       const core::Body &body = l.body;

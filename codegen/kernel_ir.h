@@ -7,7 +7,8 @@
 //
 // codegen/extract_kernels.cpp builds it from the core IR (every choice of which
 // statements become kernels and how they run is made there: Note [Kernel extraction]);
-// the LLVM emitters (program_gen.cpp, thread_kernels.cpp, block_kernels.cpp) read it
+// the LLVM emitters (program_gen.cpp, thread_kernels.cpp, block_kernels.cpp,
+// row_block_kernels.cpp, tiled_kernels.cpp) read it
 // and decide nothing of that kind; `kerb check --emit=kernels` prints it
 // (print_kernels, kernel_ir.cpp). docs/CODEGEN.md describes the pipeline.
 //
@@ -181,7 +182,8 @@ struct HostItem;
 
 // Strategy::BlockTiled: what the element of a map over n x p computes (the element's
 // body ends in `iota m`, a map over it, and a reduction of that map, which is the
-// element's result) and what that map's lambda reads (extract_kernels.cpp, Note [Matrix
+// element's result; or a map over row i of one array and row j of another and its
+// reduction) and what that map's lambda reads (extract_kernels.cpp, Note [Matrix
 // products]).
 struct TiledRead {
   int array = -1;        // a two-dimensional array bound on the host
@@ -197,6 +199,9 @@ struct TiledDot {
   std::vector<TiledRead> reads;
   // The Index statements of the map's lambda: which read each is.
   std::map<const core::Stm *, size_t> read_of;
+  // The rows form (`map (\r -> map (\c -> reduce op ne (map2 f r c)) cs) rs`, no iota):
+  // which read each parameter of the map's lambda is.
+  std::vector<size_t> param_reads;
   // Asserts of host values in the lambdas (the sizes' checks), made first.
   std::vector<const core::Stm *> asserts;
   int64_t min = kBlockTileMin; // the guard's threshold

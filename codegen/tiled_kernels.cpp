@@ -27,9 +27,11 @@
 //      hidden behind the compute that follows; none past m);
 //   5. compute: for each kk, the thread reads its R values of each row-side read and R
 //      of each column-side read (vector loads from shared memory: its R are
-//      contiguous), then for each of its R x R outputs applies the map's lambda (the
-//      Index statements bound to those values, the rest of the lambda generated as it
-//      stands, with i, j and k bound) and folds the result into the output's
+//      contiguous), then for each of its R x R outputs applies the map's lambda (its
+//      Index statements, or in the rows form its parameters, bound to those values, the
+//      rest of the lambda generated as it stands, with i, j and k bound; it has no
+//      integer division by a variable, which the zeros past the edges could trap on
+//      the CPU) and folds the result into the output's
 //      accumulator with the reduction's operator: each output in k order, as the
 //      sequential loop does.
 // Finally each thread stores the outputs of its R x R that are inside the n x p output.
@@ -95,10 +97,11 @@ void ProgramGen::block_tiled_map(const SegOp &op, size_t v) {
     rows = hb.CreateAdd(hb.CreateUDiv(n, p1), hb.CreateZExt(hb.CreateICmpNE(hb.CreateURem(n, p1), h.i64(0)),
                                                             hb.getInt64Ty()));
   } else {
-    p = h.ops().to_i64(h.prim_of(op.inner->exp.args[0]), h.scalar(op.inner->exp.args[0]));
+    // (Nested maps and the rows form: the inner map's width.)
+    p = h.ops().to_i64(h.prim_of(op.space[1]), h.scalar(op.space[1]));
     rows = n;
   }
-  Value *m = h.ops().to_i64(h.prim_of(d.iota->exp.args[0]), h.scalar(d.iota->exp.args[0]));
+  Value *m = h.ops().to_i64(h.prim_of(d.red->exp.args[0]), h.scalar(d.red->exp.args[0]));
   auto ceil_div = [&](Value *x) { return hb.CreateUDiv(hb.CreateAdd(x, h.i64(tile - 1)), h.i64(tile)); };
   Value *least = h.i64(std::max<int64_t>(d.min, 1));
   Value *fit = hb.CreateAnd(hb.CreateICmpSGE(rows, least), hb.CreateICmpSGE(p, least));
@@ -117,6 +120,8 @@ void ProgramGen::block_tiled_map(const SegOp &op, size_t v) {
   hb.SetInsertPoint(launch);
   SlotList sl;
   for (int f : lambda_free_vars(p_, *e.lambda)) add_input(sl, f);
+  // (The rows form reads the map's array; over iota, the iota, not read.)
+  for (int a : e.arrays) add_input(sl, a);
   size_t first_out = sl.args.size();
   alloc_outputs(op, h.scalar(e.args[0]), sl);
   size_t rows_slot = add_raw(sl, rows), p_slot = add_raw(sl, p), m_slot = add_raw(sl, m), n_slot = add_raw(sl, n);
@@ -330,7 +335,15 @@ void ProgramGen::block_tiled_body(KernelFn &k, const SegOp &op, const Val &out, 
         for (int x : d.rows) g.bind(x, Val{i, nullptr, {}, {}});
         for (int x : d.cols) g.bind(x, Val{j, nullptr, {}, {}});
         if (d.flat >= 0) g.bind(d.flat, Val{b.CreateAdd(b.CreateMul(i, z.p), j), nullptr, {}, {}});
-        g.bind(f.params[0], Val{kv, nullptr, {}, {}});
+        if (d.param_reads.empty()) {
+          g.bind(f.params[0], Val{kv, nullptr, {}, {}});
+        } else {
+          // The rows form: the parameters are the rows' elements k.
+          for (size_t q = 0; q < f.params.size(); q++) {
+            size_t r = d.param_reads[q];
+            g.bind(f.params[q], Val{vals[r][size_t(d.reads[r].col ? ci : ri)], nullptr, {}, {}});
+          }
+        }
         for (const core::Stm &st : f.body.stms) {
           auto rd = d.read_of.find(&st);
           if (rd == d.read_of.end()) {
