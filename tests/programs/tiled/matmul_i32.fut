@@ -73,3 +73,18 @@ entry shifted (n: i64) (m: i64) (p: i64) (d: i64) : (i64, i32) =
   let b = mat m p 2
   let c = map (\i -> map (\j -> reduce (+) 0 (map (\k -> a[i, k] * b[k, j + d]) (iota m))) (iota p)) (iota n)
   in summary c (by_loop a b)
+
+-- An assert of a host value in the inner lambda: made at the start of the tiled kernel
+-- (every thread alike), the failure reported as the interpreter reports it.
+-- ==
+-- entry: asserted
+-- input { 40i64 9i64 33i64 3i32 } output { 0i64 -5853i32 }
+-- input { 40i64 9i64 33i64 0i32 }
+-- error: Assertion is false: s != 0[\s\S]*matmul_i32\.fut:87:33-107
+entry asserted (n: i64) (m: i64) (p: i64) (s: i32) : (i64, i32) =
+  let a = mat n m 1
+  let b = mat m p 2
+  let c = map (\i -> map (\j -> assert (s != 0) (reduce (+) 0 (map (\k -> a[i, k] * s * b[k, j]) (iota m))))
+                         (iota p))
+              (iota n)
+  in summary c (map (map (* s)) (by_loop a b))
