@@ -16,7 +16,8 @@ ones for trying the scripts on a machine with no GPU. DIR defaults to bench/data
 `suite` (default: bench/*.fut) or `unproved` (bench/unproved/*.fut, the programs whose
 checks cannot be proved, each with a small NAME_bad.in that makes its checks fail in
 one element) or `rows` (the row-wise programs of issue 17: softmax, layernorm,
-row_scan, 65536 x 1024 each, 256 MB an input). Never zeros: values are random in ranges where each program does real
+row_scan, 65536 x 1024 each, 256 MB an input) or `matmul` (bench/matmul.fut's inputs at
+1024, 2048 and 4096: matmul1024, matmul, matmul4096). Never zeros: values are random in ranges where each program does real
 work."""
 
 import argparse
@@ -57,11 +58,16 @@ SIZES["small"].update(spmv=(1000, 32, 500), nbr_stencil=(40, 30), graph_step=(30
 # The row-wise programs of issue 17 (bench/softmax.fut, layernorm.fut, row_scan.fut).
 SIZES["full"].update(softmax=(65536, 1024), layernorm=(65536, 1024), row_scan=(65536, 1024))
 SIZES["small"].update(softmax=(100, 300), layernorm=(100, 300), row_scan=(100, 300))
+# Matrix products at other sizes (issue 17 item 4; bench/run_gpu_matmul.sh times
+# bench/matmul.fut on them with --input): the same generator as matmul.
+SIZES["full"].update(matmul1024=(1024, 1024, 1024), matmul4096=(4096, 4096, 4096))
+SIZES["small"].update(matmul1024=(33, 17, 65), matmul4096=(130, 67, 129))
 GROUPS = {
     "suite": ["gather", "stencil", "intdiv", "reduce", "scan", "matmul", "histogram",
               "small_kernels", "hotspot", "pathfinder", "nn", "kmeans", "backprop"],
     "unproved": ["spmv", "nbr_stencil", "graph_step", "gather3", "assert_div", "bsearch"],
     "rows": ["softmax", "layernorm", "row_scan"],
+    "matmul": ["matmul1024", "matmul", "matmul4096"],
 }
 
 
@@ -109,6 +115,9 @@ def gen_matmul(shape):
     a = r.random((n, m), dtype=np.float32) * 2 - 1
     b = r.random((m, p), dtype=np.float32) * 2 - 1
     return [a, b]
+
+
+gen_matmul1024 = gen_matmul4096 = gen_matmul
 
 
 def gen_histogram(shape):
@@ -281,9 +290,10 @@ RESULTS = {
     "pathfinder": ["i32"], "nn": ["f32", "i64"], "kmeans": ["f32"], "backprop": ["f32", "f32"],
     "spmv": ["f32"], "nbr_stencil": ["f32"], "graph_step": ["f32"], "gather3": ["f32"],
     "assert_div": ["i32"], "bsearch": ["i64"], "softmax": ["f32"], "layernorm": ["f32"], "row_scan": ["i32"],
+    "matmul1024": ["f32"], "matmul4096": ["f32"],
 }
 # The entry whose reference gives the expected output (entries of one program agree).
-ENTRY = {"stencil": "nested", "matmul": "nested"}
+ENTRY = {"stencil": "nested", "matmul": "nested", "matmul1024": "nested", "matmul4096": "nested"}
 NUMPY = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64}
 
 

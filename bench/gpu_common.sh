@@ -1,11 +1,29 @@
 # shellcheck shell=bash disable=SC2154,SC2034
 # Pieces shared by the scripts that run benchmarks on the lent GPU in one call
-# (bench/run_gpu_suite.sh, bench/run_gpu_unproved.sh, bench/run_gpu_rows.sh); sourced,
+# (bench/run_gpu_suite.sh, bench/run_gpu_unproved.sh, bench/run_gpu_rows.sh,
+# bench/run_gpu_matmul.sh); sourced,
 # not run. They read the script's settings: `out` (the folder of what comes back),
 # `deadline` (seconds after the script's start by which everything must end), `kerb` and
 # `cudabench` (the binaries), `device` (cuda, or cpu for a dry run) and `data` (where the
 # inputs go); gen_inputs and run_peers also `python`, `scale`, `peers`, `runs`, `warmup`
 # and `budget`. begin_run sets `work`, `raw` and `log`.
+
+# run_settings TAG: the settings every such script reads from the environment, with
+# their defaults (KERB, CUDA_BENCH, OUT (/tmp/TAG-out), SUITE_DEVICE, SUITE_SCALE, RUNS,
+# WARMUP, BUDGET, SUITE_DEADLINE, PYTHON, PEERS).
+run_settings() {
+  kerb=${KERB:-build-carry/kerb}
+  cudabench=${CUDA_BENCH:-build-carry/kerb-cuda-bench}
+  out=${OUT:-/tmp/$1-out}
+  device=${SUITE_DEVICE:-cuda}
+  scale=${SUITE_SCALE:-full}
+  runs=${RUNS:-30}
+  warmup=${WARMUP:-3}
+  budget=${BUDGET:-3}
+  deadline=${SUITE_DEADLINE:-285}
+  python=${PYTHON:-python3}
+  peers=${PEERS-jax torch}
+}
 
 # begin_run SCRIPT TAG: makes $out, the scratch folder $work (/tmp/TAG.XXXXXX, removed on
 # exit) with $raw in it, and the log; checks the binaries (exits 2 without kerb; sets
@@ -96,6 +114,19 @@ gen_inputs() {
   done
   cat "$raw"/gen_*.log >>"$log"
   [ $failed = 0 ] || exit 1
+}
+
+# handwritten NAME FILE ENTRY TAG LABEL: kerb-cuda-bench NAME on $data/FILE.in (report
+# $raw/cuda_TAG.json), its results checked against $data/FILE.out as entry ENTRY's
+# (a line of $raw/checks.txt, LABEL).
+handwritten() {
+  local name=$1 file=$2 entry=$3 tag=$4 label=$5
+  timeout "$(cap 60)" "$cudabench" "$name" --input "$data/$file.in" --runs "$runs" --warmup "$warmup" \
+    --time-budget "$budget" --json "$raw/cuda_$tag.json" --out "$work/cuda_${tag}_" >>"$log" 2>&1 ||
+    say "kerb-cuda-bench $name ($tag) failed"
+  "$python" bench/check_results.py "$file" "$entry" "$data/$file.in" "$work/cuda_${tag}_"*.npy \
+    --expected "$data/$file.out" --label "$label" >>"$raw/checks.txt" 2>&1 || true
+  rm -f "$work/cuda_${tag}_"*.npy
 }
 
 # run_peers SCRIPT NAME...: bench/peers/SCRIPT with each framework of $peers (each in

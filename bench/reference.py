@@ -213,6 +213,8 @@ REFERENCES = {
     ("scan", "main"): scan,
     ("matmul", "nested"): matmul,
     ("matmul", "flat"): matmul,
+    ("matmul1024", "nested"): matmul,
+    ("matmul4096", "nested"): matmul,
     ("histogram", "main"): histogram,
     ("small_kernels", "main"): small_kernels,
     ("hotspot", "main"): hotspot,

@@ -38,22 +38,12 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
-kerb=${KERB:-build-carry/kerb}
-cudabench=${CUDA_BENCH:-build-carry/kerb-cuda-bench}
-out=${OUT:-/tmp/kerb-rows-out}
-device=${SUITE_DEVICE:-cuda}
-scale=${SUITE_SCALE:-full}
-runs=${RUNS:-30}
-warmup=${WARMUP:-3}
-budget=${BUDGET:-3}
-deadline=${SUITE_DEADLINE:-285}
-python=${PYTHON:-python3}
-peers=${PEERS-jax torch}
-
 programs=(softmax layernorm row_scan)
 
-# begin_run, say, cap, late, device_info, programs_dir, gen_inputs, run_peers
+# run_settings, begin_run, say, cap, late, device_info, programs_dir, gen_inputs,
+# handwritten, run_peers
 source bench/gpu_common.sh
+run_settings kerb-rows
 begin_run run_gpu_rows.sh kerb-rows
 
 table() {

@@ -34,22 +34,12 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
-kerb=${KERB:-build-carry/kerb}
-cudabench=${CUDA_BENCH:-build-carry/kerb-cuda-bench}
-out=${OUT:-/tmp/kerb-unproved-out}
-device=${SUITE_DEVICE:-cuda}
-scale=${SUITE_SCALE:-full}
-runs=${RUNS:-30}
-warmup=${WARMUP:-3}
-budget=${BUDGET:-3}
-deadline=${SUITE_DEADLINE:-285}
-python=${PYTHON:-python3}
-peers=${PEERS-jax torch}
-
 programs=(spmv nbr_stencil graph_step gather3 assert_div bsearch)
 
-# begin_run, say, cap, late, device_info, programs_dir, gen_inputs, run_peers
+# run_settings, begin_run, say, cap, late, device_info, programs_dir, gen_inputs,
+# handwritten, run_peers
 source bench/gpu_common.sh
+run_settings kerb-unproved
 begin_run run_gpu_unproved.sh kerb-unproved
 
 summary() {
@@ -87,12 +77,7 @@ if [ $have_cuda_bench = 1 ]; then
         say "hand-written $name and the rest skipped (the deadline is near)"
         break 2
       fi
-      timeout "$(cap 60)" "$cudabench" "$name" --input "$data/$p.in" --runs "$runs" --warmup "$warmup" \
-        --time-budget "$budget" --json "$raw/cuda_$name.json" --out "$work/cuda_${name}_" >>"$log" 2>&1 ||
-        say "kerb-cuda-bench $name failed"
-      "$python" bench/check_results.py "$p" main "$data/$p.in" "$work/cuda_${name}_"*.npy \
-        --expected "$data/$p.out" --label "hand-written $name" >>"$raw/checks.txt" 2>&1 || true
-      rm -f "$work/cuda_${name}_"*.npy
+      handwritten "$name" "$p" main "$name" "hand-written $name"
     done
   done
   summary

@@ -187,7 +187,7 @@ public:
   Extractor(const core::Program &p, GenOptions opts, KernelProgram &out)
       : p_(p), out_(out), row_block_min_(opts.row_block_min),
         scan_single_pass_min_(opts.scan_single_pass_min), row_cache_max_(opts.row_cache_max),
-        row_warp_max_(opts.row_warp_max) {
+        row_warp_max_(opts.row_warp_max), block_tile_min_(opts.block_tile_min) {
     out_.may_fail = !p.failures.records.empty();
     out_.defer_checks = out_.may_fail && opts.deferred_checks;
   }
@@ -686,6 +686,7 @@ private:
       Inputs in = map_inputs(s);
       add_inputs(*op, in);
       bool pre = in.prelude || needs_prelude(e.lambda->body);
+      block_tiled_version(s, *op);
       bool straight_inner = elementwise(inner->exp.lambda->body);
       op->rows_per_thread = straight_inner ? kTileRows : 1;
       std::string tiles = "tiles of " + n + " x max(" + sub(inner->exp.args[0]) + ", 1)";
@@ -723,8 +724,10 @@ private:
       // (Not where the segment is the last index of an array the lambda reads: one
       // thread per segment reads neighbouring elements, a block per segment would not.)
       if (!segred_across_rows(s, *red)) row_block_version(s, *op);
+      block_tiled_version(s, *op);
       plain_map_versions(s, *op);
     } else {
+      block_tiled_version(s, *op);
       row_block_version(s, *op);
       plain_map_versions(s, *op);
     }
@@ -927,6 +930,258 @@ private:
     if (op.row_cache_max >= std::max<int64_t>(row_block_min_, 1)) return true;
     op.cached_rows.clear();
     return false;
+  }
+
+  // ---- block and register tiling (Note [Block and register tiling] in tiled_kernels.cpp)
+
+  // Note [Matrix products]
+  // ~~~~~~~~~~~~~~~~~~~~~~
+  // The shape that gets a Strategy::BlockTiled version: a map over n x p outputs (i, j),
+  // either perfectly nested maps over `iota n` and `iota p` (the lambdas' parameters are
+  // i and j) or a map over `iota (n * p)` that splits its index into t / p and t % p
+  // (flat_split: i and j), whose element is exactly
+  //     let ks = iota m
+  //     let xs = map (\k -> ...) ks
+  //     in reduce op ne xs
+  // (`reduce op ne (map f (iota m))`, the last three statements of the element; before
+  // them only the split of t, and in the lambdas asserts of host values, as the checks
+  // of iota's sizes: uniform_assert), where
+  //   - m and ne are known on the host and the reduction's one result is a scalar;
+  //   - f's statements are scalar (arithmetic, conversions, functions; no branches,
+  //     loops or SOACs, no integer division by a variable: f also runs on the zeros
+  //     loaded past the edges) and reads `a[u, v]` of two-dimensional arrays bound on
+  //     the host, {u, v} = {i, k} or {j, k} in either order; f reads no other variable
+  //     of the element than i, j and k (scalars of the host otherwise);
+  //   - neither f nor op holds a kept check (one that range analysis could not remove:
+  //     the tiled kernel has no failure path), and op is scalar code on scalars;
+  //   - at most kBlockTileMaxReads distinct reads (array and index order).
+  // Or the rows form, `map (\r -> map (\c -> reduce op ne (map2 f r c)) cs) rs`: rs a
+  // two-dimensional array of the host (r its row i), cs another (c its row j: a[j, k])
+  // or `transpose b` of one made in the outer lambda (b[k, j]); the element is `reduce op
+  // ne (map f r c)`, f's parameters the rows' elements k (f makes no other read).
+  // The element's reduction is then folded in k order by one thread, as the sequential
+  // loop does (the operator need not commute: the order is the same; with f32 the sums
+  // are the same), from values staged in shared memory. Anything else (a kept check, a
+  // read by another index, a map fused into the arrays, a branch) keeps the map's
+  // other versions only.
+  // The rows form (`map (\r -> map (\c -> reduce op ne (map2 f r c)) cs) rs`): the
+  // element's rows `row` and `col` (lambda parameters) and what they are.
+  struct RowsForm {
+    int row = -1, col = -1;
+    TiledRead row_read, col_read;
+  };
+  bool tiled_dot(const core::Body &body, size_t first, const std::set<int> &rows, const std::set<int> &cols,
+                 TiledDot &dot, const RowsForm *rf = nullptr) const {
+    auto scalar_stm = [&](const core::Stm &st) {
+      if (st.exp.site >= 0) return false;
+      for (int v : st.pat)
+        if (p_.var(v).type.rank != 0) return false;
+      // (An integer division by a variable: f also runs on the zeros past the edges,
+      // and with --unsafe the x86 CPU device would trap.)
+      const core::Exp &x = st.exp;
+      if (x.kind == core::ExpKind::BinOp && x.args[1].is_var() && is_int(p_.type_of(x.args[1]).prim) &&
+          (x.binop == BinOp::Div || x.binop == BinOp::Quot || x.binop == BinOp::Mod || x.binop == BinOp::Rem))
+        return false;
+      switch (st.exp.kind) {
+      case core::ExpKind::SubExp: case core::ExpKind::BinOp: case core::ExpKind::UnOp:
+      case core::ExpKind::Convert: case core::ExpKind::PrimFn:
+        return true;
+      default: return false;
+      }
+    };
+    // (The rows form has no iota: its map is over the rows.)
+    size_t need = rf ? 2 : 3;
+    if (body.stms.size() != first + need || body.result.size() != 1) return false;
+    const core::Stm *io = rf ? nullptr : &body.stms[first];
+    const core::Stm &ms = body.stms[first + need - 2], &rs = body.stms[first + need - 1];
+    if (ms.exp.kind != core::ExpKind::Map || rs.exp.kind != core::ExpKind::Reduce) return false;
+    if (io && (io->exp.kind != core::ExpKind::Iota || io->exp.to != PrimType::I64 || ms.exp.arrays.size() != 1 ||
+               ms.exp.arrays[0] != io->pat[0] || !same_subexp(io->exp.args[0], rs.exp.args[0])))
+      return false;
+    const core::SubExp &m = rs.exp.args[0];
+    if (!on_host(m) || !same_subexp(ms.exp.args[0], m) || ms.pat.size() != 1) return false;
+    if (rs.exp.arrays.size() != 1 || rs.exp.arrays[0] != ms.pat[0] || rs.pat.size() != 1 ||
+        p_.var(rs.pat[0]).type.rank != 0 || !is_var(body.result[0], rs.pat[0]))
+      return false;
+    // The operator: scalar code on its two parameters and host values.
+    const core::Lambda &opl = *rs.exp.lambda;
+    if (opl.params.size() != 2 || opl.body.result.size() != 1 || !on_host(rs.exp.args[1])) return false;
+    if (!std::all_of(opl.body.stms.begin(), opl.body.stms.end(), scalar_stm)) return false;
+    for (int v : lambda_free_vars(p_, opl))
+      if (!bound_.count(v) || p_.var(v).type.rank != 0) return false;
+    // f: reads at [i, k] / [k, i] / [j, k] / [k, j], scalar code; in the rows form its
+    // parameters are the rows' elements k.
+    const core::Lambda &f = *ms.exp.lambda;
+    if (f.body.result.size() != 1) return false;
+    TiledDot d;
+    auto add_read = [&](const TiledRead &rd) {
+      size_t r = 0;
+      while (r < d.reads.size() && !(d.reads[r].array == rd.array && d.reads[r].col == rd.col &&
+                                     d.reads[r].k_first == rd.k_first))
+        r++;
+      if (r == d.reads.size()) d.reads.push_back(rd);
+      return r;
+    };
+    if (rf) {
+      if (f.params.size() != ms.exp.arrays.size()) return false;
+      for (int a : ms.exp.arrays) {
+        if (a != rf->row && a != rf->col) return false;
+        d.param_reads.push_back(add_read(a == rf->row ? rf->row_read : rf->col_read));
+      }
+    } else if (f.params.size() != 1) {
+      return false;
+    }
+    int k = rf ? -1 : f.params[0];
+    for (const core::Stm &st : f.body.stms) {
+      const core::Exp &x = st.exp;
+      if (rf || x.kind != core::ExpKind::Index) {
+        if (!scalar_stm(st)) return false;
+        continue;
+      }
+      if (x.site >= 0 || x.args.size() != 2 || x.arrays.size() != 1 || p_.var(st.pat[0]).type.rank != 0) return false;
+      int a = x.arrays[0];
+      if (p_.var(a).type.rank != 2 || !bound_.count(a) || fused_.count(a)) return false;
+      if (!x.args[0].is_var() || !x.args[1].is_var()) return false;
+      bool k_first = x.args[0].var == k;
+      int other = k_first ? x.args[1].var : x.args[0].var;
+      if ((k_first ? x.args[0].var : x.args[1].var) != k) return false;
+      bool col;
+      if (rows.count(other)) col = false;
+      else if (cols.count(other)) col = true;
+      else return false;
+      d.read_of[&st] = add_read(TiledRead{a, col, k_first});
+    }
+    if (d.reads.empty() || int64_t(d.reads.size()) > kBlockTileMaxReads) return false;
+    for (int v : lambda_free_vars(p_, f)) {
+      if (rows.count(v) || cols.count(v)) continue;
+      if (!bound_.count(v) || fused_.count(v)) return false;
+      if (p_.var(v).type.rank != 0 &&
+          std::none_of(d.reads.begin(), d.reads.end(), [&](const TiledRead &r) { return r.array == v; }))
+        return false;
+    }
+    d.iota = io;
+    d.map = &ms;
+    d.red = &rs;
+    d.rows.assign(rows.begin(), rows.end());
+    d.cols.assign(cols.begin(), cols.end());
+    d.asserts = std::move(dot.asserts); // (those of the lambdas around, found before)
+    dot = std::move(d);
+    return true;
+  }
+
+  // An assert of values of the host (a size's check inside the lambda): the same in
+  // every thread, made once at the start of the tiled kernel.
+  bool uniform_assert(const core::Stm &st) const {
+    if (st.exp.kind != core::ExpKind::Assert) return false;
+    return std::all_of(st.exp.args.begin(), st.exp.args.end(), [&](const core::SubExp &a) {
+      return !a.is_var() || (bound_.count(a.var) && p_.var(a.var).type.rank == 0);
+    });
+  }
+
+  // Whether map s (nested in `op.inner`, or split by flat_split) computes matrix
+  // products (Note [Matrix products]); if so its BlockTiled version, added to op.
+  bool block_tiled_version(const core::Stm &s, SegOp &op) const {
+    if (block_tile_min_ < 0) return false;
+    const core::Exp &e = s.exp;
+    const core::Lambda &l = *e.lambda;
+    if (s.pat.size() != 1 || e.arrays.size() != 1 || l.params.size() != 1) return false;
+    auto lz = fused_.find(e.arrays[0]);
+    bool over_iota =
+        lz != fused_.end() && lz->second->exp.kind == core::ExpKind::Iota && lz->second->exp.to == PrimType::I64;
+    auto dot = std::make_unique<TiledDot>();
+    std::string n = sub(e.args[0]), p;
+    if (!over_iota) {
+      // map (\r -> map (\c -> reduce op ne (map2 f r c)) cs) rs: r is row i of rs, c
+      // row j of cs (`transpose b`: column j of b).
+      int rs = e.arrays[0];
+      if (lz != fused_.end() || p_.var(rs).type.rank != 2 || !bound_.count(rs)) return false;
+      const core::Body &body = l.body;
+      if (body.stms.empty()) return false;
+      const core::Stm &in = body.stms.back();
+      if (in.exp.kind != core::ExpKind::Map || in.pat.size() != 1 || in.exp.arrays.size() != 1 ||
+          !is_var(body.result[0], in.pat[0]) || body.result.size() != 1 || in.exp.lambda->params.size() != 1 ||
+          !on_host(in.exp.args[0]))
+        return false;
+      RowsForm rf;
+      rf.row = l.params[0];
+      rf.col = in.exp.lambda->params[0];
+      rf.row_read = TiledRead{rs, false, false};
+      int cs = in.exp.arrays[0];
+      // Before the inner map: asserts of host values, and `transpose b` of a host array.
+      for (size_t k = 0; k + 1 < body.stms.size(); k++) {
+        const core::Stm &st = body.stms[k];
+        if (uniform_assert(st)) {
+          dot->asserts.push_back(&st);
+          continue;
+        }
+        const core::Exp &x = st.exp;
+        if (x.kind == core::ExpKind::Rearrange && st.pat.size() == 1 && st.pat[0] == cs && x.arrays.size() == 1 &&
+            p_.var(x.arrays[0]).type.rank == 2 && bound_.count(x.arrays[0]) && !fused_.count(x.arrays[0]) &&
+            x.perm == std::vector<int>{1, 0}) {
+          rf.col_read = TiledRead{x.arrays[0], true, true};
+          continue;
+        }
+        return false;
+      }
+      if (rf.col_read.array < 0) {
+        if (p_.var(cs).type.rank != 2 || !bound_.count(cs) || fused_.count(cs)) return false;
+        rf.col_read = TiledRead{cs, true, false};
+      }
+      const core::Body &inner = in.exp.lambda->body;
+      size_t first = 0;
+      while (first < inner.stms.size() && uniform_assert(inner.stms[first]))
+        dot->asserts.push_back(&inner.stms[first++]);
+      if (!tiled_dot(inner, first, {}, {}, *dot, &rf)) return false;
+      p = sub(in.exp.args[0]);
+      if (op.space.size() == 1) op.space.push_back(in.exp.args[0]);
+    } else if (op.inner) {
+      // map (\i -> let js = iota p in map (\j -> dot) js) (iota n)
+      const core::Stm &in = *op.inner;
+      const core::Body &body = l.body;
+      const core::Stm *js = nullptr;
+      for (size_t k = 0; k + 1 < body.stms.size(); k++) {
+        const core::Stm &st = body.stms[k];
+        if (uniform_assert(st)) dot->asserts.push_back(&st);
+        else if (!js && st.exp.kind == core::ExpKind::Iota) js = &st;
+        else return false;
+      }
+      if (!js || js->exp.to != PrimType::I64 || in.exp.arrays.size() != 1 || in.exp.arrays[0] != js->pat[0] ||
+          !same_subexp(js->exp.args[0], in.exp.args[0]) || in.exp.lambda->params.size() != 1)
+        return false;
+      const core::Body &inner = in.exp.lambda->body;
+      size_t first = 0;
+      while (first < inner.stms.size() && uniform_assert(inner.stms[first]))
+        dot->asserts.push_back(&inner.stms[first++]);
+      if (!tiled_dot(inner, first, {l.params[0]}, {in.exp.lambda->params[0]}, *dot)) return false;
+      p = sub(in.exp.args[0]);
+    } else {
+      // map (\t -> let i = t / p let j = t % p in dot) (iota (n * p))
+      if (!flat_split(s, op)) return false;
+      std::set<int> split(op.split_quot.begin(), op.split_quot.end());
+      split.insert(op.split_rem.begin(), op.split_rem.end());
+      size_t first = 0, splits = 0;
+      for (; first < l.body.stms.size(); first++) {
+        const core::Stm &st = l.body.stms[first];
+        if (st.pat.size() == 1 && split.count(st.pat[0])) splits++;
+        else if (uniform_assert(st)) dot->asserts.push_back(&st);
+        else break;
+      }
+      if (splits != split.size()) return false;
+      std::set<int> rows(op.split_quot.begin(), op.split_quot.end()), cols(op.split_rem.begin(), op.split_rem.end());
+      if (!tiled_dot(l.body, first, rows, cols, *dot)) return false;
+      dot->flat = l.params[0];
+      p = sub(op.split_p);
+      n = "ceil(" + n + " / " + p + ")";
+    }
+    dot->min = block_tile_min_;
+    int64_t bm = kBlockTileThreads * kBlockTileReg;
+    std::string launch = fmt::format("ceil({} / {}) * ceil({} / {})", n, bm, p, bm);
+    Inputs in = map_inputs(s);
+    add_inputs(op, in);
+    op.tiled = std::move(dot);
+    bool pre = in.prelude || needs_prelude(l.body);
+    op.versions.push_back(Version{Guard::BlockTileFit, Strategy::BlockTiled, {kernel("tiled", true, launch, pre, false)}});
+    return true;
   }
 
   // ---- block kernels
@@ -1305,6 +1560,8 @@ private:
   int64_t row_cache_max_;
   // GenOptions::row_warp_max: the RowWarp version's longest row (negative: none).
   int64_t row_warp_max_;
+  // GenOptions::block_tile_min: the BlockTiled version's threshold (negative: none).
+  int64_t block_tile_min_;
   // Host maps and iotas computed where read (ProgramGen::host_lazy_): result -> statement.
   std::map<int, const core::Stm *> fused_;
   // Variables the host has bound (FnGen::has in host code), and every statement of the

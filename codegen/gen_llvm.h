@@ -56,6 +56,10 @@ struct GenOptions {
   // ... and runs a warp per row (eight rows a block) when its rows have at most this many
   // elements (Strategy::RowWarp; --row-warp-max=N; a negative value: never).
   int64_t row_warp_max = 1024;
+  // A map over n x p whose element reduces a map over k reading arrays at [i, k] and
+  // [k, j] runs in block and register tiles when n and p are at least this (Strategy::
+  // BlockTiled; the command line's --block-tile-min=N; a negative value: never).
+  int64_t block_tile_min = 32;
 };
 
 struct GeneratedProgram {

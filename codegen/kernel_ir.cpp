@@ -38,6 +38,7 @@ const char *strategy_name(Strategy s) {
   case Strategy::RowBlock: return "one block per element";
   case Strategy::RowCached: return "one block per element, rows in shared memory";
   case Strategy::RowWarp: return "one warp per element";
+  case Strategy::BlockTiled: return "block and register tiles";
   case Strategy::Chunked: return "chunks";
   case Strategy::Striped: return "striped";
   }
@@ -147,6 +148,12 @@ private:
     case Guard::RowCacheFit:
       return fmt::format("if {} >= {} and the rows of {} have <= {} elements", m, op.row_block_min,
                          cached_arrays(op), op.row_cache_max);
+    case Guard::BlockTileFit: {
+      // (A map over iota (n * p) split by p: ceil(n / p) rows.)
+      std::string p = op.tiled->flat >= 0 ? sub(op.split_p) : m;
+      if (op.tiled->flat >= 0) n = "ceil(" + n + " / " + p + ")";
+      return fmt::format("if {} >= {} and {} >= {}", n, op.tiled->min, p, op.tiled->min);
+    }
     }
     return "?";
   }
@@ -173,6 +180,17 @@ private:
       out += fmt::format(", {} a block", kRowWarpRows);
       if (op.warp_copies) out += ", rows in shared memory (" + cached_arrays(op) + ")";
       break;
+    case Strategy::BlockTiled: {
+      int64_t t = kBlockTileThreads * kBlockTileReg;
+      out += fmt::format(" ({} x {} a block, {} x {} a thread, k-tiles of {}; reads", t, t, kBlockTileReg,
+                         kBlockTileReg, kBlockTileK);
+      const TiledDot &d = *op.tiled;
+      for (size_t r = 0; r < d.reads.size(); r++)
+        out += fmt::format("{} {}[{}]", r ? "," : "", p_.var(d.reads[r].array).name,
+                           d.reads[r].k_first ? (d.reads[r].col ? "k, j" : "k, i") : (d.reads[r].col ? "j, k" : "i, k"));
+      out += ")";
+      break;
+    }
     case Strategy::WarpRuns: case Strategy::ReduceThenScan:
       out += fmt::format(", {} elements a thread per tile", op.elems_per_thread);
       break;

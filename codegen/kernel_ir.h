@@ -7,7 +7,8 @@
 //
 // codegen/extract_kernels.cpp builds it from the core IR (every choice of which
 // statements become kernels and how they run is made there: Note [Kernel extraction]);
-// the LLVM emitters (program_gen.cpp, thread_kernels.cpp, block_kernels.cpp) read it
+// the LLVM emitters (program_gen.cpp, thread_kernels.cpp, block_kernels.cpp,
+// row_block_kernels.cpp, tiled_kernels.cpp) read it
 // and decide nothing of that kind; `kerb check --emit=kernels` prints it
 // (print_kernels, kernel_ir.cpp). docs/CODEGEN.md describes the pipeline.
 //
@@ -96,6 +97,23 @@ constexpr int64_t kRowWarpMaxWidth = GenOptions{}.row_warp_max;
 constexpr int64_t kRowWarpMinRows = 2048;
 constexpr int64_t kRowWarpRows = kGpuBlockThreads / 32;
 constexpr int64_t kRowWarpCopyUnroll = 8;
+// Block and register tiling of map-map-reduce (Strategy::BlockTiled, Note [Block and
+// register tiling] in tiled_kernels.cpp): on the GPU a block of kBlockTileThreads x
+// kBlockTileThreads threads (256) computes a tile of (kBlockTileThreads * kBlockTileReg)^2
+// outputs (128 x 128), each thread kBlockTileReg x kBlockTileReg of them in registers,
+// walking the reduction in k-tiles of kBlockTileK staged in shared memory, whose rows are
+// kBlockTilePad elements longer than the tile (banks). The CPU device emulates
+// kBlockTileCpuThreads x kBlockTileCpuThreads threads (32 x 32 outputs a block). The
+// version runs when the output has at least GenOptions::block_tile_min rows and columns
+// (`--block-tile-min=N`); the map's lambda reads at most kBlockTileMaxReads arrays.
+constexpr int64_t kBlockTileThreads = 16;
+constexpr int64_t kBlockTileCpuThreads = 4;
+constexpr int64_t kBlockTileReg = 8;
+constexpr int64_t kBlockTileK = 8;
+constexpr int64_t kBlockTilePad = 4;
+constexpr int64_t kBlockTileMaxReads = 4;
+constexpr int64_t kBlockTileBlocksPerSm = 2; // launch bound for 4-byte values, <= 2 reads
+constexpr int64_t kBlockTileMin = GenOptions{}.block_tile_min;
 
 // ---- the IR
 
@@ -145,6 +163,9 @@ enum class Strategy : uint8_t {
                // first (Note [Rows in shared memory] in row_cache.cpp)
   RowWarp,     // the same, a warp per element (Note [A warp per row] in
                // row_block_kernels.cpp), with the copies when cached_rows is not empty
+  BlockTiled,  // map over n x p whose element reduces a map over k that reads arrays at
+               // [i, k] and [k, j] (matrix product): block and register tiles (Note
+               // [Block and register tiling] in tiled_kernels.cpp; SegOp::tiled)
   // Threads kernels again.
   Chunked,     // reduce and scan of rows: each thread folds a contiguous chunk; inside a
                // RowBlock element, a reduction whose operator may not commute
@@ -166,6 +187,7 @@ enum class Guard : uint8_t {
   RowCacheFit,   // RowBlockFit, and the cached rows have at most row_cache_max elements
   RowWarpFit,    // RowBlockFit, at least kRowWarpMinRows rows, and the row and the
                  // cached rows have at most row_warp_max elements
+  BlockTileFit,  // the output has at least SegOp::tiled->min rows and columns
 };
 
 // How an update of a reduce_by_index combines into its bin.
@@ -191,6 +213,33 @@ struct Version {
 
 struct SegOp;
 struct HostItem;
+
+// Strategy::BlockTiled: what the element of a map over n x p computes (the element's
+// body ends in `iota m`, a map over it, and a reduction of that map, which is the
+// element's result; or a map over row i of one array and row j of another and its
+// reduction) and what that map's lambda reads (extract_kernels.cpp, Note [Matrix
+// products]).
+struct TiledRead {
+  int array = -1;        // a two-dimensional array bound on the host
+  bool col = false;      // indexed by the output's column and k (else its row and k)
+  bool k_first = false;  // indexed [k, i] / [k, j] (else [i, k] / [j, k])
+};
+struct TiledDot {
+  const core::Stm *iota = nullptr, *map = nullptr, *red = nullptr;
+  // The variables that hold the output's row and column (nested maps: the lambdas'
+  // parameters; a map over iota (n * p): t / p and t % p), and, for the latter, t.
+  std::vector<int> rows, cols;
+  int flat = -1;
+  std::vector<TiledRead> reads;
+  // The Index statements of the map's lambda: which read each is.
+  std::map<const core::Stm *, size_t> read_of;
+  // The rows form (`map (\r -> map (\c -> reduce op ne (map2 f r c)) cs) rs`, no iota):
+  // which read each parameter of the map's lambda is.
+  std::vector<size_t> param_reads;
+  // Asserts of host values in the lambdas (the sizes' checks), made first.
+  std::vector<const core::Stm *> asserts;
+  int64_t min = kBlockTileMin; // the guard's threshold
+};
 
 // Host code: the items of a body, in order.
 struct HostBlock {
@@ -260,6 +309,8 @@ struct SegOp {
   // RowWarp: the longest row it takes, and whether it copies cached_rows.
   int64_t row_warp_max = 0;
   bool warp_copies = false;
+  // BlockTiled: the element's dot product.
+  std::unique_ptr<TiledDot> tiled;
   const SegOp *block_op(const core::Stm &s) const {
     for (const auto &b : block_body)
       if (b->stm == &s) return b.get();

@@ -12,6 +12,7 @@
 // scan_kernels.cpp: the single-pass scan (decoupled look-back).
 // row_block_kernels.cpp: one block per element of a map whose lambda reduces, scans and
 // maps over its row; row_cache.cpp: its version with the rows in shared memory.
+// tiled_kernels.cpp: block and register tiles of matrix products.
 //
 // Kernels get their arguments as 8-byte slots: on the GPU as kernel parameters, on the
 // CPU through a pointer (see runtime/device_abi.h). The first slot of every kernel is
@@ -517,6 +518,18 @@ private:
   // The caller's barrier follows before any thread reads them.
   std::vector<Val> cache_rows(KernelFn &k, const SegOp &op, const std::vector<Val> &rows, Value *tid, Value *ntid,
                               int64_t bound, int64_t copies, Value *slot, int64_t unroll);
+  // Strategy::BlockTiled, version v of a map (tiled_kernels.cpp, Note [Block and register
+  // tiling]): when the output has at least op.tiled->min rows and columns, blocks of
+  // tiles staged in shared memory, a tile of outputs a thread in registers; otherwise
+  // the 2-D tiles (nested maps) or version v + 1. The outputs are allocated before.
+  void block_tiled_map(const SegOp &op, size_t v);
+  // The kernel's body: `out` the map's output in the kernel, and the sizes: the output's
+  // rows and columns, the reduction's width, the map's width (rows * p, or n of a map
+  // over iota n split by p) and the blocks a row of tiles.
+  struct TiledSizes {
+    Value *rows, *p, *m, *n, *nbx;
+  };
+  void block_tiled_body(KernelFn &k, const SegOp &op, const Val &out, const TiledSizes &z, bool prelude);
   // Version v of op and those after it: one thread per element or lanes, or the split
   // tiles (split_map_kernel).
   void thread_map_kernel(const SegOp &op, size_t v);

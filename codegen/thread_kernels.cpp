@@ -97,6 +97,7 @@ void ProgramGen::alloc_outputs(const SegOp &op, Value *n, SlotList &sl) {
 }
 
 void ProgramGen::map_kernel(const SegOp &op) {
+  if (op.strategy == Strategy::BlockTiled) return block_tiled_map(op, 0);
   if (op.strategy == Strategy::Tiles) {
     flat_map_kernel(op);
     return;
@@ -161,6 +162,7 @@ void ProgramGen::thread_map_kernel(const SegOp &op, size_t v) {
   if (ver.strategy == Strategy::SplitTiles) return split_map_kernel(op, v);
   if (ver.strategy == Strategy::RowBlock || ver.strategy == Strategy::RowCached || ver.strategy == Strategy::RowWarp)
     return row_block_map(op, v);
+  if (ver.strategy == Strategy::BlockTiled) return block_tiled_map(op, v);
   const core::Stm &s = *op.stm;
   const core::Exp &e = s.exp;
   const Kernel &kr = ver.kernels[0];
@@ -441,7 +443,9 @@ void ProgramGen::flat_map_kernel(const SegOp &op) {
   // The versions: the 32-bit one first, if any (launched when the sizes fit), the
   // 64-bit one last (made first).
   const Version &wide_v = op.versions.back();
-  const Version *narrow_v = op.versions.front().guard == Guard::Narrow ? &op.versions.front() : nullptr;
+  const Version *narrow_v = nullptr;
+  for (const Version &ver : op.versions)
+    if (ver.guard == Guard::Narrow) narrow_v = &ver;
   auto kernel = [&](const std::map<size_t, ConstantRange> *ranges) {
     const Kernel &kr = (ranges ? *narrow_v : wide_v).kernels[0];
     KernelFn k = new_kernel(kr.name, sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});

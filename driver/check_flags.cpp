@@ -32,6 +32,7 @@ codegen::CompileOptions CheckFlags::compile_options() const {
   co.gen.scan_single_pass_min = scan_single_pass_min;
   co.gen.row_cache_max = row_cache_max;
   co.gen.row_warp_max = row_warp_max;
+  co.gen.block_tile_min = block_tile_min;
   return co;
 }
 
@@ -101,6 +102,10 @@ bool match_check_flag(const std::vector<std::string> &args, size_t &i, CheckFlag
   }
   if (match_option(args, i, {"--row-warp-max"}, value)) {
     flags.row_warp_max = value == "off" ? -1 : parse_whole_number("--row-warp-max", value);
+    return true;
+  }
+  if (match_option(args, i, {"--block-tile-min"}, value)) {
+    flags.block_tile_min = value == "off" ? -1 : parse_whole_number("--block-tile-min", value);
     return true;
   }
   if (match_option(args, i, {"--dump-after"}, value)) {

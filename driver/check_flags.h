@@ -24,6 +24,7 @@ struct CheckFlags {
   int64_t scan_single_pass_min = codegen::GenOptions{}.scan_single_pass_min; // --scan-single-pass-min=N|off
   int64_t row_cache_max = codegen::GenOptions{}.row_cache_max; // --row-cache-max=N|off
   int64_t row_warp_max = codegen::GenOptions{}.row_warp_max;   // --row-warp-max=N|off
+  int64_t block_tile_min = codegen::GenOptions{}.block_tile_min; // --block-tile-min=N|off
   std::vector<std::string> dump_after; // --dump-after=PASS (repeatable)
 
   // The compile options these flags ask for (dumps go to stderr).
@@ -78,6 +79,10 @@ void print_check_report(const Program &program, const CheckFlags &flags, std::FI
   "                      with rows copied, at most 32 KB of copies a block) and there\n" \
   "                      are at least 2048 rows (a guard tested at run time); off:\n"  \
   "                      never (docs/CODEGEN.md)\n"                                      \
+  "  --block-tile-min=N|off  a matrix product (a map over n x p whose element reduces\n" \
+  "                      a map over k reading [i, k] and [k, j]) runs in block and\n"   \
+  "                      register tiles when n and p are at least N (default 32; a\n"  \
+  "                      guard tested at run time); off: never (docs/CODEGEN.md)\n"    \
   "\n"                                                                                     \
   "Checks (docs/CHECKS.md):\n"                                                             \
   "  --unsafe            no checks at all (the interpreter still reports the failures\n"   \

@@ -663,6 +663,9 @@ std::string variant_name(const CheckFlags &f) {
     parts.push_back("--row-cache-max=" + (f.row_cache_max < 0 ? std::string("off") : std::to_string(f.row_cache_max)));
   if (f.row_warp_max != codegen::GenOptions{}.row_warp_max)
     parts.push_back("--row-warp-max=" + (f.row_warp_max < 0 ? std::string("off") : std::to_string(f.row_warp_max)));
+  if (f.block_tile_min != codegen::GenOptions{}.block_tile_min)
+    parts.push_back("--block-tile-min=" +
+                    (f.block_tile_min < 0 ? std::string("off") : std::to_string(f.block_tile_min)));
   if (f.report) parts.push_back("--report-checks");
   for (const std::string &d : f.dump_after) parts.push_back("--dump-after=" + d);
   std::string out;

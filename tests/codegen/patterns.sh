@@ -443,6 +443,70 @@ entry main [n][m][p] (a: [n][m]f32) (b: [m][p]f32) : [n][p]f32 =
   map (\i -> map (\j -> reduce (+) 0f32 (map (\k -> a[i, k] * b[k, j]) (iota m))) (iota p)) (iota n)
 P
 count "$tmp/matmul_llvm.llvm" '^check\.fail' 1 # the entry's size check, on the host
+# Matrix products (extract_kernels.cpp, Note [Matrix products]): nested, split from
+# iota (n * p), with both operands transposed, and over rows (`map2 (*) r c` of a's rows
+# and transpose b's), a version in block and register tiles
+# (Note [Block and register tiling] in codegen/tiled_kernels.cpp) guarded by the sizes,
+# the old versions after it. Its PTX: two barriers a k-tile, the thread's 8 + 8 values a
+# k by vector loads from shared memory (4 per k: 32 in a whole k-tile, 4 in the loop of
+# the last), 64 fmas a k, 8 loads from global memory a k-tile (staged: made once before
+# the loop, once in it), 64 stores, two blocks/SM.
+matmul_program='entry nested [n][m][p] (a: [n][m]f32) (b: [m][p]f32) : [n][p]f32 =
+  map (\i -> map (\j -> reduce (+) 0f32 (map (\k -> a[i, k] * b[k, j]) (iota m))) (iota p)) (iota n)
+entry flat [n][m][p] (a: [n][m]f32) (b: [m][p]f32) : [n][p]f32 =
+  unflatten n p (map (\t -> let i = t / p
+                            let j = t % p
+                            in reduce (+) 0f32 (map (\k -> a[i, k] * b[k, j]) (iota m))) (iota (n * p)))
+entry transposed [n][m][p] (at: [m][n]f32) (bt: [p][m]f32) : [n][p]f32 =
+  map (\i -> map (\j -> reduce (+) 0f32 (map (\k -> at[k, i] * bt[j, k]) (iota m))) (iota p)) (iota n)
+entry rows [n][m][p] (a: [n][m]f32) (b: [m][p]f32) : [n][p]f32 =
+  map (\r -> map (\c -> f32.sum (map2 (*) r c)) (transpose b)) a
+'
+emit k_matmul kernels <<<"$matmul_program"
+count "$tmp/k_matmul.kernels" '^    if a_n0_0 >= 32 and b_n1_4 >= 32: block and register tiles \(128 x 128 a block, 8 x 8 a thread, k-tiles of 8; reads a_2\[i, k\], b_5\[k, j\]\)$' 1
+count "$tmp/k_matmul.kernels" '^    if ceil\(t_[0-9]+ / b_n1_[0-9]+\) >= 32 and b_n1_[0-9]+ >= 32: block and register tiles' 1
+count "$tmp/k_matmul.kernels" 'block and register tiles .*reads at_[0-9]+\[k, i\], bt_[0-9]+\[j, k\]\)$' 1
+count "$tmp/k_matmul.kernels" '^    if a_n0_[0-9]+ >= 32 and b_n1_[0-9]+ >= 32: block and register tiles .*reads a_[0-9]+\[i, k\], b_[0-9]+\[k, j\]\)$' 2
+count "$tmp/k_matmul.kernels" '^      kernel tiled: ceil\(.*\) \* ceil\(.* / 128\) blocks of 256 threads$' 4
+count "$tmp/k_matmul.kernels" '^    otherwise: 2-D tiles$' 2
+count "$tmp/k_matmul.kernels" 'split 2-D tiles' 1
+emit k_matmul_off kernels --block-tile-min=off <<<"$matmul_program"
+count "$tmp/k_matmul_off.kernels" 'block and register' 0
+emit k_matmul_min kernels --block-tile-min=100 <<<"$matmul_program"
+count "$tmp/k_matmul_min.kernels" '^    if a_n0_0 >= 100 and b_n1_4 >= 100: block and register tiles' 1
+emit matmul_tiled ptx <<<"$matmul_program"
+awk '/^\.visible \.entry kerb_kernel_[0-9]+_tiled\(/ { p = 1 } /^}/ { p = 0 } p' "$tmp/matmul_tiled.ptx" \
+  >"$tmp/matmul_tiled.ptx.t"
+count "$tmp/matmul_tiled.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_tiled\(' 4
+count "$tmp/matmul_tiled.ptx.t" 'bar\.sync' 8
+count "$tmp/matmul_tiled.ptx.t" 'ld\.shared\.v4\.f32' 144
+count "$tmp/matmul_tiled.ptx.t" 'fma\.rn\.f32' 2304
+count "$tmp/matmul_tiled.ptx.t" 'ld\.global\.nc\.f32' 64
+count "$tmp/matmul_tiled.ptx.t" 'st\.global\.f32' 256
+count "$tmp/matmul_tiled.ptx" '^\.minnctapersm 2$' 4
+# Near misses keep their 2-D tiles: an index other than [i, k] / [k, j] (b[k, (j + 1) % p],
+# b[k, k]), a branch in the map's lambda, a kept bounds check (a's rows are n, the map
+# goes to p).
+emit k_matmul_miss kernels <<'P'
+entry shifted [n][m][p] (a: [n][m]f32) (b: [m][p]f32) : [n][p]f32 =
+  map (\i -> map (\j -> reduce (+) 0f32 (map (\k -> a[i, k] * b[k, (j + 1) % p]) (iota m))) (iota p)) (iota n)
+entry branch [n][m][p] (a: [n][m]f32) (b: [m][p]f32) : [n][p]f32 =
+  map (\i -> map (\j -> reduce (+) 0f32 (map (\k -> if k < 5 then a[i, k] else b[k, j]) (iota m))) (iota p)) (iota n)
+entry diagonal [n][m] (a: [n][m]f32) (b: [m][m]f32) : [n][m]f32 =
+  map (\i -> map (\j -> reduce (+) 0f32 (map (\k -> a[i, k] * b[k, k]) (iota m))) (iota m)) (iota n)
+entry checked (n: i64) (m: i64) (a: [n][m]f32) (b: [m][n]f32) (p: i64) : [n][p]f32 =
+  map (\i -> map (\j -> reduce (+) 0f32 (map (\k -> a[i, k] * b[k, j]) (iota m))) (iota p)) (iota n)
+P
+count "$tmp/k_matmul_miss.kernels" 'block and register' 0
+count "$tmp/k_matmul_miss.kernels" '^  map_[0-9]+ = segmap\(grid\) \[[a-z_0-9]+\]\[[a-z_0-9]+\]: 2-D tiles' 4
+# With --unsafe no check is left, but an integer division by a read value would run on
+# the zeros past the tiles' edges (a trap on the CPU device): not tiled either.
+emit k_matmul_div kernels --unsafe <<'P'
+entry main [n][m][p] (a: [n][m]i32) (b: [m][p]i32) : [n][p]i32 =
+  map (\i -> map (\j -> reduce (+) 0 (map (\k -> a[i, k] / b[k, j]) (iota m))) (iota p)) (iota n)
+P
+count "$tmp/k_matmul_div.kernels" 'block and register' 0
+count "$tmp/k_matmul_div.kernels" '^  map_[0-9]+ = segmap\(grid\) .*: 2-D tiles' 1
 emit near_miss ir <<'P'
 entry longer [n] (xs: [n]i32) : []i32 = map (\i -> xs[i]) (iota (n + 1))
 entry other [n][m] (xs: [n]i32) (_ys: [m]i32) : []i32 = map (\i -> xs[i]) (iota m)
