@@ -47,7 +47,9 @@ struct GenOptions {
   int64_t row_block_min = 64;
   // A scan of scalars runs in one pass (Strategy::SinglePass) when it has at least this
   // many elements (--scan-single-pass-min=N; a negative value: never, reduce-then-scan).
-  int64_t scan_single_pass_min = 1;
+  // Off by default: on the H100 (bench/results/2026-11-26-issue17-h100) scan.fut's 2^26
+  // i32 took 0.331 ms in one pass against 0.314 ms reduce-then-scan.
+  int64_t scan_single_pass_min = -1;
   // ... and reads each row from global memory once, into shared memory, when its rows
   // have at most this many elements (a version of its own, Strategy::RowCached; the
   // command line's --row-cache-max=N; at most what kRowCacheBytes holds; a negative

@@ -67,9 +67,9 @@ void print_check_report(const Program &program, const CheckFlags &flags, std::FI
   "                      (default 64; a guard tested at run time), else one thread\n"   \
   "                      per row; off: always one thread (docs/CODEGEN.md)\n"          \
   "  --scan-single-pass-min=N|off  a scan of scalars runs in one pass (decoupled\n"  \
-  "                      look-back) when it has at least N elements (default 1; a\n"  \
-  "                      guard tested at run time), else reduce-then-scan; off:\n"    \
-  "                      always reduce-then-scan (docs/CODEGEN.md)\n"                 \
+  "                      look-back) when it has at least N elements (a guard\n"     \
+  "                      tested at run time), else reduce-then-scan; off (the\n"     \
+  "                      default): always reduce-then-scan (docs/CODEGEN.md)\n"      \
   "  --row-cache-max=N|off  one block per row reads a row read more than once from\n"  \
   "                      global memory once, into shared memory, when the rows have\n"  \
   "                      at most N elements (default 4096; at most 32 KB a block; a\n"  \

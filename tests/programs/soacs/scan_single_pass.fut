@@ -34,7 +34,7 @@
 -- input { 3840i64 3839i64 } output { 5760.0f32 0i64 }
 -- input { 3841i64 3840i64 } output { 5760.0f32 0i64 }
 -- input { 1000000i64 500000i64 } output { 750000.0f32 0i64 }
--- no_interp no_cpu input { 16777216i64 8388608i64 } output { 12582912.0f32 0i64 }
+-- no_interp no_cpu input { 4194304i64 2097152i64 } output { 3145728.0f32 0i64 }
 -- ==
 -- entry: or_bool
 -- input { 0i64 0i64 } output { 0i64 }
