@@ -3,6 +3,7 @@
 // every program on every input on the reference interpreter and the compiled devices,
 // judges each pair (driver/difftest_run.h), shrinks every difference to a small
 // reproducer (difftest/shrink.h) written as a .fut test, and ends with one summary line.
+#include "driver/check_flags.h"
 #include "driver/cli.h"
 #include "driver/commands.h"
 #include "driver/difftest_run.h"
@@ -21,6 +22,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <string_view>
 
 namespace fs = std::filesystem;
 
@@ -74,6 +76,11 @@ Options:
                     failing programs then differ, which tests difftest itself
   --no-isolate      run programs in this process (a crash ends the run); by default
                     each program runs in a child process
+  --row-block-min=N|off, --row-cache-max=N|off, --row-warp-max=N|off,
+  --block-tile-min=N|off, --scan-single-pass-min=N|off
+                    the compiled devices' strategies' thresholds (kerb run --help):
+                    e.g. --row-block-min=1 --block-tile-min=1 --scan-single-pass-min=1
+                    give the small generated programs the kernels of large ones
   --print           print the programs and their inputs instead of running them
   -v, --verbose     one line per program
   -h, --help        show this help
@@ -93,6 +100,7 @@ struct Options {
   std::string out_dir = "difftest-out";
   int64_t max_reproducers = 5;
   bool shrink = true, isolate = true, print = false, verbose = false, unsafe = false;
+  CheckFlags strategies; // only the strategies' thresholds are taken from it
 };
 
 int64_t parse_count(const std::string &opt, const std::string &v, int64_t min) {
@@ -143,6 +151,12 @@ Options parse_options(const std::vector<std::string> &args) {
     } else if (args[i] == "--no-shrink") o.shrink = false;
     else if (args[i] == "--no-isolate") o.isolate = false;
     else if (args[i] == "--unsafe") o.unsafe = true;
+    else if (std::string_view(args[i]).starts_with("--row-") ||
+             std::string_view(args[i]).starts_with("--block-tile-min") ||
+             std::string_view(args[i]).starts_with("--scan-single-pass-min")) {
+      if (!match_check_flag(args, i, o.strategies, true))
+        throw UsageError(unknown_option("difftest", args[i]));
+    }
     else if (args[i] == "--print") o.print = true;
     else if (args[i] == "-v" || args[i] == "--verbose") o.verbose = true;
     else if (looks_like_option(args[i])) throw UsageError(unknown_option("difftest", args[i]));
@@ -196,6 +210,7 @@ public:
     config_.timeout_seconds = o.timeout;
     config_.isolate = o.isolate;
     config_.unsafe = o.unsafe;
+    config_.gen = o.strategies.compile_options().gen;
   }
 
   int run() {

@@ -270,6 +270,7 @@ ProgramReport evaluate(const GProgram &g, const std::vector<GenInput> &inputs, c
     try {
       ExecOptions eo;
       eo.compile.pipeline.checks.unsafe = config.unsafe && d > 0;
+      eo.compile.gen = config.gen;
       // Results are compared to the bit: no fused multiply-adds in CUDA kernels, whose
       // rounding differs from the interpreter's (--fp-contract=off).
       eo.compile.fp_contract = false;

@@ -17,6 +17,7 @@
 // run.
 #pragma once
 
+#include "codegen/gen_llvm.h"
 #include "difftest/shrink.h"
 #include "driver/cli.h"
 #include "runtime/value_compare.h"
@@ -49,6 +50,7 @@ struct DifftestConfig {
   double timeout_seconds = 60;   // per program (isolated runs)
   bool isolate = true;           // fork a process per program
   bool unsafe = false;           // compile the devices (not the interpreter) without checks
+  codegen::GenOptions gen;       // the strategies' thresholds (--row-block-min, ...)
 };
 
 // The verdict on one input for one compared device.
