@@ -28,12 +28,30 @@ codegen::CompileOptions CheckFlags::compile_options() const {
   co.gen.deferred_loads = deferred_loads == "select"      ? Loads::Select
                           : deferred_loads == "for-loops" ? Loads::ForLoops
                                                           : Loads::Predicated;
-  co.gen.row_block_min = row_block_min;
-  co.gen.scan_single_pass_min = scan_single_pass_min;
-  co.gen.row_cache_max = row_cache_max;
-  co.gen.row_warp_max = row_warp_max;
-  co.gen.block_tile_min = block_tile_min;
+  for (const ThresholdFlag &t : threshold_flags()) co.gen.*t.field = thresholds.*t.field;
   return co;
+}
+
+const std::vector<ThresholdFlag> &threshold_flags() {
+  using G = codegen::GenOptions;
+  static const std::vector<ThresholdFlag> flags = {
+      {"--row-block-min", &G::row_block_min},
+      {"--scan-single-pass-min", &G::scan_single_pass_min},
+      {"--row-cache-max", &G::row_cache_max},
+      {"--row-warp-max", &G::row_warp_max},
+      {"--block-tile-min", &G::block_tile_min},
+  };
+  return flags;
+}
+
+bool match_threshold_flag(const std::vector<std::string> &args, size_t &i, CheckFlags &flags) {
+  std::string value;
+  for (const ThresholdFlag &t : threshold_flags())
+    if (match_option(args, i, {t.name}, value)) {
+      flags.thresholds.*t.field = value == "off" ? -1 : parse_whole_number(t.name, value);
+      return true;
+    }
+  return false;
 }
 
 bool match_check_flag(const std::vector<std::string> &args, size_t &i, CheckFlags &flags,
@@ -84,30 +102,7 @@ bool match_check_flag(const std::vector<std::string> &args, size_t &i, CheckFlag
     flags.deferred_loads = value;
     return true;
   }
-  if (match_option(args, i, {"--row-block-min"}, value)) {
-    if (value == "off") {
-      flags.row_block_min = -1;
-      return true;
-    }
-    flags.row_block_min = parse_whole_number("--row-block-min", value);
-    return true;
-  }
-  if (match_option(args, i, {"--scan-single-pass-min"}, value)) {
-    flags.scan_single_pass_min = value == "off" ? -1 : parse_whole_number("--scan-single-pass-min", value);
-    return true;
-  }
-  if (match_option(args, i, {"--row-cache-max"}, value)) {
-    flags.row_cache_max = value == "off" ? -1 : parse_whole_number("--row-cache-max", value);
-    return true;
-  }
-  if (match_option(args, i, {"--row-warp-max"}, value)) {
-    flags.row_warp_max = value == "off" ? -1 : parse_whole_number("--row-warp-max", value);
-    return true;
-  }
-  if (match_option(args, i, {"--block-tile-min"}, value)) {
-    flags.block_tile_min = value == "off" ? -1 : parse_whole_number("--block-tile-min", value);
-    return true;
-  }
+  if (match_threshold_flag(args, i, flags)) return true;
   if (match_option(args, i, {"--dump-after"}, value)) {
     std::vector<std::string> names = core_pass_names();
     if (value != "all" && std::find(names.begin(), names.end(), value) == names.end()) {

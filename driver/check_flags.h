@@ -20,11 +20,9 @@ struct CheckFlags {
   bool fp_contract = true;    // --fp-contract=on|off
   bool deferred = true;       // --deferred-checks=on|off
   std::string deferred_loads = "predicated"; // --deferred-loads=predicated|select|for-loops
-  int64_t row_block_min = codegen::GenOptions{}.row_block_min; // --row-block-min=N|off
-  int64_t scan_single_pass_min = codegen::GenOptions{}.scan_single_pass_min; // --scan-single-pass-min=N|off
-  int64_t row_cache_max = codegen::GenOptions{}.row_cache_max; // --row-cache-max=N|off
-  int64_t row_warp_max = codegen::GenOptions{}.row_warp_max;   // --row-warp-max=N|off
-  int64_t block_tile_min = codegen::GenOptions{}.block_tile_min; // --block-tile-min=N|off
+  // The strategies' thresholds (threshold_flags(): --row-block-min=N|off, ...), kept in
+  // the GenOptions fields they set; the rest of `gen` is set from the flags above.
+  codegen::GenOptions thresholds;
   std::vector<std::string> dump_after; // --dump-after=PASS (repeatable)
 
   // The compile options these flags ask for (dumps go to stderr).
@@ -37,6 +35,18 @@ struct CheckFlags {
 // where nothing runs.
 bool match_check_flag(const std::vector<std::string> &args, size_t &i, CheckFlags &flags,
                       bool runs_code);
+
+// The options that set a strategy's threshold, `--NAME=N` or `--NAME=off` (-1: never),
+// each a field of GenOptions, in the order variant names list them.
+struct ThresholdFlag {
+  const char *name;
+  int64_t codegen::GenOptions::*field;
+};
+const std::vector<ThresholdFlag> &threshold_flags();
+
+// Matches args[i] against threshold_flags() only (part of match_check_flag; for
+// commands that take no other check option, as kerb difftest).
+bool match_threshold_flag(const std::vector<std::string> &args, size_t &i, CheckFlags &flags);
 
 // Prints the --report-checks listing of `program` to `out` (a compile error in the
 // lowering is printed instead, as a note).

@@ -654,18 +654,11 @@ std::string variant_name(const CheckFlags &f) {
   if (!f.fp_contract) parts.push_back("--fp-contract=off");
   if (!f.deferred) parts.push_back("--deferred-checks=off");
   if (f.deferred_loads != "predicated") parts.push_back("--deferred-loads=" + f.deferred_loads);
-  if (f.row_block_min != codegen::GenOptions{}.row_block_min)
-    parts.push_back("--row-block-min=" + (f.row_block_min < 0 ? std::string("off") : std::to_string(f.row_block_min)));
-  if (f.scan_single_pass_min != codegen::GenOptions{}.scan_single_pass_min)
-    parts.push_back("--scan-single-pass-min=" +
-                    (f.scan_single_pass_min < 0 ? std::string("off") : std::to_string(f.scan_single_pass_min)));
-  if (f.row_cache_max != codegen::GenOptions{}.row_cache_max)
-    parts.push_back("--row-cache-max=" + (f.row_cache_max < 0 ? std::string("off") : std::to_string(f.row_cache_max)));
-  if (f.row_warp_max != codegen::GenOptions{}.row_warp_max)
-    parts.push_back("--row-warp-max=" + (f.row_warp_max < 0 ? std::string("off") : std::to_string(f.row_warp_max)));
-  if (f.block_tile_min != codegen::GenOptions{}.block_tile_min)
-    parts.push_back("--block-tile-min=" +
-                    (f.block_tile_min < 0 ? std::string("off") : std::to_string(f.block_tile_min)));
+  for (const ThresholdFlag &t : threshold_flags()) {
+    int64_t v = f.thresholds.*t.field;
+    if (v != codegen::GenOptions{}.*t.field)
+      parts.push_back(std::string(t.name) + "=" + (v < 0 ? std::string("off") : std::to_string(v)));
+  }
   if (f.report) parts.push_back("--report-checks");
   for (const std::string &d : f.dump_after) parts.push_back("--dump-after=" + d);
   std::string out;

@@ -22,7 +22,6 @@
 #include <fstream>
 #include <map>
 #include <sstream>
-#include <string_view>
 
 namespace fs = std::filesystem;
 
@@ -151,11 +150,7 @@ Options parse_options(const std::vector<std::string> &args) {
     } else if (args[i] == "--no-shrink") o.shrink = false;
     else if (args[i] == "--no-isolate") o.isolate = false;
     else if (args[i] == "--unsafe") o.unsafe = true;
-    else if (std::string_view(args[i]).starts_with("--row-") ||
-             std::string_view(args[i]).starts_with("--block-tile-min") ||
-             std::string_view(args[i]).starts_with("--scan-single-pass-min")) {
-      if (!match_check_flag(args, i, o.strategies, true))
-        throw UsageError(unknown_option("difftest", args[i]));
+    else if (match_threshold_flag(args, i, o.strategies)) {
     }
     else if (args[i] == "--print") o.print = true;
     else if (args[i] == "-v" || args[i] == "--verbose") o.verbose = true;
