@@ -34,24 +34,15 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
-kerb=${KERB:-build-carry/kerb}
-cudabench=${CUDA_BENCH:-build-carry/kerb-cuda-bench}
-out=${OUT:-/tmp/kerb-scan-out}
-device=${SUITE_DEVICE:-cuda}
-scale=${SUITE_SCALE:-full}
-runs=${RUNS:-50}
-warmup=${WARMUP:-5}
-budget=${BUDGET:-3}
-deadline=${SUITE_DEADLINE:-285}
-python=${PYTHON:-python3}
-peers=${PEERS-jax torch}
-
 # The variants, in the order of the table (one pass, then reduce-then-scan: the default
 # since the one pass measured slower on the H100, 2026-11-26).
 variants=(--unsafe\ --scan-single-pass-min=1 --scan-single-pass-min=1 --unsafe default)
 
-# begin_run, say, cap, late, device_info, programs_dir, gen_inputs, run_peers
+# run_settings, begin_run, say, cap, late, device_info, programs_dir, gen_inputs, run_peers
 source bench/gpu_common.sh
+# (More runs than the others: the variants differ by a few percent.)
+: "${RUNS:=50}" "${WARMUP:=5}"
+run_settings kerb-scan
 begin_run run_gpu_scan.sh kerb-scan
 
 table() {

@@ -17,8 +17,10 @@
 #include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/Allocator.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/StringSaver.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/ThreadPool.h>
 #include <llvm/Support/Threading.h>
@@ -183,19 +185,11 @@ void initialize_llvm() {
     // $KERB_LLVM_OPTIONS: LLVM's own options, for looking into its work (e.g.
     // "-time-passes" to see where a long compilation goes; docs/CODEGEN.md).
     if (const char *env = std::getenv("KERB_LLVM_OPTIONS")) {
-      static std::vector<std::string> words;
-      static std::vector<const char *> argv{"kerb"};
-      std::string w;
-      for (const char *c = env;; c++) {
-        if (*c == ' ' || *c == '\0') {
-          if (!w.empty()) words.push_back(std::move(w));
-          w.clear();
-          if (!*c) break;
-        } else {
-          w += *c;
-        }
-      }
-      for (const std::string &x : words) argv.push_back(x.c_str());
+      // (The words outlive the call: options may keep pointers into them.)
+      static llvm::BumpPtrAllocator words;
+      llvm::StringSaver saver(words);
+      llvm::SmallVector<const char *, 8> argv{"kerb"};
+      llvm::cl::TokenizeGNUCommandLine(env, saver, argv);
       std::string errors;
       llvm::raw_string_ostream os(errors);
       if (!llvm::cl::ParseCommandLineOptions(int(argv.size()), argv.data(), "", &os))
