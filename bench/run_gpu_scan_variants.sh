@@ -11,17 +11,17 @@
 # 1. the device's state; scan's input and expected result (bench/gen_data.py scan, 2^26
 #    i32), and inputs of 10^7 + 3, 1001 and 1 elements (partial tiles and warps, a
 #    tail that is not a whole vector);
-# 2. ROUNDS rounds (default 2) of every variant (kerb-cuda-bench NAME, RUNS timed
+# 2. torch.cumsum (bench/peers/suite_peers.py torch scan), checked; `kerb bench
+#    bench/scan.fut` (reduce-then-scan and --scan-single-pass-min=1, interleaved)
+#    where build-carry/kerb is there, for today's numbers on the same machine;
+# 3. ROUNDS rounds (default 2) of every variant (kerb-cuda-bench NAME, RUNS timed
 #    calls; the variant list below: the suite's `scan`, the scan_* prototypes and
 #    scan_sp_256x16 with CUB's delays, KCB_SCAN_DELAY=1245,648), every call's result
 #    compared with the expected one on the device (the run fails at the first wrong
-#    call), the last also by bench/check_results.py against gen_data's;
-# 3. the small inputs (20 calls each) and a stress run of STRESS calls (default 500)
+#    call), round 1's last also by bench/check_results.py against gen_data's;
+# 4. the small inputs (20 calls each) and a stress run of STRESS calls (default 500)
 #    of each single-pass variant on 2^26, every call checked;
-# 4. `kerb bench bench/scan.fut` (reduce-then-scan and --scan-single-pass-min=1,
-#    interleaved) where build-carry/kerb is there, for today's numbers on this machine;
-# 5. torch.cumsum (bench/peers/suite_peers.py torch scan), checked;
-# 6. a table of medians (ms) per round, the rate (512 MB read and written), the speed
+# 5. a table of medians (ms) per round, the rate (512 MB read and written), the speed
 #    against torch.cumsum (the goal: >= 0.95x) and the checks, printed last and written
 #    to table.md.
 #
@@ -108,6 +108,18 @@ print("small inputs written")
 PY
 : >"$out/checks.txt"
 
+# ---- torch.cumsum ----------------------------------------------------------------------------
+[ "$device" = cuda ] && run_peers suite_peers.py scan
+
+# ---- Kerb today ----------------------------------------------------------------------------
+if [ "$have_kerb" = 1 ] && ! late; then
+  say "kerb bench scan (default, --scan-single-pass-min=1)"
+  fut_dir=$(programs_dir bench)
+  timeout "$(cap 60)" "$kerb" bench "$fut_dir/scan.fut" --device "$device" --variant=default \
+    --variant=--scan-single-pass-min=1 --runs "$runs" --warmup "$warmup" --time-budget "$budget" \
+    --json "$raw/kerb_scan.json" >>"$log" 2>&1 || say "kerb bench scan exited with $?"
+fi
+
 # ---- the variants, ROUNDS rounds, timed and checked -----------------------------------------
 if [ "$have_cuda_bench" = 1 ]; then
   for ((r = 1; r <= rounds; r++)); do
@@ -119,7 +131,13 @@ if [ "$have_cuda_bench" = 1 ]; then
         delay=${v#*@}
         tag=${name}_delay${delay//,/_}
       fi
-      KCB_SCAN_DELAY=$delay handwritten "$name" scan main "${tag}_r$r" "$tag"
+      if [ "$r" = 1 ]; then # its result also checked against gen_data's
+        KCB_SCAN_DELAY=$delay handwritten "$name" scan main "${tag}_r$r" "$tag"
+      else
+        KCB_SCAN_DELAY=$delay timeout "$(cap 60)" "$cudabench" "$name" --input "$data/scan.in" --runs "$runs" \
+          --warmup "$warmup" --time-budget "$budget" --json "$raw/cuda_${tag}_r$r.json" >>"$log" 2>&1 ||
+          echo "FAILED $tag round $r (log.txt)" >>"$raw/checks.txt"
+      fi
     done
   done
   cat "$raw/checks.txt" >>"$out/checks.txt" 2>/dev/null
@@ -146,18 +164,6 @@ if [ "$have_cuda_bench" = 1 ]; then
   done
   say "checks: $(grep -c '^ok' "$out/checks.txt") ok, $(grep -vc '^ok' "$out/checks.txt") not"
 fi
-
-# ---- Kerb today ----------------------------------------------------------------------------
-if [ "$have_kerb" = 1 ] && ! late; then
-  say "kerb bench scan (default, --scan-single-pass-min=1)"
-  fut_dir=$(programs_dir bench)
-  timeout "$(cap 60)" "$kerb" bench "$fut_dir/scan.fut" --device "$device" --variant=default \
-    --variant=--scan-single-pass-min=1 --runs "$runs" --warmup "$warmup" --time-budget "$budget" \
-    --json "$raw/kerb_scan.json" >>"$log" 2>&1 || say "kerb bench scan exited with $?"
-fi
-
-# ---- torch.cumsum ----------------------------------------------------------------------------
-[ "$device" = cuda ] && run_peers suite_peers.py scan
 
 say "summary"
 table
