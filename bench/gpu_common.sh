@@ -25,12 +25,13 @@ run_settings() {
   peers=${PEERS-jax torch}
 }
 
-# begin_run SCRIPT TAG: makes $out, the scratch folder $work (/tmp/TAG.XXXXXX, removed on
-# exit) with $raw in it, and the log; checks the binaries (exits 2 without kerb; sets
-# have_cuda_bench to 1 where the hand-written CUDA is there on the GPU); writes the
-# device's state to $out/device.txt.
+# begin_run SCRIPT TAG [kerb-optional]: makes $out, the scratch folder $work
+# (/tmp/TAG.XXXXXX, removed on exit) with $raw in it, and the log; checks the binaries
+# (exits 2 without kerb, unless kerb-optional; sets have_kerb, and have_cuda_bench to 1
+# where the hand-written CUDA is there on the GPU); writes the device's state to
+# $out/device.txt.
 begin_run() {
-  local script=$1 tag=$2
+  local script=$1 tag=$2 optional=${3:-}
   mkdir -p "$out"
   work=$(mktemp -d "/tmp/$tag.XXXXXX")
   trap 'rm -rf "$work"' EXIT
@@ -38,9 +39,14 @@ begin_run() {
   mkdir -p "$raw"
   log=$out/log.txt
   : >"$log"
+  have_kerb=1
   if [ ! -x "$kerb" ]; then
-    echo "$script: no kerb at $kerb (build it with bench/build_carry.sh and carry build-carry/)" >&2
-    exit 2
+    if [ "$optional" != kerb-optional ]; then
+      echo "$script: no kerb at $kerb (build it with bench/build_carry.sh and carry build-carry/)" >&2
+      exit 2
+    fi
+    have_kerb=0
+    say "no kerb at $kerb: its steps skipped"
   fi
   have_cuda_bench=0
   if [ "$device" = cuda ]; then
@@ -63,12 +69,12 @@ cap() {
 # late: true when less than 45 s are left before the deadline.
 late() { [ $((deadline - SECONDS)) -lt 45 ]; }
 
-# device_info FILE: the date, kerb's version and the GPU's state (nvidia-smi) into FILE,
-# appended to the log.
+# device_info FILE: the date, kerb's version (where there is one) and the GPU's state
+# (nvidia-smi) into FILE, appended to the log.
 device_info() {
   {
     echo "== $(date -u +%Y-%m-%dT%H:%M:%SZ) $(uname -n)"
-    "$kerb" --version
+    [ ! -x "$kerb" ] || "$kerb" --version
     if command -v nvidia-smi >/dev/null; then
       nvidia-smi -L
       nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,temperature.gpu,power.draw,power.limit,persistence_mode --format=csv

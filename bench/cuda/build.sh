@@ -16,4 +16,5 @@ mkdir -p "$out"
 set -x
 "$nvcc" -O3 -arch=sm_90 -std=c++17 -lineinfo -Xcompiler -Wall,-Wextra -Werror all-warnings \
   --cudart static -Xcompiler -static-libstdc++,-static-libgcc bench/cuda/main.cu bench/cuda/elementwise.cu bench/cuda/reductions.cu \
-  bench/cuda/matmul.cu bench/cuda/iterative.cu bench/cuda/ports.cu bench/cuda/unproved.cu -o "$out/kerb-cuda-bench"
+  bench/cuda/matmul.cu bench/cuda/iterative.cu bench/cuda/ports.cu bench/cuda/unproved.cu bench/cuda/scan_variants.cu \
+  -o "$out/kerb-cuda-bench"
