@@ -91,8 +91,6 @@ void FnGen::deferred_work(const std::function<void(bool)> &work) {
   Deferral d;
   d.flag = entry_alloca(b_.getInt1Ty());
   b_.CreateStore(b_.getFalse(), d.flag);
-  d.high = entry_alloca(b_.getInt32Ty());
-  b_.CreateStore(b_.getInt32(0), d.high);
   d.slow = BasicBlock::Create(c_, "deferred.slow", f_);
   BasicBlock *done = BasicBlock::Create(c_, "deferred.done", f_);
   // The slow copy starts from the same bindings.
@@ -104,9 +102,8 @@ void FnGen::deferred_work(const std::function<void(bool)> &work) {
   for (const auto &[v, l] : lazy_) d.clean.insert(v);
   deferral_ = &d;
   work(false);
-  Value *failed = deferred_failed();
   deferral_ = nullptr;
-  b_.CreateCondBr(failed, d.slow, done,
+  b_.CreateCondBr(b_.CreateLoad(b_.getInt1Ty(), d.flag), d.slow, done,
                   MDBuilder(c_).createBranchWeights(1, 1 << 20));
   b_.SetInsertPoint(d.slow);
   if (d.deferred > 0) {
@@ -248,75 +245,16 @@ std::vector<Val> FnGen::deferred_values(const std::function<std::vector<Val>()> 
 void FnGen::flag_barrier() {
   if (!deferral_) return;
   BasicBlock *go = BasicBlock::Create(c_, "deferred.clear", f_);
-  b_.CreateCondBr(deferred_failed(), deferral_->slow, go,
+  b_.CreateCondBr(b_.CreateLoad(b_.getInt1Ty(), deferral_->flag), deferral_->slow, go,
                   MDBuilder(c_).createBranchWeights(1, 1 << 20));
   b_.SetInsertPoint(go);
 }
 
-Value *FnGen::defer(Value *ok) {
+void FnGen::defer(Value *ok) {
   KERB_ASSERT(deferral_, "a check deferred outside deferred_work");
-  Value *flag = b_.CreateOr(b_.CreateLoad(b_.getInt1Ty(), deferral_->flag), b_.CreateNot(ok));
-  b_.CreateStore(flag, deferral_->flag);
-  deferral_->deferred++;
-  return flag;
-}
-
-Value *FnGen::deferred_failed() {
   Value *flag = b_.CreateLoad(b_.getInt1Ty(), deferral_->flag);
-  Value *high = b_.CreateLoad(b_.getInt32Ty(), deferral_->high);
-  return b_.CreateOr(flag, b_.CreateICmpNE(high, b_.getInt32(0)));
-}
-
-// Note [Narrow deferred checks]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// A bounds check compares an i64 index with an i64 size, unsigned (a negative index is
-// a huge one), and on the GPU a 64-bit compare is two instructions; ptxas also
-// recomputed it for the predicated load and for the flag, so a CSR row's gather
-// (bench/unproved/spmv.fut) cost seven instructions a nonzero over --unsafe's six, and
-// the unrolled loop held 12 loads in flight where --unsafe's held 48. In the fast copy
-// on the GPU (predicated loads), the check of index i against size m is made in 32
-// bits instead:
-//   - the load's condition is lo(i) <u min(m, 2^32 - 1) (lo, hi: the low and high 32
-//     bits), one compare, and the load reads element lo(i) (an address computed from a
-//     32-bit index: one multiply-add instead of a 64-bit shift and add);
-//   - the condition's negation goes into the flag as before, and hi(i) is ORed into
-//     a 32-bit word of the deferral (Deferral::high, one instruction, none for a
-//     second index with a three-input OR); a check failed when the flag is set or the
-//     word is not zero (deferred_failed), which is what every test of the flag asks.
-// If both hold (flag clear, word zero), then hi(i) = 0 and lo(i) < min(m, 2^32 - 1)
-// <= m, so i = lo(i) < m: every index was in bounds, the element read was element i,
-// and the fast copy's results stand. Otherwise the slow copy runs and checks in 64 bits.
-// The converse can fail only for arrays of 2^32 - 1 elements or more (an index of
-// 2^32 - 1 or above, in bounds, sets the flag): the slow copy then computes the right
-// result, slower. The load is made only if lo(i) < m, so it reads in bounds whatever
-// the high word. On the CPU (and with --deferred-loads=select) a 64-bit compare is one
-// instruction and the check stays as it was.
-bool FnGen::predicated_loads() const {
-  using Loads = GenOptions::Loads;
-  return gpu_ && deferred_loads != Loads::Select && !(deferred_loads == Loads::ForLoops && for_loop_depth > 0);
-}
-
-Value *FnGen::narrow_deferred_bounds(std::vector<Value *> &idx, const std::vector<Value *> &dims) {
-  Value *ok = b_.getTrue();
-  Value *high = b_.CreateLoad(b_.getInt32Ty(), deferral_->high);
-  Type *i32 = b_.getInt32Ty();
-  // The words through `mov.b64 {lo, hi}` (free: a 64-bit register is two 32-bit ones),
-  // opaque to LLVM: it folds zext(trunc i) into i & (2^32 - 1), whose address is 64-bit
-  // arithmetic again, where zext(lo) * size is one mul.wide.u32.
-  auto *split_ty = llvm::StructType::get(c_, {i32, i32});
-  auto *split = llvm::InlineAsm::get(llvm::FunctionType::get(split_ty, {b_.getInt64Ty()}, false),
-                                     "mov.b64 {$0, $1}, $2;", "=r,=r,l", false);
-  for (size_t k = 0; k < idx.size(); k++) {
-    Value *words = b_.CreateCall(split, {idx[k]});
-    Value *lo = b_.CreateExtractValue(words, 0);
-    Value *hi = b_.CreateExtractValue(words, 1);
-    Value *m = b_.CreateTrunc(b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, dims[k], i64(0xffffffff)), i32);
-    ok = b_.CreateAnd(ok, b_.CreateICmpULT(lo, m));
-    high = b_.CreateOr(high, hi);
-    idx[k] = b_.CreateZExt(lo, b_.getInt64Ty());
-  }
-  b_.CreateStore(high, deferral_->high);
-  return ok;
+  b_.CreateStore(b_.CreateOr(flag, b_.CreateNot(ok)), deferral_->flag);
+  deferral_->deferred++;
 }
 
 Value *FnGen::deferred_addr(Value *ok, Value *addr) {
@@ -346,8 +284,10 @@ Value *FnGen::deferred_addr(Value *ok, Value *addr) {
 // (FnGen::for_loop_depth). Measured again on 2026-11-26 (bench/results/
 // 2026-11-26-deferred-loads-h100): predicated was best or even everywhere, SpMV 1.049x
 // of --unsafe against 1.12x with either select, so it stays the default.
-Value *FnGen::deferred_load(PrimType t, Value *failed, Value *addr) {
-  if (!predicated_loads()) return load_elem(t, deferred_addr(b_.CreateNot(failed), addr));
+Value *FnGen::deferred_load(PrimType t, Value *ok, Value *addr) {
+  using Loads = GenOptions::Loads;
+  if (!gpu_ || deferred_loads == Loads::Select || (deferred_loads == Loads::ForLoops && for_loop_depth > 0))
+    return load_elem(t, deferred_addr(ok, addr));
   // `mov r, 0; @p ld.global[.nc].TYPE r, [addr];`: no select of the address, no
   // fallback. The register must be defined when p is false: left undefined, ptxas may
   // give it any value, also one that makes a later check pass and its load read
@@ -373,10 +313,10 @@ Value *FnGen::deferred_load(PrimType t, Value *failed, Value *addr) {
     KERB_ASSERT(bits == 8, "a deferred load of an unexpected size");
     ty = "u8", cons = "=h", rt = b_.getInt16Ty(), zero = "mov.b16 $0, 0;";
   }
-  std::string text = std::string(zero) + "\n\t@!$2 ld.global" + (invariant_loads ? ".nc." : ".") + ty + " $0, [$1];";
+  std::string text = std::string(zero) + "\n\t@$2 ld.global" + (invariant_loads ? ".nc." : ".") + ty + " $0, [$1];";
   auto *fty = llvm::FunctionType::get(rt, {b_.getInt64Ty(), b_.getInt1Ty()}, false);
   Value *r = b_.CreateCall(llvm::InlineAsm::get(fty, text, std::string(cons) + ",l,b", false),
-                           {b_.CreatePtrToInt(addr, b_.getInt64Ty()), failed});
+                           {b_.CreatePtrToInt(addr, b_.getInt64Ty()), ok});
   if (rt != mt) r = bits == 8 ? b_.CreateTrunc(r, mt) : b_.CreateBitCast(r, mt);
   return ops_.from_mem(t, r);
 }

@@ -168,7 +168,7 @@ void FnGen::check(Value *ok, int site, const std::vector<Value *> &args) {
   if (deferral_) {
     // A check that is not deferred fails here only if no deferred check failed before
     // it (Note [Deferred checks] in deferred_checks.cpp): one branch on the hot path.
-    Value *flag = deferred_failed();
+    Value *flag = b_.CreateLoad(b_.getInt1Ty(), deferral_->flag);
     BasicBlock *cold = BasicBlock::Create(c_, "check.cold", f_);
     b_.CreateCondBr(b_.CreateAnd(ok, b_.CreateNot(flag)), good, cold,
                     MDBuilder(c_).createBranchWeights(1 << 20, 1));
@@ -250,10 +250,7 @@ void FnGen::check_nan(Value *r, const std::vector<Value *> &operands, int site) 
   Value *ok = b_.CreateFCmpORD(r, r);
   for (Value *x : operands)
     if (x && x->getType()->isFloatingPointTy()) ok = b_.CreateOr(ok, b_.CreateFCmpUNO(x, x));
-  if (deferral_) {
-    defer(ok);
-    return;
-  }
+  if (deferral_) return defer(ok);
   check(ok, site, {});
 }
 
@@ -522,7 +519,7 @@ void FnGen::loop_stm(const core::Stm &s) {
     body(*e.bodies[1]);
     go = scalar(e.bodies[1]->result[0]);
     // Deferring: leave as soon as a check failed (Note [Deferred checks]).
-    if (deferral_) go = b_.CreateAnd(go, b_.CreateNot(deferred_failed()));
+    if (deferral_) go = b_.CreateAnd(go, b_.CreateNot(b_.CreateLoad(b_.getInt1Ty(), deferral_->flag)));
   } else {
     Value *i = b_.CreateLoad(ops_.reg_type(ct), counter);
     bind(e.loop_var, Val{i, nullptr, {}, {}});
@@ -580,23 +577,21 @@ void FnGen::index_stm(const core::Stm &s) {
   const Val &arr = lookup(e.arrays[0]);
   PrimType t = p_.var(e.arrays[0]).type.prim;
   std::vector<Value *> idx;
-  for (size_t k = 0; k < e.args.size(); k++) idx.push_back(ops_.to_i64(prim_of(e.args[k]), scalar(e.args[k])));
+  Value *ok = b_.getTrue();
+  for (size_t k = 0; k < e.args.size(); k++) {
+    Value *i = ops_.to_i64(prim_of(e.args[k]), scalar(e.args[k]));
+    idx.push_back(i);
+    ok = b_.CreateAnd(ok, b_.CreateICmpULT(i, arr.dims[k]));
+  }
   // A load's check is deferred (Note [Deferred checks]): the address is clamped.
   // A load whose check was hoisted before its loop (Note [Hoisted checks]) has none here.
   bool hoisted = e.site >= 0 && deferral_ && hoisted_.count(&e);
   bool deferred = e.site >= 0 && deferral_ && idx.size() == arr.dims.size() && !hoisted;
-  Value *ok = b_.getTrue();
-  Value *load_ok = nullptr;
-  if (deferred && mode_ == Kernel && predicated_loads()) {
-    ok = narrow_deferred_bounds(idx, arr.dims);
-  } else {
-    for (size_t k = 0; k < idx.size(); k++) ok = b_.CreateAnd(ok, b_.CreateICmpULT(idx[k], arr.dims[k]));
-  }
-  if (deferred) load_ok = defer(ok);
+  if (deferred) defer(ok);
   else if (e.site >= 0 && !hoisted) check(ok, e.site, index_failure_args(idx, arr.dims));
   Value *addr = element_addr(arr.addr, offset_of(arr, idx), t);
   if (deferred && mode_ == Kernel && idx.size() == arr.dims.size()) {
-    bind(s.pat[0], Val{deferred_load(t, load_ok, addr), nullptr, {}, {}});
+    bind(s.pat[0], Val{deferred_load(t, ok, addr), nullptr, {}, {}});
     return;
   }
   if (idx.size() < arr.dims.size()) {

@@ -265,25 +265,14 @@ public:
     deferral_ = d;
   }
   // Deferring: ORs !ok into the flag (the check that gave `ok` is deferred).
-  // Defers check `ok` into the flag; returns the flag after it (whether this or an
-  // earlier deferred check failed).
-  Value *defer(Value *ok);
-  // Deferring: whether a deferred check failed (the flag, or a high word that
-  // narrow_deferred_bounds collected is not zero).
-  Value *deferred_failed();
-  // Whether a deferred load is a predicated load (the GPU, --deferred-loads).
-  bool predicated_loads() const;
-  // Deferring, on the GPU with predicated loads: the deferred bounds check of idx
-  // against dims in 32 bits (Note [Narrow deferred checks] in deferred_checks.cpp):
-  // returns the load's condition and replaces each index by its low word.
-  Value *narrow_deferred_bounds(std::vector<Value *> &idx, const std::vector<Value *> &dims);
+  void defer(Value *ok);
   // A load's address when its bounds check `ok` is deferred: addr if ok, else an
   // address that can always be read (the failure slot).
   Value *deferred_addr(Value *ok, Value *addr);
-  // The element of type t at addr unless `failed`, else any value: a load whose bounds
-  // check was deferred, `failed` the flag after it (defer's result). On the GPU a
-  // predicated load (no address select), on the CPU a load from deferred_addr.
-  Value *deferred_load(PrimType t, Value *failed, Value *addr);
+  // The element of type t at addr if ok, else any value: a load whose bounds check `ok`
+  // is deferred. On the GPU a predicated load (no address select), on the CPU a load
+  // from deferred_addr.
+  Value *deferred_load(PrimType t, Value *ok, Value *addr);
   // Deferring: whether statement `e` must wait for the flag (flag_barrier) first.
   bool needs_flag_barrier(const core::Exp &e) const;
   // Deferring, before a `for` loop whose counter and bound are i64 (`bound` its value):
@@ -496,7 +485,6 @@ public:
 
   struct Deferral {
     AllocaInst *flag = nullptr; // i1: a deferred check failed
-    AllocaInst *high = nullptr; // i32: the high words of narrow-checked indices, ORed
     BasicBlock *slow = nullptr; // the second copy of the work
     int deferred = 0;           // checks deferred so far
     // Variables no failed check can have given a value (Note [Clean values]): those

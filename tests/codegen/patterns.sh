@@ -131,7 +131,7 @@ P
 split_ptx "$tmp/wide.ptx"
 count "$tmp/wide.ptx.entry" 'ld\.global\.nc\.v2\.u64' 2
 count "$tmp/wide.ptx.entry" 'ld\.global\.nc\.u64' 1
-count "$tmp/wide.ptx.entry" '@!?%p[0-9]+ ld\.global\.nc\.f64' 5
+count "$tmp/wide.ptx.entry" '@%p[0-9]+ ld\.global\.nc\.f64' 5
 count "$tmp/wide.ptx.entry" 'st\.global\.v2\.f64' 2
 count "$tmp/wide.ptx.entry" 'st\.global\.f64' 1
 count "$tmp/wide.ptx.entry" 'atom|st\.global\.u64' 0
@@ -160,9 +160,9 @@ count "$tmp/lanes64.ptx.entry" 'st\.global\.v4\.f32' 1
 # Deferred checks (Note [Deferred checks]): from the first load of the indices to the
 # last of the four lanes' gathers they feed, no branch, so the gathers issue together
 # as under --unsafe.
-awk '/ld\.global\.nc\.v2\.u64/ { on = 1 } on { print } on && /@!?%p[0-9]+ ld\.global\.nc\.f32/ { if (++n == 4) exit }' \
+awk '/ld\.global\.nc\.v2\.u64/ { on = 1 } on { print } on && /@%p[0-9]+ ld\.global\.nc\.f32/ { if (++n == 4) exit }' \
   "$tmp/lanes64.ptx.entry" >"$tmp/lanes64.between"
-count "$tmp/lanes64.between" '@!?%p[0-9]+ ld\.global\.nc\.f32' 4
+count "$tmp/lanes64.between" '@%p[0-9]+ ld\.global\.nc\.f32' 4
 count "$tmp/lanes64.between" 'bra' 0
 # A deferred load's register is defined when its predicate is false (0): ptxas may give
 # an undefined register any value, and a gather through it then read anywhere (kerb
@@ -173,8 +173,8 @@ emit undef ptx <<'P'
 entry main (xs: []i32) (v: []f32) (k: i32) : []f32 =
   map (\i -> v[(i64.i32 xs[i64.i32 xs[k]] + i) % length v]) (iota 6)
 P
-at_least "$tmp/undef.ptx" '@!?%p[0-9]+ ld\.global' 2
-awk '/@!?%p[0-9]+ ld\.global/ { split($0, w, /[ \t,]+/); r = w[4]; if (prev !~ ("mov\\.[a-z0-9]+[ \t]+" r ", 0")) bad++ }
+at_least "$tmp/undef.ptx" '@%p[0-9]+ ld\.global' 2
+awk '/@%p[0-9]+ ld\.global/ { split($0, w, /[ \t,]+/); r = w[4]; if (prev !~ ("mov\\.[a-z0-9]+[ \t]+" r ", 0")) bad++ }
      { prev = $0 } END { print bad + 0 }' "$tmp/undef.ptx" >"$tmp/undef.count"
 count "$tmp/undef.count" '^0$' 1
 # Hoisted checks (Note [Hoisted checks]): xs[s + j] in a loop over j is checked once
@@ -186,7 +186,7 @@ entry main (xs: []i32) (ss: []i64) (k: i64) : []i32 =
 P
 split_ptx "$tmp/hoisted.ptx"
 at_least "$tmp/hoisted.ptx.entry" '^[[:space:]]+ld\.global\.nc\.u32' 2
-count "$tmp/hoisted.ptx.entry" '@!?%p[0-9]+ ld|selp\.b64|atom' 0
+count "$tmp/hoisted.ptx.entry" '@%p[0-9]+ ld|selp\.b64|atom' 0
 at_least "$tmp/hoisted.ptx.slow" 'atom\.global\.cas' 1
 # With --deferred-checks=off each load branches to its failure where it stands.
 emit hoisted_off ptx --deferred-checks=off <<'P'
@@ -203,7 +203,7 @@ entry main (x: []f32) (cols: []i64) (ss: []i64) (k: i64) : []f32 =
   map (\s -> loop acc = 0f32 for j < k do acc + x[cols[s + j]]) ss
 P
 split_ptx "$tmp/unrolled.ptx"
-awk '/^\$L__BB/ { n = 0 } /@!?%p[0-9]+ ld\.global/ { n++; if (n > m) m = n } END { print m + 0 }' \
+awk '/^\$L__BB/ { n = 0 } /@%p[0-9]+ ld\.global/ { n++; if (n > m) m = n } END { print m + 0 }' \
   "$tmp/unrolled.ptx.entry" >"$tmp/unrolled.count"
 count "$tmp/unrolled.count" '^4$' 1
 # A lambda with a loop keeps one element per thread.
@@ -279,7 +279,7 @@ entry main [r][c] (img: [r][c]f32) (iN: [r]i64) : [r][c]f32 =
   map (\i -> map (\j -> img[i, j] + img[iN[i], j]) (iota c)) (iota r)
 P
 awk '/^\.visible \.entry kerb_kernel_1_map\(/,/^}/' "$tmp/rows4c.ptx" >"$tmp/rows4c_32.ptx"
-awk '/@!?%p[0-9]+ ld\.global/ { n++; on = 1 } on && /bra/ { exit } END { print (n >= 4) ? "together" : "row by row" }' \
+awk '/@%p[0-9]+ ld\.global/ { n++; on = 1 } on && /bra/ { exit } END { print (n >= 4) ? "together" : "row by row" }' \
   "$tmp/rows4c_32.ptx" >"$tmp/rows4c.count"
 count "$tmp/rows4c.count" '^together$' 1
 # ... and ptxas is asked for eight blocks an SM there (32 registers), in the 32-bit
@@ -833,19 +833,19 @@ emit dl_pred ptx <<'P'
 entry main [n][m] (cols: [n]i64) (x: [m]f32) (k: i64) : f32 =
   (loop acc = 0f32 for j < k do acc + x[cols[j]]) + (loop (i, a) = (0, 0f32) while i < k do (i + 1, a + x[cols[i] + 1]) ).1
 P
-count "$tmp/dl_pred.ptx" '@!?%p[0-9]+ ld\.global' 7
+count "$tmp/dl_pred.ptx" '@%p[0-9]+ ld\.global' 7
 count "$tmp/dl_pred.ptx" 'kerb_deferred_fallback' 0
 emit dl_forloops ptx --deferred-loads=for-loops <<'P'
 entry main [n][m] (cols: [n]i64) (x: [m]f32) (k: i64) : f32 =
   (loop acc = 0f32 for j < k do acc + x[cols[j]]) + (loop (i, a) = (0, 0f32) while i < k do (i + 1, a + x[cols[i] + 1]) ).1
 P
-count "$tmp/dl_forloops.ptx" '@!?%p[0-9]+ ld\.global' 2
+count "$tmp/dl_forloops.ptx" '@%p[0-9]+ ld\.global' 2
 count "$tmp/dl_forloops.ptx" 'kerb_deferred_fallback' 2
 emit dl_select ptx --deferred-loads=select <<'P'
 entry main [n][m] (cols: [n]i64) (x: [m]f32) (k: i64) : f32 =
   (loop acc = 0f32 for j < k do acc + x[cols[j]]) + (loop (i, a) = (0, 0f32) while i < k do (i + 1, a + x[cols[i] + 1]) ).1
 P
-count "$tmp/dl_select.ptx" '@!?%p[0-9]+ ld\.global' 0
+count "$tmp/dl_select.ptx" '@%p[0-9]+ ld\.global' 0
 count "$tmp/dl_select.ptx" 'kerb_deferred_fallback' 3
 
 # One block per row (Note [One block per row] in codegen/row_block_kernels.cpp): softmax
