@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2154,SC2034
 # Pieces shared by the scripts that run benchmarks on the lent GPU in one call
 # (bench/run_gpu_suite.sh, bench/run_gpu_unproved.sh, bench/run_gpu_rows.sh,
-# bench/run_gpu_matmul.sh, bench/run_gpu_scan.sh); sourced,
+# bench/run_gpu_matmul.sh, bench/run_gpu_scan.sh, bench/run_gpu_nested.sh); sourced,
 # not run. They read the script's settings: `out` (the folder of what comes back),
 # `deadline` (seconds after the script's start by which everything must end), `kerb` and
 # `cudabench` (the binaries), `device` (cuda, or cpu for a dry run) and `data` (where the

@@ -3,10 +3,14 @@
 # The nested programs of issue 17 that are neither row-wise nor one large matrix product,
 # on the lent GPU in one call of under 250 s on an H100, next to JAX (jit) and PyTorch
 # (eager): bench/batched_matmul.fut (2^16 products of 16x16 f32 matrices; entries rows
-# and indexed) and bench/nbody.fut (the accelerations of 2^15 bodies, a reduce_comm over
-# every pair). Kerb's variants, their runs interleaved in one process:
-#   --unsafe, default         what Kerb chooses (kerb check --emit=kernels);
-#   STRATEGY_VARIANTS         the versions it would choose otherwise (below).
+# and indexed, one thread per product, and flat, one thread per output in 2-D tiles) and
+# bench/nbody.fut (the accelerations of 2^15 bodies, a reduce_comm over every pair).
+# Kerb's variants, their runs interleaved in one process:
+#   --unsafe, default          what Kerb chooses (kerb check --emit=kernels; nbody: a
+#                              block per body, Note [Arrays every element reads] in
+#                              codegen/extract_kernels.cpp);
+#   nbody --row-warp-max=65536 a warp per body, 8 a block;
+#   nbody --row-block-min=off  one thread per body (what nbody ran before that Note).
 # Run from a checkout that carries build-carry/ (bench/build_carry.sh); nothing is built
 # here.
 #
@@ -34,19 +38,19 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
 programs=(batched_matmul nbody)
-# The strategy variants of each program, besides --unsafe and default (one
-# --variant each; quoted words are one variant's options).
+# The strategy variants of each program, besides --unsafe and default: `;` between
+# variants, spaces between one variant's options.
 declare -A strategy_variants=(
-  [batched_matmul]="--block-tile-min=off"
-  [nbody]=""
+  [batched_matmul]=""
+  [nbody]="--row-warp-max=65536;--row-block-min=off"
 )
-declare -A entries=([batched_matmul]="rows indexed" [nbody]="main")
+declare -A entries=([batched_matmul]="rows indexed flat" [nbody]="main")
 
 # run_settings, begin_run, say, cap, late, device_info, programs_dir, gen_inputs,
 # run_peers
 source bench/gpu_common.sh
+SUITE_DEADLINE=${SUITE_DEADLINE:-240} # (this script's default; run_settings reads it)
 run_settings kerb-nested
-deadline=${SUITE_DEADLINE:-240}
 begin_run run_gpu_nested.sh kerb-nested
 
 table() {
@@ -92,7 +96,7 @@ for name, vs in rows.items():
     r = rate(name)
     for k, (m, check) in sorted(vs.items(), key=lambda kv: kv[1][0]):
         speed = f"{best / m:.2f}x" if best else "-"
-        amount = f"{r[1] / m:.0f} {r[0]}" if r else "-"
+        amount = f"{r[1] / m:.3g} {r[0]}" if r else "-"
         print(f"| {name} | {k} | {m:.4f} | {speed} | {amount} | {check} |")
     if best:
         print(f"| {name} | (fastest peer: {min(peers, key=peers.get)}) | | | | |")
@@ -124,7 +128,8 @@ for p in "${programs[@]}"; do
     break
   fi
   variants=(--variant=--unsafe --variant=default)
-  for v in ${strategy_variants[$p]}; do variants+=("--variant=$v"); done
+  IFS=';' read -ra more <<<"${strategy_variants[$p]}"
+  for v in "${more[@]}"; do variants+=("--variant=$v"); done
   say "kerb bench $p (${variants[*]})"
   timeout "$(cap 75)" "$kerb" bench "$fut_dir/$p.fut" --device "$device" "${variants[@]}" \
     --runs "$runs" --warmup "$warmup" --time-budget "$budget" --json "$raw/kerb_$p.json" >>"$log" 2>&1 ||
