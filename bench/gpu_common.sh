@@ -129,6 +129,19 @@ handwritten() {
   rm -f "$work/cuda_${tag}_"*.npy
 }
 
+# kerb_result PROG ENTRY FILE LABEL: `kerb run` of ENTRY of PROG (default checks) on
+# $data/FILE.in, its results checked against $data/FILE.out (a line of
+# $raw/checks.txt, LABEL).
+kerb_result() {
+  local prog=$1 entry=$2 file=$3 label=$4
+  timeout "$(cap 60)" "$kerb" run "$prog" -e "$entry" --device "$device" --input "$data/$file.in" \
+    --npy-out "$work/kerb_${entry}_" >/dev/null 2>>"$log" &&
+    "$python" bench/check_results.py "$file" "$entry" "$data/$file.in" "$work/kerb_${entry}_"*.npy \
+      --expected "$data/$file.out" --label "$label" >>"$raw/checks.txt" 2>&1 ||
+    echo "FAILED $label $file:$entry" >>"$raw/checks.txt"
+  rm -f "$work/kerb_${entry}_"*.npy
+}
+
 # run_peers SCRIPT NAME...: bench/peers/SCRIPT with each framework of $peers (each in
 # its own process, before the deadline), reports in $raw/peers_FW.json.
 run_peers() {

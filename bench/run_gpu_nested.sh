@@ -47,7 +47,7 @@ declare -A strategy_variants=(
 declare -A entries=([batched_matmul]="rows indexed flat" [nbody]="main")
 
 # run_settings, begin_run, say, cap, late, device_info, programs_dir, gen_inputs,
-# run_peers
+# kerb_result, run_peers
 source bench/gpu_common.sh
 SUITE_DEADLINE=${SUITE_DEADLINE:-240} # (this script's default; run_settings reads it)
 run_settings kerb-nested
@@ -55,10 +55,11 @@ begin_run run_gpu_nested.sh kerb-nested
 
 table() {
   "$python" - "$raw" "$data" >"$out/table.md" 2>>"$log" <<'PY'
-import json, math, os, sys
+import os, sys
 raw, data = sys.argv[1], sys.argv[2]
 sys.path.insert(0, "bench")
 from futhark_data import read_headers
+from reports import medians, print_checks
 
 
 def rate(name):
@@ -76,18 +77,7 @@ def rate(name):
     return None
 
 
-rows = {}  # program -> variant -> (median ms, check)
-for f in sorted(os.listdir(raw)):
-    if not f.endswith(".json"):
-        continue
-    d = json.load(open(os.path.join(raw, f)))
-    for b in d.get("benchmarks", []):
-        name = os.path.basename(b["program"]).removesuffix(".fut")
-        vs = b["variants"]
-        for v in (vs if isinstance(vs, list) else vs.values()):
-            if v.get("status") == "ok" and v.get("median_ms") is not None:
-                key = f"kerb {b['entry']} {v['flags']}" if b.get("entry") else v["flags"]
-                rows.setdefault(name, {})[key] = (v["median_ms"], v.get("check", v.get("outcome", "")))
+rows = medians(raw, entries=True)  # program -> variant -> (median ms, check)
 print("| program | variant | median ms | vs the fastest peer | rate | results |")
 print("|---|---|---|---|---|---|")
 for name, vs in rows.items():
@@ -100,11 +90,7 @@ for name, vs in rows.items():
         print(f"| {name} | {k} | {m:.4f} | {speed} | {amount} | {check} |")
     if best:
         print(f"| {name} | (fastest peer: {min(peers, key=peers.get)}) | | | | |")
-if os.path.exists(os.path.join(raw, "checks.txt")):
-    print()
-    print("Kerb default against the float64 reference (bench/check_results.py):")
-    for line in open(os.path.join(raw, "checks.txt")):
-        print("    " + line.rstrip())
+print_checks(raw, "Kerb default against the float64 reference (bench/check_results.py):")
 PY
   tar -czf "$out/raw.tar.gz" -C "$work" raw 2>>"$log"
 }
@@ -134,14 +120,7 @@ for p in "${programs[@]}"; do
   timeout "$(cap 75)" "$kerb" bench "$fut_dir/$p.fut" --device "$device" "${variants[@]}" \
     --runs "$runs" --warmup "$warmup" --time-budget "$budget" --json "$raw/kerb_$p.json" >>"$log" 2>&1 ||
     say "kerb bench $p exited with $?"
-  for entry in ${entries[$p]}; do
-    timeout "$(cap 60)" "$kerb" run "$fut_dir/$p.fut" -e "$entry" --device "$device" --input "$data/$p.in" \
-      --npy-out "$work/kerb_${entry}_" >/dev/null 2>>"$log" &&
-      "$python" bench/check_results.py "$p" "$entry" "$data/$p.in" "$work/kerb_${entry}_"*.npy \
-        --expected "$data/$p.out" --label "kerb default" >>"$raw/checks.txt" 2>&1 ||
-      echo "FAILED kerb default $p:$entry" >>"$raw/checks.txt"
-    rm -f "$work/kerb_${entry}_"*.npy
-  done
+  for entry in ${entries[$p]}; do kerb_result "$fut_dir/$p.fut" "$entry" "$p" "kerb default"; done
 done
 table
 
