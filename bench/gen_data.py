@@ -17,7 +17,10 @@ ones for trying the scripts on a machine with no GPU. DIR defaults to bench/data
 checks cannot be proved, each with a small NAME_bad.in that makes its checks fail in
 one element) or `rows` (the row-wise programs of issue 17: softmax, layernorm,
 row_scan, 65536 x 1024 each, 256 MB an input) or `matmul` (bench/matmul.fut's inputs at
-1024, 2048 and 4096: matmul1024, matmul, matmul4096). Never zeros: values are random in ranges where each program does real
+1024, 2048 and 4096: matmul1024, matmul, matmul4096) or `nested` (the other nested
+programs of issue 17: batched_matmul, 2^16 products of 16x16 f32 matrices, 128 MB; nbody,
+2^15 bodies, whose reference takes about 2^30 pair terms in float64, spread over the
+machine's cores). Never zeros: values are random in ranges where each program does real
 work."""
 
 import argparse
@@ -62,12 +65,17 @@ SIZES["small"].update(softmax=(100, 300), layernorm=(100, 300), row_scan=(100, 3
 # bench/matmul.fut on them with --input): the same generator as matmul.
 SIZES["full"].update(matmul1024=(1024, 1024, 1024), matmul4096=(4096, 4096, 4096))
 SIZES["small"].update(matmul1024=(33, 17, 65), matmul4096=(130, 67, 129))
+# The other nested programs of issue 17 (bench/batched_matmul.fut: products, rows,
+# inner, columns; bench/nbody.fut: bodies).
+SIZES["full"].update(batched_matmul=(1 << 16, 16, 16, 16), nbody=1 << 15)
+SIZES["small"].update(batched_matmul=(37, 16, 16, 16), nbody=300)
 GROUPS = {
     "suite": ["gather", "stencil", "intdiv", "reduce", "scan", "matmul", "histogram",
               "small_kernels", "hotspot", "pathfinder", "nn", "kmeans", "backprop"],
     "unproved": ["spmv", "nbr_stencil", "graph_step", "gather3", "assert_div", "bsearch"],
     "rows": ["softmax", "layernorm", "row_scan"],
     "matmul": ["matmul1024", "matmul", "matmul4096"],
+    "nested": ["batched_matmul", "nbody"],
 }
 
 
@@ -118,6 +126,23 @@ def gen_matmul(shape):
 
 
 gen_matmul1024 = gen_matmul4096 = gen_matmul
+
+
+def gen_batched_matmul(shape):
+    k, n, m, p = shape
+    r = rng("batched_matmul")
+    a = r.random((k, n, m), dtype=np.float32) * 2 - 1
+    b = r.random((k, m, p), dtype=np.float32) * 2 - 1
+    return [a, b]
+
+
+def gen_nbody(n):
+    """Positions normal around the origin (about 0.03 between neighbours at 2^15 bodies),
+    masses in [0.5, 1.5), softening eps2 = 0.01 (eps = 0.1)."""
+    r = rng("nbody")
+    pos = [r.standard_normal(n, dtype=np.float32) for _ in range(3)]
+    mass = (r.random(n, dtype=np.float32) + np.float32(0.5)).astype(np.float32)
+    return pos + [mass, np.float32(0.01)]
 
 
 def gen_histogram(shape):
@@ -290,10 +315,11 @@ RESULTS = {
     "pathfinder": ["i32"], "nn": ["f32", "i64"], "kmeans": ["f32"], "backprop": ["f32", "f32"],
     "spmv": ["f32"], "nbr_stencil": ["f32"], "graph_step": ["f32"], "gather3": ["f32"],
     "assert_div": ["i32"], "bsearch": ["i64"], "softmax": ["f32"], "layernorm": ["f32"], "row_scan": ["i32"],
-    "matmul1024": ["f32"], "matmul4096": ["f32"],
+    "matmul1024": ["f32"], "matmul4096": ["f32"], "batched_matmul": ["f32"], "nbody": ["f32", "f32", "f32"],
 }
 # The entry whose reference gives the expected output (entries of one program agree).
-ENTRY = {"stencil": "nested", "matmul": "nested", "matmul1024": "nested", "matmul4096": "nested"}
+ENTRY = {"stencil": "nested", "matmul": "nested", "matmul1024": "nested", "matmul4096": "nested",
+         "batched_matmul": "rows"}
 NUMPY = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64}
 
 

@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2154,SC2034
 # Pieces shared by the scripts that run benchmarks on the lent GPU in one call
 # (bench/run_gpu_suite.sh, bench/run_gpu_unproved.sh, bench/run_gpu_rows.sh,
-# bench/run_gpu_matmul.sh, bench/run_gpu_scan.sh); sourced,
+# bench/run_gpu_matmul.sh, bench/run_gpu_scan.sh, bench/run_gpu_nested.sh); sourced,
 # not run. They read the script's settings: `out` (the folder of what comes back),
 # `deadline` (seconds after the script's start by which everything must end), `kerb` and
 # `cudabench` (the binaries), `device` (cuda, or cpu for a dry run) and `data` (where the
@@ -133,6 +133,19 @@ handwritten() {
   "$python" bench/check_results.py "$file" "$entry" "$data/$file.in" "$work/cuda_${tag}_"*.npy \
     --expected "$data/$file.out" --label "$label" >>"$raw/checks.txt" 2>&1 || true
   rm -f "$work/cuda_${tag}_"*.npy
+}
+
+# kerb_result PROG ENTRY FILE LABEL: `kerb run` of ENTRY of PROG (default checks) on
+# $data/FILE.in, its results checked against $data/FILE.out (a line of
+# $raw/checks.txt, LABEL).
+kerb_result() {
+  local prog=$1 entry=$2 file=$3 label=$4
+  timeout "$(cap 60)" "$kerb" run "$prog" -e "$entry" --device "$device" --input "$data/$file.in" \
+    --npy-out "$work/kerb_${entry}_" >/dev/null 2>>"$log" &&
+    "$python" bench/check_results.py "$file" "$entry" "$data/$file.in" "$work/kerb_${entry}_"*.npy \
+      --expected "$data/$file.out" --label "$label" >>"$raw/checks.txt" 2>&1 ||
+    echo "FAILED $label $file:$entry" >>"$raw/checks.txt"
+  rm -f "$work/kerb_${entry}_"*.npy
 }
 
 # run_peers SCRIPT NAME...: bench/peers/SCRIPT with each framework of $peers (each in

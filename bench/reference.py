@@ -5,6 +5,9 @@ where the program sums floats, so that both implementations are compared with th
 answer rather than with each other). bench/check_results.py uses it on the GPU machine;
 bench/gen_data.py writes its results as the expected outputs of the large cases."""
 
+import os
+from concurrent.futures import ProcessPoolExecutor
+
 import numpy as np
 
 
@@ -203,6 +206,41 @@ def row_scan(xss):
     return [np.cumsum(xss, axis=1, dtype=np.int64).astype(np.int32)]
 
 
+def batched_matmul(a, b):
+    return [np.matmul(a.astype(np.float64), b.astype(np.float64))]
+
+
+def _nbody_rows(args):
+    """nbody's accelerations of bodies [lo, hi), float64, 256 bodies at a time."""
+    x, y, z, m, eps2, lo, hi = args
+    out = np.empty((3, hi - lo))
+    for s in range(lo, hi, 256):
+        e = min(s + 256, hi)
+        d = [v[None, :] - v[s:e, None] for v in (x, y, z)]
+        r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + eps2
+        w = m[None, :] / (r2 * np.sqrt(r2))
+        for c in range(3):
+            out[c, s - lo:e - lo] = np.einsum("ij,ij->i", w, d[c])
+    return out
+
+
+def nbody(xs, ys, zs, ms, eps2):
+    """The sum over j of m_j (p_j - p_i) / (|p_j - p_i|^2 + eps2)^(3/2) for each i, in
+    float64; n^2 terms, so large inputs are split over processes (one per core)."""
+    x, y, z, m = (np.asarray(v, np.float64) for v in (xs, ys, zs, ms))
+    n = len(x)
+    parts = max(1, min(os.cpu_count() or 1, n // 2048))
+    bounds = [(k * n // parts, (k + 1) * n // parts) for k in range(parts)]
+    jobs = [(x, y, z, m, float(eps2), lo, hi) for lo, hi in bounds]
+    if parts == 1:
+        out = [_nbody_rows(j) for j in jobs]
+    else:
+        with ProcessPoolExecutor(parts) as pool:
+            out = list(pool.map(_nbody_rows, jobs))
+    acc = np.concatenate(out, axis=1) if out else np.empty((3, 0))
+    return [acc[0], acc[1], acc[2]]
+
+
 # (program, entry) -> reference
 REFERENCES = {
     ("gather", "main"): gather,
@@ -231,6 +269,9 @@ REFERENCES = {
     ("softmax", "main"): softmax,
     ("layernorm", "main"): layernorm,
     ("row_scan", "main"): row_scan,
+    ("batched_matmul", "rows"): batched_matmul,
+    ("batched_matmul", "indexed"): batched_matmul,
+    ("nbody", "main"): nbody,
 }
 
 

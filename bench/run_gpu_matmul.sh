@@ -33,7 +33,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
 # run_settings, begin_run, say, cap, late, device_info, programs_dir, gen_inputs,
-# handwritten, run_peers
+# handwritten, kerb_result, run_peers
 source bench/gpu_common.sh
 run_settings kerb-matmul
 # shellcheck disable=SC2206
@@ -46,6 +46,8 @@ table() {
   "$python" - "$raw" >"$out/table.md" 2>>"$log" <<'PY'
 import json, os, sys
 raw = sys.argv[1]
+sys.path.insert(0, "bench")
+from reports import print_checks
 names = {"matmul1024": "1024", "matmul": "2048", "matmul4096": "4096"}
 rows = {}  # size -> variant -> (median ms, check)
 for f in sorted(os.listdir(raw)):
@@ -81,11 +83,7 @@ for size in sorted(rows, key=lambda s: int(s) if s.isdigit() else 0):
         t = f"{torch_ms / m:.2f}x" if torch_ms else "-"
         j = f"{jax_ms / m:.2f}x" if jax_ms else "-"
         print(f"| {size} | {k} | {m:.4f} | {t} | {j} | {check} |")
-if os.path.exists(os.path.join(raw, "checks.txt")):
-    print()
-    print("Results checked against the expected outputs:")
-    for line in open(os.path.join(raw, "checks.txt")):
-        print("    " + line.rstrip())
+print_checks(raw, "Results checked against the expected outputs:")
 PY
   tar -czf "$out/raw.tar.gz" -C "$work" raw 2>>"$log"
 }
@@ -127,14 +125,7 @@ for s in "${sizes[@]}"; do
     --variant=--unsafe --variant=default --variant=--block-tile-min=off \
     --runs "$runs" --warmup "$warmup" --time-budget "$budget" --json "$raw/kerb_$s.json" >>"$log" 2>&1 ||
     say "kerb bench $s exited with $?"
-  for entry in nested flat; do
-    timeout "$(cap 60)" "$kerb" run "$fut_dir/matmul.fut" -e "$entry" --device "$device" --input "$data/$f.in" \
-      --npy-out "$work/kerb_${entry}_" >/dev/null 2>>"$log" &&
-      "$python" bench/check_results.py "$f" "$entry" "$data/$f.in" "$work/kerb_${entry}_"*.npy \
-        --expected "$data/$f.out" --label "kerb $s" >>"$raw/checks.txt" 2>&1 ||
-      echo "FAILED kerb $s $f:$entry" >>"$raw/checks.txt"
-    rm -f "$work/kerb_${entry}_"*.npy
-  done
+  for entry in nested flat; do kerb_result "$fut_dir/matmul.fut" "$entry" "$f" "kerb $s"; done
 done
 
 # ---- the hand-written CUDA ---------------------------------------------------------------

@@ -48,19 +48,10 @@ begin_run run_gpu_rows.sh kerb-rows
 
 table() {
   "$python" - "$raw" >"$out/table.md" 2>>"$log" <<'PY'
-import json, os, sys
-raw = sys.argv[1]
-rows = {}
-for f in sorted(os.listdir(raw)):
-    if not f.endswith(".json"):
-        continue
-    d = json.load(open(os.path.join(raw, f)))
-    for b in d.get("benchmarks", []):
-        name = os.path.basename(b["program"]).removesuffix(".fut")
-        vs = b["variants"]
-        for v in (vs if isinstance(vs, list) else vs.values()):
-            if v.get("status") == "ok" and v.get("median_ms") is not None:
-                rows.setdefault(name, {})[v["flags"]] = (v["median_ms"], v.get("check", v.get("outcome", "")))
+import sys
+sys.path.insert(0, "bench")
+from reports import medians
+rows = medians(sys.argv[1])
 print("| program | variant | median ms | vs the faster peer | results |")
 print("|---|---|---|---|---|")
 for name, vs in rows.items():

@@ -19,12 +19,13 @@
 //     and makes no arrays; a segmented reduction when the lambda reduces
 //     (segmented_reduce), across rows when it reads an array with the segment as its
 //     last index and the operator commutes, falling back to the plain versions; one
-//     block per row (row_block_version) when the element is a row and the lambda is
-//     reductions, scans and maps over it and scalar code, guarded by the row's length
-//     (GenOptions::row_block_min), after the segmented reduction's versions; plain:
-//     2-D tiles of ceil(n / p) x p for a map over iota that splits its index
-//     (flat_split), else kMapLanes elements a thread for straight-line scalar code that
-//     makes no arrays (lanes), else one thread per element.
+//     block per row (row_block_version) when the element is a row (or every element
+//     reads the same arrays of the host whole: Note [Arrays every element reads]) and
+//     the lambda is reductions, scans and maps over it and scalar code, guarded by the
+//     row's length (GenOptions::row_block_min), after the segmented reduction's
+//     versions; plain: 2-D tiles of ceil(n / p) x p for a map over iota that splits
+//     its index (flat_split), else kMapLanes elements a thread for straight-line
+//     scalar code that makes no arrays (lanes), else one thread per element.
 //   reduce and scan: block kernels for scalar operands whose operator and fused maps
 //     make no arrays, else the chunked kernels; a commutative operator reduces in a
 //     halving tree (in lanes when the fused maps are straight-line code), any other
@@ -755,9 +756,11 @@ private:
   bool row_block_version(const core::Stm &s, SegOp &op) const {
     if (row_block_min_ < 0) return false;
     // The element is a row: the map reads an array of arrays (not a gather over iota,
-    // as matmul's flat dot products, whose threads share columns in 2-D tiles).
-    if (std::none_of(s.exp.arrays.begin(), s.exp.arrays.end(), [&](int a) { return p_.var(a).type.rank >= 2; }))
-      return false;
+    // as matmul's flat dot products, whose threads share columns in 2-D tiles). Or
+    // every element reads the same arrays of the host whole (Note [Arrays every
+    // element reads]).
+    bool row =
+        std::any_of(s.exp.arrays.begin(), s.exp.arrays.end(), [&](int a) { return p_.var(a).type.rank >= 2; });
     const core::Lambda &l = *s.exp.lambda;
     const core::Body &body = l.body;
     std::map<int, size_t> in_place = FnGen::in_place_results(p_, l);
@@ -836,7 +839,7 @@ private:
       }
       if (!elementwise_stm(st)) return false;
     }
-    if (!reduces) return false;
+    if (!reduces || (!row && !reads_host_arrays_whole(ops))) return false;
     for (const core::SubExp &r : body.result)
       if (r.is_var() && p_.var(r.var).type.rank != 0 && !rows.count(r.var)) return false;
     // (Each result row written once.)
@@ -876,6 +879,38 @@ private:
           Version{Guard::RowCacheFit, Strategy::RowCached, {kernel("row_cache", true, sub(s.exp.args[0]), pre, false)}});
     op.versions.push_back(
         Version{Guard::RowBlockFit, Strategy::RowBlock, {kernel("row_block", true, sub(s.exp.args[0]), pre, false)}});
+    return true;
+  }
+
+  // Note [Arrays every element reads]
+  // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+  // A map over scalars whose lambda reduces over arrays of the host, the same arrays for
+  // every element (N-body, kernel density: `map (\x -> reduce op ne (map (\y -> f x y)
+  // ys)) xs`), ran one thread per element: a long sequential loop a thread, and with
+  // 2^15 elements an eighth of the H100's threads. Its RowBlock version spreads each
+  // element's reduction over a block (or a warp), whose threads read consecutive
+  // elements of the arrays (coalesced; every element's block reads the same arrays, so
+  // the blocks an SM runs together share their lines in L1 and L2). Only where every
+  // array the block-level operations read, and the maps fused into them, is an array
+  // of the host read whole or such a fused map's result, and no fused map indexes an
+  // array: an element that gathers (matmul's flat dot products over iota, `a[i, k] *
+  // b[k, j]`) keeps the 2-D tiles, in which a warp's threads share what they read.
+  bool reads_host_arrays_whole(const std::vector<std::unique_ptr<SegOp>> &ops) const {
+    std::set<int> made;
+    for (const auto &b : ops) {
+      const core::Exp &e = b->stm->exp;
+      if (e.kind == core::ExpKind::Iota) return false;
+      for (int a : e.arrays)
+        if (!made.count(a) && !(bound_.count(a) && !fused_.count(a) && p_.var(a).type.rank == 1)) return false;
+      if (b->strategy == Strategy::Fused) {
+        bool gathers = false;
+        core::for_each_exp(e.lambda->body, [&](const core::Exp &x) {
+          gathers = gathers || x.kind == core::ExpKind::Index;
+        });
+        if (gathers) return false;
+        made.insert(b->stm->pat.begin(), b->stm->pat.end());
+      }
+    }
     return true;
   }
 

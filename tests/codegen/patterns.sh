@@ -877,6 +877,26 @@ emit k_softmax_min kernels --row-block-min=1000 <<'P'
 entry main [n][m] (xss: [n][m]f32) : [n]f32 = map (\r -> reduce (+) 0 r / reduce f32.max 0 r) xss
 P
 count "$tmp/k_softmax_min.kernels" '^    if xss_n1_1 >= 1000: one block per element$' 1
+# A map over scalars whose lambda reduces over arrays of the host that every element
+# reads whole (N-body's shape; Note [Arrays every element reads] in
+# codegen/extract_kernels.cpp) gets the same versions after the segmented reduction's;
+# not where the reduction's map gathers (a[i, k], ys[i]) or is over an iota.
+emit k_host_arrays kernels <<'P'
+entry main [n][m] (xs: [n]f32) (ys: [m]f32) (ws: [m]f32) : [n]f32 =
+  map (\x -> reduce (+) 0 (map2 (\y w -> w * (y - x) * (y - x)) ys ws)) xs
+P
+count "$tmp/k_host_arrays.kernels" '^    if xs_n0_0 <= 16384 and num_blocks\(ys_n0_2\) > 1: segmented reduction$' 1
+count "$tmp/k_host_arrays.kernels" '^    if 64 <= ys_n0_2 <= 1024 and xs_n0_0 >= 2048: one warp per element, 8 a block$' 1
+count "$tmp/k_host_arrays.kernels" '^    if ys_n0_2 >= 64: one block per element$' 1
+count "$tmp/k_host_arrays.kernels" '^      reduce_[0-9]+ = segred\(block\) \[ys_n0_2\] comm: striped' 1
+emit k_host_gather kernels <<'P'
+entry main [n][m] (xs: [n]f32) (a: [n][m]f32) (ys: [m]f32) (is: [m]i64) : ([n]f32, [n]f32, [n]f32) =
+  (map (\i -> reduce (+) 0 (map (\k -> a[i, k] * xs[i]) (iota m))) (iota n),
+   map (\x -> reduce (+) 0 (map (\i -> ys[i] * x) is)) xs,
+   map (\x -> reduce (+) 0 (map (\k -> f32.i64 k * x) (iota m))) xs)
+P
+count "$tmp/k_host_gather.kernels" 'one block|one warp|\(block\)' 0
+count "$tmp/k_host_gather.kernels" '^    if xs_n0_0 <= 16384 and num_blocks\([a-z_0-9]+\) > 1: segmented reduction$' 3
 emit softmax ptx <<<"$softmax_program"
 awk '/^\.visible \.entry kerb_kernel_[0-9]+_row_block\(/ { p = 1 } /^\.visible \.entry kerb_kernel_[0-9]+_map\(/ { p = 0 } p' \
   "$tmp/softmax.ptx" >"$tmp/softmax.ptx.rb"
