@@ -188,7 +188,7 @@ public:
   Extractor(const core::Program &p, GenOptions opts, KernelProgram &out)
       : p_(p), out_(out), row_block_min_(opts.row_block_min),
         scan_single_pass_min_(opts.scan_single_pass_min), row_cache_max_(opts.row_cache_max),
-        row_warp_max_(opts.row_warp_max), block_tile_min_(opts.block_tile_min) {
+        row_warp_max_(opts.row_warp_max), row_warp_rows_(opts.row_warp_rows), block_tile_min_(opts.block_tile_min) {
     out_.may_fail = !p.failures.records.empty();
     out_.defer_checks = out_.may_fail && opts.deferred_checks;
   }
@@ -869,6 +869,7 @@ private:
       for (size_t j : op.cached_rows) bytes += prim_bytes(p_.var(s.exp.lambda->params[j]).type.prim);
       op.warp_copies = cached;
       op.row_warp_max = cached ? std::min(row_warp_max_, kRowCacheBytes / (kRowWarpRows * bytes)) : row_warp_max_;
+      op.row_warp_rows = row_warp_rows_;
       if (op.row_warp_max >= std::max<int64_t>(row_block_min_, 1))
         op.versions.push_back(Version{
             Guard::RowWarpFit, Strategy::RowWarp,
@@ -1595,6 +1596,8 @@ private:
   int64_t row_cache_max_;
   // GenOptions::row_warp_max: the RowWarp version's longest row (negative: none).
   int64_t row_warp_max_;
+  // GenOptions::row_warp_rows: the rows from which RowWarp takes rows of any length.
+  int64_t row_warp_rows_;
   // GenOptions::block_tile_min: the BlockTiled version's threshold (negative: none).
   int64_t block_tile_min_;
   // Host maps and iotas computed where read (ProgramGen::host_lazy_): result -> statement.

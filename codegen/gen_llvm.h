@@ -58,6 +58,11 @@ struct GenOptions {
   // ... and runs a warp per row (eight rows a block) when its rows have at most this many
   // elements (Strategy::RowWarp; --row-warp-max=N; a negative value: never).
   int64_t row_warp_max = 1024;
+  // ... and also for longer rows (of any length, copies aside) when there are at least
+  // this many rows (--row-warp-rows=N; a negative value: never): then the warps fill
+  // the GPU and a warp per row beats a block per row (N-body's 2^15 rows of 2^15 on the
+  // H100: 2.16 ms against 3.01, bench/results/2026-11-26-nested-h100).
+  int64_t row_warp_rows = 16384;
   // A map over n x p whose element reduces a map over k reading arrays at [i, k] and
   // [k, j] runs in block and register tiles when n and p are at least this (Strategy::
   // BlockTiled; the command line's --block-tile-min=N; a negative value: never).

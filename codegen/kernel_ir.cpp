@@ -141,8 +141,11 @@ private:
     case Guard::RowBlockFit: return fmt::format("if {} >= {}", m, op.row_block_min);
     case Guard::SinglePassFit: return fmt::format("if {} >= {}", n, op.single_pass_min);
     case Guard::RowWarpFit:
-      return fmt::format("if {} <= {} <= {} and {} >= {}", op.row_block_min, m, op.row_warp_max, n,
-                         kRowWarpMinRows) +
+      return (op.row_warp_rows >= 0
+                  ? fmt::format("if {} <= {} and ({} <= {} or {} >= {}) and {} >= {}", op.row_block_min, m, m,
+                                op.row_warp_max, n, op.row_warp_rows, n, kRowWarpMinRows)
+                  : fmt::format("if {} <= {} <= {} and {} >= {}", op.row_block_min, m, op.row_warp_max, n,
+                                kRowWarpMinRows)) +
              (op.warp_copies ? fmt::format(" and the rows of {} have <= {} elements", cached_arrays(op), op.row_warp_max)
                              : "");
     case Guard::RowCacheFit:

@@ -185,8 +185,9 @@ enum class Guard : uint8_t {
   RowBlockFit,   // the row (SegOp::space[1]) has at least row_block_min elements
   SinglePassFit, // the scan (SegOp::space[0]) has at least single_pass_min elements
   RowCacheFit,   // RowBlockFit, and the cached rows have at most row_cache_max elements
-  RowWarpFit,    // RowBlockFit, at least kRowWarpMinRows rows, and the row and the
-                 // cached rows have at most row_warp_max elements
+  RowWarpFit,    // RowBlockFit, at least kRowWarpMinRows rows, the row has at most
+                 // row_warp_max elements or there are at least row_warp_rows rows, and
+                 // the cached rows have at most row_warp_max elements
   BlockTileFit,  // the output has at least SegOp::tiled->min rows and columns
 };
 
@@ -306,8 +307,10 @@ struct SegOp {
   // longest row the version takes.
   std::vector<size_t> cached_rows;
   int64_t row_cache_max = 0;
-  // RowWarp: the longest row it takes, and whether it copies cached_rows.
+  // RowWarp: the longest row it takes (unless there are row_warp_rows rows or more;
+  // negative: no such rule), and whether it copies cached_rows.
   int64_t row_warp_max = 0;
+  int64_t row_warp_rows = -1;
   bool warp_copies = false;
   // BlockTiled: the element's dot product.
   std::unique_ptr<TiledDot> tiled;

@@ -39,6 +39,7 @@ const std::vector<ThresholdFlag> &threshold_flags() {
       {"--scan-single-pass-min", &G::scan_single_pass_min},
       {"--row-cache-max", &G::row_cache_max},
       {"--row-warp-max", &G::row_warp_max},
+      {"--row-warp-rows", &G::row_warp_rows},
       {"--block-tile-min", &G::block_tile_min},
   };
   return flags;

@@ -89,6 +89,9 @@ void print_check_report(const Program &program, const CheckFlags &flags, std::FI
   "                      with rows copied, at most 32 KB of copies a block) and there\n" \
   "                      are at least 2048 rows (a guard tested at run time); off:\n"  \
   "                      never (docs/CODEGEN.md)\n"                                      \
+  "  --row-warp-rows=N|off  ... and a warp per row for rows of any length (copies\n"  \
+  "                      aside) when there are at least N rows (default 16384); off:\n" \
+  "                      only by --row-warp-max (docs/CODEGEN.md)\n"                   \
   "  --block-tile-min=N|off  a matrix product (a map over n x p whose element reduces\n" \
   "                      a map over k reading [i, k] and [k, j]) runs in block and\n"   \
   "                      register tiles when n and p are at least N (default 32; a\n"  \

@@ -886,7 +886,7 @@ entry main [n][m] (xs: [n]f32) (ys: [m]f32) (ws: [m]f32) : [n]f32 =
   map (\x -> reduce (+) 0 (map2 (\y w -> w * (y - x) * (y - x)) ys ws)) xs
 P
 count "$tmp/k_host_arrays.kernels" '^    if xs_n0_0 <= 16384 and num_blocks\(ys_n0_2\) > 1: segmented reduction$' 1
-count "$tmp/k_host_arrays.kernels" '^    if 64 <= ys_n0_2 <= 1024 and xs_n0_0 >= 2048: one warp per element, 8 a block$' 1
+count "$tmp/k_host_arrays.kernels" '^    if 64 <= ys_n0_2 and \(ys_n0_2 <= 1024 or xs_n0_0 >= 16384\) and xs_n0_0 >= 2048: one warp per element, 8 a block$' 1
 count "$tmp/k_host_arrays.kernels" '^    if ys_n0_2 >= 64: one block per element$' 1
 count "$tmp/k_host_arrays.kernels" '^      reduce_[0-9]+ = segred\(block\) \[ys_n0_2\] comm: striped' 1
 emit k_host_gather kernels <<'P'
@@ -933,6 +933,11 @@ emit k_rowscan kernels <<'P'
 entry main [n][m] (xss: [n][m]i32) : [n][m]i32 = map (\row -> scan (+) 0 row) xss
 P
 count "$tmp/k_rowscan.kernels" 'row_cache|shared memory' 0
+# --row-warp-rows=off: a warp per row only for rows of at most --row-warp-max elements.
+emit k_rowscan_nomany kernels --row-warp-rows=off <<'P'
+entry main [n][m] (xss: [n][m]i32) : [n][m]i32 = map (\row -> scan (+) 0 row) xss
+P
+count "$tmp/k_rowscan_nomany.kernels" '^    if 64 <= xss_n1_1 <= 1024 and xss_n0_0 >= 2048: one warp per element, 8 a block$' 1
 emit k_pair kernels <<'P'
 entry main [n][m] (xss: [n][m]i64) (yss: [n][m]f64) : [n][m]f64 =
   map2 (\xs ys -> let s = reduce (+) 0 (map2 (\x y -> f64.i64 x * y) xs ys)
@@ -951,11 +956,11 @@ count "$tmp/softmax.ptx.rc" 'shfl\.sync\.down\.b32' 10
 # for rows of at most 1024 (256 for two 8-byte rows copied per warp, eight warps a
 # block) and at least 2048 rows; its barriers are the warp's (bar.warp.sync, then vote.sync.any where the
 # block has bar.red.or), none of the block's; its copy reads eight at a time.
-count "$tmp/k_softmax_cached.kernels" '^    if 64 <= xss_n1_1 <= 1024 and xss_n0_0 >= 2048 and the rows of xss_[0-9]+ have <= 1024 elements: one warp per element, 8 a block, rows in shared memory \(xss_[0-9]+\)$' 1
+count "$tmp/k_softmax_cached.kernels" '^    if 64 <= xss_n1_1 and \(xss_n1_1 <= 1024 or xss_n0_0 >= 16384\) and xss_n0_0 >= 2048 and the rows of xss_[0-9]+ have <= 1024 elements: one warp per element, 8 a block, rows in shared memory \(xss_[0-9]+\)$' 1
 count "$tmp/k_softmax_cached.kernels" '^      kernel row_warp: ceil\(xss_n0_0 / 8\) blocks of 256 threads$' 1
-count "$tmp/k_softmax_nocache.kernels" '^    if 64 <= xss_n1_1 <= 1024 and xss_n0_0 >= 2048: one warp per element, 8 a block$' 1
-count "$tmp/k_rowscan.kernels" '^    if 64 <= xss_n1_1 <= 1024 and xss_n0_0 >= 2048: one warp per element, 8 a block$' 1
-count "$tmp/k_pair.kernels" 'if 64 <= xss_n1_1 <= 256 and xss_n0_0 >= 2048 and the rows of xss_[0-9]+, yss_[0-9]+ have <= 256 elements: one warp' 1
+count "$tmp/k_softmax_nocache.kernels" '^    if 64 <= xss_n1_1 and \(xss_n1_1 <= 1024 or xss_n0_0 >= 16384\) and xss_n0_0 >= 2048: one warp per element, 8 a block$' 1
+count "$tmp/k_rowscan.kernels" '^    if 64 <= xss_n1_1 and \(xss_n1_1 <= 1024 or xss_n0_0 >= 16384\) and xss_n0_0 >= 2048: one warp per element, 8 a block$' 1
+count "$tmp/k_pair.kernels" 'if 64 <= xss_n1_1 and \(xss_n1_1 <= 256 or xss_n0_0 >= 16384\) and xss_n0_0 >= 2048 and the rows of xss_[0-9]+, yss_[0-9]+ have <= 256 elements: one warp' 1
 emit k_softmax_nowarp kernels --row-warp-max=off <<<"$softmax_program"
 count "$tmp/k_softmax_nowarp.kernels" 'row_warp|one warp' 0
 count "$tmp/k_softmax_nowarp.kernels" 'kernel row_cache' 1
