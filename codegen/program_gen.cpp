@@ -348,8 +348,9 @@ Val ProgramGen::consumed_dest(const SegOp &op, size_t j, PrimType t) {
 // iteration gives back what it allocated (kerb_rt_scope_mark/release, as host loops).
 // Correct and slow: one launch or more per element. Futhark instead expands the
 // memory by the largest size over the elements (computed first) or flattens the nest;
-// either would be the faster way. The outputs' row shapes must still be known before
-// the loop (the lowering rejects maps whose rows' sizes depend on the element). A map
+// either would be the faster way. The outputs' row shapes are known before the loop
+// (the lowering computes sizes that depend on the element from the first one: Note [Map
+// rows whose sizes depend on the element] in compiler/lower_to_core.cpp). A map
 // whose lambda scans arrays of arrays (which a kernel thread does not) runs the same
 // way, its scans on the host's scan kernels.
 // A map whose lambda makes no such array is not affected (arena_dynamic, the test of

@@ -310,8 +310,10 @@ public:
   bool empty() const { return bits_.empty() && rows_.empty(); }
 
   // `empty_value` makes the result when no row was pushed. Irregular rows (of
-  // different shapes) report a size failure at `span`.
-  Value finish(const std::function<Value()> &empty_value, const Span &span) {
+  // different shapes) report a size failure at `span`, with `message` (an array
+  // literal's by default; a map's is Futhark's "not all iterations produce same shape").
+  Value finish(const std::function<Value()> &empty_value, const Span &span,
+               const char *message = "shape of element differs from shape of first element") {
     if (prim_) {
       int64_t n = int64_t(bits_.size());
       return make_prim_array(type_, {n}, std::move(bits_));
@@ -319,7 +321,7 @@ public:
     if (rows_.empty()) return empty_value();
     for (const Value &r : rows_)
       if (!same_shapes(r, rows_[0]))
-        fail_text(FailureKind::Size, span, "shape of element differs from shape of first element");
+        fail_text(FailureKind::Size, span, message);
     return stack_rows(rows_[0].type(), rows_);
   }
 
@@ -1447,6 +1449,10 @@ private:
     return make_empty_array(callable_result_type(f, rows), {0});
   }
 
+  // A map's rows of different shapes (Futhark's message; lower_to_core.cpp, Note [Map
+  // rows whose sizes depend on the element]).
+  static constexpr const char *map_shape_message = "not all iterations produce same shape";
+
   Value map_arrays(const Callable &f, const std::vector<const Value *> &xs, const Expr *apply,
                    const Span &span, const char *name) {
     int64_t n = xs[0]->length();
@@ -1463,7 +1469,7 @@ private:
       for (size_t k = 0; k < xs.size(); k++) argv[k] = row(*xs[k], i);
       out.push(call(f, argv.data(), argv.size(), span));
     }
-    return out.finish([&] { return empty_result(apply, f, xs); }, span);
+    return out.finish([&] { return empty_result(apply, f, xs); }, span, map_shape_message);
   }
 
   // ---- isolated elements (see Note [Which failures may be reported])
@@ -1545,7 +1551,7 @@ private:
     Value fill = any_failed ? filler_like(*model) : Value();
     RowBuilder out(n);
     for (std::optional<Value> &r : rows) out.push(r ? std::move(*r) : fill);
-    return out.finish([&] { return empty_result(apply, f, xs); }, span);
+    return out.finish([&] { return empty_result(apply, f, xs); }, span, map_shape_message);
   }
 
   Value reduce_array(const Callable &op, Value acc, const Value &xs, const Span &span) {

@@ -297,30 +297,188 @@ private:
     auto body = lower_body([&] { return f(SubExp::of_var(i)); });
     std::vector<CType> types;
     std::vector<Val> shapes;
-    map_result_types(*x.lambda, *body, n, types, shapes, span);
+    map_result_types(*x.lambda, *body, n, [&] { return f(i64c(0)); }, types, shapes, span);
     x.lambda->body = std::move(*body);
     return emit(std::move(x), types, shapes, name);
   }
 
   // The types and shapes of a map's results: [w] and the lambda's result shape, which
   // must be the same for every element (its sizes bound outside the lambda; a value the
-  // lambda coerces, `... :> [n][m]t`, has the coerced sizes: lower_coerce).
-  void map_result_types(const core::Lambda &lam, Body &body, SubExp w,
+  // lambda coerces, `... :> [n][m]t`, has the coerced sizes: lower_coerce). Sizes that
+  // depend on the element are computed before the map from its first element (`first`
+  // lowers the function on it, in the current body) and checked in every element: Note
+  // [Map rows whose sizes depend on the element].
+  void map_result_types(const core::Lambda &lam, Body &body, SubExp w, const std::function<Val()> &first,
                         std::vector<CType> &types, std::vector<Val> &shapes, const Span &span) {
     auto per_element = [&](const SubExp &d) {
       bool param = d.is_var() && std::find(lam.params.begin(), lam.params.end(), d.var) != lam.params.end();
       return d.is_var() && (param || (defined_in_deep(body, d.var) && !hoist(body, lam, d.var)));
     };
+    // The sizes that depend on the element, each by the first (result, dim) that has it.
+    std::vector<std::pair<size_t, size_t>> where;
+    std::map<int, size_t> which;
+    for (size_t k = 0; k < body.result.size(); k++) {
+      Val rs = shape_of(body.result[k]);
+      for (size_t d = 0; d < rs.size(); d++)
+        if (rs[d].is_var() && !which.count(rs[d].var) && per_element(rs[d])) {
+          which[rs[d].var] = where.size();
+          where.push_back({k, d});
+        }
+    }
+    if (!where.empty()) fix_row_sizes(body, w, first, where, which, span);
     for (SubExp &r : body.result) {
       CType t = type_of(r);
-      Val rs = shape_of(r);
-      if (std::any_of(rs.begin(), rs.end(), per_element))
-        unsupported(span, "map functions returning arrays whose sizes depend on the element");
       Val sh{w};
+      Val rs = shape_of(r);
       sh.insert(sh.end(), rs.begin(), rs.end());
       types.push_back(CType{t.prim, t.rank + 1});
       shapes.push_back(sh);
     }
+  }
+
+  // Note [Map rows whose sizes depend on the element]
+  // A map's function may give arrays whose sizes it computes from the element: an `if`
+  // whose branches are a grid's column and an array literal (sizes n and 20, equal only
+  // at run time), a filter, `iota` of a branch. All rows of the result must have one
+  // shape. As Futhark did (its internaliser's shape function, evaluated on the first
+  // element), the sizes are computed before the map: the function is lowered a second
+  // time, on the first element's rows (in an `if` on w > 0; over no elements the sizes
+  // are 0, as in Futhark's), and only what the sizes need of it is kept
+  // (prune_to_sizes: not a loop or reduction whose value no size reads). Each
+  // element then checks its sizes against them, with Futhark's message "not all
+  // iterations produce same shape" at the map; the interpreter makes the same check on
+  // the rows it collects (the first element's shape against every other's). The rows
+  // are bound again with those sizes, so that the map's shape is known outside it.
+  // Over no elements the interpreter finds the rows' sizes by a trial call on rows of
+  // zeros (interpreter.cpp, Note [Inner sizes of empty arrays]), which compiled code
+  // cannot make (that call may fail): such an empty result's inner sizes may differ.
+  void fix_row_sizes(Body &body, SubExp w, const std::function<Val()> &first,
+                     const std::vector<std::pair<size_t, size_t>> &where,
+                     const std::map<int, size_t> &which, const Span &span) {
+    const Val zeros(where.size(), i64c(0));
+    Val sizes = zeros;
+    SubExp nonempty = lt(i64c(0), w);
+    if (nonempty.is_var() || nonempty.constant.as_bool()) {
+      auto probe = lower_body([&] {
+        Val r = first();
+        Val out;
+        for (auto [k, d] : where) out.push_back(shape_of(r[k])[d]);
+        return out;
+      });
+      prune_to_sizes(*probe);
+      auto splice = [&] {
+        for (core::Stm &st : probe->stms) cur_->stms.push_back(std::move(st));
+        return probe->result;
+      };
+      sizes = nonempty.is_var() ? lower_if(nonempty, splice, [&] { return zeros; }, span) : splice();
+    }
+    Body *saved = cur_;
+    cur_ = &body;
+    SubExp ok = SubExp::of_const(PrimValue::boolean(true));
+    for (size_t j = 0; j < where.size(); j++)
+      ok = land(ok, eq(shape_of(body.result[where[j].first])[where[j].second], sizes[j]));
+    emit_check(FailureKind::Size, span, escape_template_text("not all iterations produce same shape"), ok);
+    for (SubExp &r : body.result) {
+      Val rs = shape_of(r);
+      bool changed = false;
+      for (SubExp &d : rs) {
+        auto it = d.is_var() ? which.find(d.var) : which.end();
+        if (it == which.end()) continue;
+        d = sizes[it->second];
+        changed = true;
+      }
+      if (changed) r = emit1(exp(ExpKind::SubExp, {r}, span), type_of(r), rs, "row");
+    }
+    cur_ = saved;
+  }
+
+  // Keeps of a map's function lowered on its first element (fix_row_sizes) only what its
+  // result, the rows' sizes, needs: the statements the sizes use, and the checks that
+  // guard them (an assert whose condition needs no other statement than scalar ones, so
+  // that an index the sizes read is still checked before it is read). What goes is work
+  // the map's first element does anyway, failures included; its checks' candidates say so.
+  void prune_to_sizes(Body &b) {
+    std::set<int> need;
+    std::function<void(int)> use = [&](int v) {
+      if (v < 0 || !need.insert(v).second) return;
+      for (const SubExp &d : p_.var(v).shape)
+        if (d.is_var()) use(d.var);
+    };
+    std::function<void(const core::Exp &)> uses = [&](const core::Exp &e) {
+      for (const SubExp &a : e.args)
+        if (a.is_var()) use(a.var);
+      for (int a : e.arrays) use(a);
+      for (const auto &nb : e.bodies)
+        if (nb) {
+          for (const core::Stm &t : nb->stms) uses(t.exp);
+          for (const SubExp &r : nb->result)
+            if (r.is_var()) use(r.var);
+        }
+      if (e.lambda) {
+        for (const core::Stm &t : e.lambda->body.stms) uses(t.exp);
+        for (const SubExp &r : e.lambda->body.result)
+          if (r.is_var()) use(r.var);
+      }
+    };
+    for (const SubExp &r : b.result)
+      if (r.is_var()) use(r.var);
+    std::vector<bool> keep(b.stms.size(), false);
+    auto needed = [&](const core::Stm &st) {
+      return std::any_of(st.pat.begin(), st.pat.end(), [&](int v) { return need.count(v) > 0; });
+    };
+    for (size_t i = b.stms.size(); i-- > 0;)
+      if (needed(b.stms[i])) keep[i] = true, uses(b.stms[i].exp);
+    auto scalar = [](const core::Exp &e) {
+      return e.kind == ExpKind::SubExp || e.kind == ExpKind::BinOp || e.kind == ExpKind::UnOp ||
+             e.kind == ExpKind::Convert || e.kind == ExpKind::PrimFn;
+    };
+    std::map<int, size_t> def;
+    for (size_t i = 0; i < b.stms.size(); i++)
+      for (int v : b.stms[i].pat) def[v] = i;
+    for (size_t i = 0; i < b.stms.size(); i++) {
+      if (keep[i] || b.stms[i].exp.kind != ExpKind::Assert) continue;
+      // The statements its condition needs, if all of them are kept or scalar.
+      std::set<size_t> more;
+      std::vector<int> todo;
+      for (const SubExp &a : b.stms[i].exp.args)
+        if (a.is_var()) todo.push_back(a.var);
+      bool cheap = true;
+      while (cheap && !todo.empty()) {
+        auto it = def.find(todo.back());
+        todo.pop_back();
+        if (it == def.end() || keep[it->second] || !more.insert(it->second).second) continue;
+        const core::Exp &e = b.stms[it->second].exp;
+        cheap = scalar(e);
+        for (const SubExp &a : e.args)
+          if (a.is_var()) todo.push_back(a.var);
+      }
+      if (!cheap) continue;
+      keep[i] = true;
+      for (size_t k : more) keep[k] = true;
+    }
+    std::vector<core::Stm> kept;
+    for (size_t i = 0; i < b.stms.size(); i++) {
+      if (keep[i]) {
+        kept.push_back(std::move(b.stms[i]));
+        continue;
+      }
+      for_each_check(b.stms[i].exp, [&](int c) {
+        p_.candidates[size_t(c)].disabled =
+            "not needed for the sizes of a map's rows computed from its first element "
+            "(the map makes it there)";
+      });
+    }
+    b.stms = std::move(kept);
+  }
+
+  // Calls f on the check candidate of e and of every expression inside it.
+  static void for_each_check(const core::Exp &e, const std::function<void(int)> &f) {
+    if (e.check >= 0) f(e.check);
+    for (const auto &nb : e.bodies)
+      if (nb)
+        for (const core::Stm &t : nb->stms) for_each_check(t.exp, f);
+    if (e.lambda)
+      for (const core::Stm &t : e.lambda->body.stms) for_each_check(t.exp, f);
   }
 
   // Moves the statement of `body` (a lambda's) that binds v out of the lambda, before it,
@@ -1573,9 +1731,14 @@ private:
         for (const SubExp &c : a) x.arrays.push_back(c.var);
       }
       auto body = lower_body([&] { return apply_fn(f, rows, span); });
+      auto first = [&] {
+        std::vector<Val> rows0;
+        for (const Val &a : xs) rows0.push_back(row_at(a, i64c(0), span));
+        return apply_fn(f, rows0, span);
+      };
       std::vector<CType> types;
       std::vector<Val> shapes;
-      map_result_types(*x.lambda, *body, w, types, shapes, span);
+      map_result_types(*x.lambda, *body, w, first, types, shapes, span);
       x.lambda->body = std::move(*body);
       return emit(std::move(x), types, shapes, "map");
     }
@@ -2026,7 +2189,8 @@ private:
     auto body = lower_body([&] { return f(row); });
     std::vector<CType> types;
     std::vector<Val> shapes;
-    map_result_types(*x.lambda, *body, w, types, shapes, span);
+    map_result_types(*x.lambda, *body, w, [&] { return f(row_at(xs, i64c(0), span)); }, types, shapes,
+                     span);
     x.lambda->body = std::move(*body);
     return emit(std::move(x), types, shapes, "map");
   }
