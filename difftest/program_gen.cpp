@@ -1447,6 +1447,7 @@ private:
         o.push_back({in_kernel(0.7), [&] { return unzip_part(t, d, exact); }});
       }
       if (t.rank() == 2) o.push_back({in_kernel(1), [&] { return transpose(t, d, exact); }});
+      if (t.rank() == 2 && t.elem().is_prim()) o.push_back({in_kernel(1), [&] { return matmul(t, d, exact); }});
       if (t.rank() == 1 && elem.kind == GType::Tuple) o.push_back({4, [&] { return zip(t, d, exact); }});
       o.push_back({1, [&] { return if_(t, d, exact); }});
       o.push_back({1, [&] { return let_(t, d, exact); }});
@@ -1728,6 +1729,33 @@ private:
     GType tt = t;
     std::swap(tt.dims[0], tt.dims[1]);
     return node("(transpose $0)", {gen_array(tt, d - 1, exact)}, t);
+  }
+
+  // A matrix product in the row form that block and register tiling take (Strategy::
+  // BlockTiled; docs/CODEGEN.md): map (\r -> map (\c -> sum (map2 (*) r c)) (transpose
+  // b)) a, with a: [n][k] and b: [k][p]. Integer products wrap and their sums are exact;
+  // a float sum's order differs between the tiles and the interpreter (approximate).
+  std::optional<GNode> matmul(const GType &t, int d, bool exact) {
+    PrimType p = t.elem().prim;
+    if (p == PrimType::Bool || (is_float(p) && exact)) return std::nullopt;
+    // (The inner size mostly a small constant: n x p x k iterations must stay within the
+    // work bound.)
+    int k = chance(0.8) ? const_size(between(1, 6)) : any_size();
+    GNode a = gen_array(GType::array(GType::of(p), {t.dims[0], k}), d - 1, exact);
+    GNode b = gen_array(GType::array(GType::of(p), {k, t.dims[1]}), d - 1, exact);
+    Mark mark(*this);
+    for (int s : {t.dims[0], t.dims[1], k}) {
+      if (!can_iterate(s)) return std::nullopt;
+      work_ *= size_work(s);
+    }
+    // (The operands bound first: arrays the tiled kernel reads, not maps fused into it.)
+    std::string x = fresh("a"), y = fresh("b"), r = fresh("r"), c = fresh("c");
+    GNode n = node(fmt::format("(let {0} = $0 in let {1} = $1 in map (\\{2} -> map (\\{3} -> {4}.sum (map2 (*) {2} {3})) "
+                               "(transpose {1})) {0})",
+                               x, y, r, c, prim_name(p)),
+                   {a, b}, t);
+    n.approx = is_float(p) || a.approx || b.approx;
+    return n;
   }
 
   std::optional<GNode> zip(const GType &t, int d, bool exact) {

@@ -34,7 +34,8 @@ const char kHelp[] = R"(Usage: kerb difftest [options]
 Differential testing: generates random programs of the language (typed by
 construction: SOACs, nested maps, loops, indexing in and out of range, divisions,
 asserts, every primitive type, tuples; loops reading arrays at affine and indirect
-indices, gathers, searches; polymorphic and higher-order helpers, lambdas passed and
+indices, gathers, searches; matrix products in the row form the tiled kernels take;
+polymorphic and higher-order helpers, lambdas passed and
 let-bound, local functions, partial application, operator sections, pipes) with
 random inputs, runs each on the reference
 interpreter and on the compiled devices, and compares them. Integers and bools must
