@@ -57,7 +57,7 @@ ProgramGen::BlockKernel ProgramGen::block_kernel(const SegOp &op, const Kernel &
   bk.comm = op.comm;
   // (Vector loads in the first pass only: the second reads the partial results.)
   bk.lanes = op.strategy == Strategy::BlockTree && partials.empty() ? op.elems_per_thread : 1;
-  bk.items = op.elems_per_thread;
+  bk.items = mode == BlockMode::SinglePass ? op.single_pass_items : op.elems_per_thread;
   bk.blocks_per_sm = kr.blocks_per_sm;
   SlotList &sl = bk.sl;
   bk.n_slot = add_raw(sl, n_override ? n_override : h.scalar(e.args[0]));
@@ -603,7 +603,10 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   b.CreateStore(b.getFalse(), failed);
   if (mode == BlockMode::SinglePass) {
     SinglePassBlock sp = single_pass_begin(k, bk, types, tid, nblocks);
-    tiled_body(k, s, n, bk, mode, sp.tile, tid, nblocks, failed, sp.leave, &sp);
+    if (single_pass_in_registers(types))
+      single_pass_tile(k, s, n, bk, tid, failed, sp);
+    else
+      tiled_body(k, s, n, bk, mode, sp.tile, tid, nblocks, failed, sp.leave, &sp);
     single_pass_end(k, sp, tid, ids.after);
     end_blocks(k, ids);
     return;

@@ -1310,6 +1310,9 @@ private:
       op->elems_per_thread = tile_items(result_bytes(s));
       if (scan_single_pass_min_ >= 0) {
         op->single_pass_min = scan_single_pass_min_;
+        // One scalar of at most 32 bits: in registers (ProgramGen::single_pass_in_registers).
+        op->single_pass_items =
+            s.pat.size() == 1 && result_bytes(s) <= 4 ? kSinglePassItems : op->elems_per_thread;
         op->versions.push_back(Version{Guard::SinglePassFit, Strategy::SinglePass,
                                        {kernel("scan_single_pass", true, "tiles(" + n + ")", pre, true)}});
       }

@@ -198,7 +198,8 @@ private:
       out += fmt::format(", {} elements a thread per tile", op.elems_per_thread);
       break;
     case Strategy::SinglePass:
-      out += fmt::format(", one tile of {} x {} elements per block", kGpuBlockThreads, op.elems_per_thread);
+      out += fmt::format(", one tile of {} x {} elements per block", kGpuBlockThreads,
+                         op.single_pass_items);
       break;
     case Strategy::Atomic: case Strategy::SharedHist:
       out += std::string(", ") + update_name(op.update);

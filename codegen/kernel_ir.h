@@ -61,6 +61,10 @@ constexpr int64_t kSharedHistWideUnroll = 1;
 constexpr int64_t kTileBytes = 16384;
 constexpr int64_t kTileItemsMax = 15;
 int64_t tile_items(int64_t element_bytes);
+// The single-pass scan of one scalar of at most 32 bits keeps a thread's elements in
+// registers (Note [Single-pass tiles in registers] in scan_kernels.cpp): this many a
+// thread per tile (any number: the warps' slices of shared memory are padded).
+constexpr int64_t kSinglePassItems = 16;
 // Rows a thread of segred_rows loads before it combines them (Note [Segmented
 // reductions across rows] in block_kernels.cpp).
 constexpr int64_t kRowsUnroll = 4;
@@ -270,6 +274,8 @@ struct SegOp {
   int64_t elems_per_thread = 1;  // Lanes; BlockTree: groups read with one vector load
                                  // where the arrays allow (lanes_fit); WarpRuns,
                                  // ReduceThenScan, SinglePass: per tile (tile_items)
+  int64_t single_pass_items = 0; // SinglePass: per tile (kSinglePassItems for a scan
+                                 // in registers, else elems_per_thread)
   int64_t rows_per_thread = 1;   // Tiles: kTileRows (from kTileRowsMin rows)
   const core::Stm *inner = nullptr; // Tiles: the inner map
   const core::Stm *red = nullptr;   // SegRed, SegRedRows: the lambda's reduction

@@ -43,6 +43,13 @@ std::vector<llvm::AllocaInst *> new_accs(FnGen &g, const std::vector<PrimType> &
 std::vector<Val> read_accs(FnGen &g, const std::vector<PrimType> &types, const std::vector<llvm::AllocaInst *> &a);
 void write_accs(FnGen &g, const std::vector<llvm::AllocaInst *> &a, const std::vector<Val> &v);
 
+// A warp shuffle (shfl.sync, all 32 lanes) of a scalar of any width: from lane + delta
+// (Down), lane - delta (Up; a lane whose source is outside the warp gets its own) or
+// lane ^ delta (Xor) (row_block_kernels.cpp).
+enum class WarpShuffle { Up, Down, Xor };
+llvm::Value *warp_shuffle(llvm::IRBuilder<> &b, llvm::Module &m, llvm::Value *v, llvm::Value *delta,
+                          WarpShuffle how);
+
 // The CPU device runs a block on one host thread; the tiled kernels emulate this many
 // threads per block there (phase by phase), so that the CPU runs the GPU's algorithm.
 constexpr int64_t kCpuTileThreads = 8;
@@ -354,6 +361,14 @@ private:
     llvm::BasicBlock *leave = nullptr;     // the block is done or has failed
   };
   static bool single_pass_packed(const std::vector<PrimType> &types);
+  // Whether the tile is scanned in registers (single_pass_tile: one scalar of at most
+  // 32 bits), and the elements a thread takes per tile.
+  static bool single_pass_in_registers(const std::vector<PrimType> &types);
+  int64_t single_pass_items(const SegOp &op, const std::vector<PrimType> &types) const;
+  // The tile of a single-pass scan in registers (Note [Single-pass tiles in registers]
+  // in scan_kernels.cpp); `failed` as tiled_body's.
+  void single_pass_tile(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
+                        Value *tid, llvm::AllocaInst *failed, const SinglePassBlock &sp);
   // After the prelude: thread 0 takes the block's ticket (the CPU: the block's one
   // thread), shared with the block through a barrier.
   SinglePassBlock single_pass_begin(KernelFn &k, const BlockKernel &bk, const std::vector<PrimType> &types,

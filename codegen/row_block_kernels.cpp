@@ -97,16 +97,20 @@ namespace {
 
 constexpr int64_t kWarp = 32;
 
-// A warp shuffle of a scalar of any width (shfl.sync, all 32 lanes): from lane + delta
-// (down) or lane - delta (up); a lane whose source is outside the warp gets its own.
-Value *shuffle(IRBuilder<> &b, Module &m, Value *v, Value *delta, bool up) {
+} // namespace
+
+// (program_gen.h)
+Value *warp_shuffle(IRBuilder<> &b, Module &m, Value *v, Value *delta, WarpShuffle how) {
   Type *t = v->getType();
   const DataLayout &dl = m.getDataLayout();
   unsigned bits = unsigned(dl.getTypeSizeInBits(t));
   Type *it = IntegerType::get(b.getContext(), bits);
   Value *x = t->isIntegerTy() ? v : b.CreateBitCast(v, it);
-  Function *f = Intrinsic::getDeclaration(&m, up ? Intrinsic::nvvm_shfl_sync_up_i32 : Intrinsic::nvvm_shfl_sync_down_i32);
-  Value *mask = b.getInt32(0xffffffffu), *clamp = b.getInt32(up ? 0 : 0x1f);
+  Intrinsic::ID id = how == WarpShuffle::Up     ? Intrinsic::nvvm_shfl_sync_up_i32
+                     : how == WarpShuffle::Down ? Intrinsic::nvvm_shfl_sync_down_i32
+                                                : Intrinsic::nvvm_shfl_sync_bfly_i32;
+  Function *f = Intrinsic::getDeclaration(&m, id);
+  Value *mask = b.getInt32(0xffffffffu), *clamp = b.getInt32(how == WarpShuffle::Up ? 0 : 0x1f);
   Value *d = b.CreateTrunc(delta, b.getInt32Ty());
   Value *r;
   if (bits <= 32) {
@@ -120,8 +124,6 @@ Value *shuffle(IRBuilder<> &b, Module &m, Value *v, Value *delta, bool up) {
   }
   return t->isIntegerTy() ? r : b.CreateBitCast(r, t);
 }
-
-} // namespace
 
 void ProgramGen::row_block_map(const SegOp &op, size_t v) {
   const Version &ver = op.versions[v];
@@ -389,7 +391,12 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
   };
   auto shuffle_all = [&](const std::vector<Val> &v, Value *delta, bool up) {
     std::vector<Val> r;
-    for (const Val &x : v) r.push_back(Val{shuffle(b, km, x.scalar, delta, up), nullptr, {}, {}});
+    for (const Val &x : v)
+      r.push_back(
+          Val{warp_shuffle(b, km, x.scalar, delta, up ? WarpShuffle::Up : WarpShuffle::Down),
+              nullptr,
+              {},
+              {}});
     return r;
   };
 

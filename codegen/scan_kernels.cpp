@@ -39,23 +39,33 @@ using llvm::Value;
 //
 // Statuses. Tile j's status is X (none yet), A (its aggregate: the operator over its
 // elements), P (its inclusive prefix: over every element up to its last) or F (the
-// block failed). A block loads its tile and scans it as the tiled kernels do (load,
-// the warps' scans, the warps' totals); then its first warp folds the warps' totals
-// into the aggregate, thread 0 publishes A (tile 0 publishes P at once), and the warp
-// looks back over a window of kLookBackWindow (32) predecessors, one per lane: lane l
-// waits while tile e - 31 + l's status is X (e: the window's newest, first tile - 1),
-// then two ballots give the lanes with F and with P. Any F: the block fails. Else
-// every lane folds the window in order from its newest P (or all of it, if it has
-// none) in front of what it has (op(v_j, acc): the order is kept, any associative
-// operator), from the lanes' values in shared memory, all lanes alike; with no P the
-// window moves 32 tiles back. acc is then the tile's exclusive prefix; thread 0
-// publishes P = op(acc, aggregate) and shares acc through shared memory, and the
-// block rescans and stores the tile from it. A block waits only for its predecessors'
-// aggregates, which come right after their loads, not for their prefixes. (One status
-// at a time by thread 0, as first written, moves the nearest P forward about one tile
-// per L2 round trip while tiles start every few nanoseconds, so that by our estimate
-// (not measured) the look-backs would grow to dozens of round trips; a window of 32
-// should take one or two. On the CPU the lanes are emulated one after the other.)
+// block failed). A block loads its tile and scans it (one scalar of at most 32 bits in
+// registers, Note [Single-pass tiles in registers]; otherwise as the tiled kernels
+// do); then its first warp folds the warps' totals into the aggregate, thread 0
+// publishes A (tile 0 publishes P at once), and the warp looks back over a window of
+// kLookBackWindow (32) predecessors, one per lane: lane l waits while tile e - 31 + l's
+// status is X (e: the window's newest, first tile - 1), keeping the flag and value in
+// registers; one ballot gives the lanes with F, one those with P. Any F: the block
+// fails. Else the lanes below the newest P take the neutral element (all lanes, with no
+// P) and a butterfly of shuffles (step o: lanes l and l ^ o both combine the lower's
+// value with the higher's, op(x_low, x_high): the order is kept, any associative
+// operator) leaves the window's fold in every lane, which goes in front of what the
+// warp has (op(window, acc)); with no P the window moves 32 tiles back. acc is then
+// the tile's exclusive prefix; thread 0 publishes P = op(acc, aggregate) and shares acc
+// through shared memory. A lane whose operator fails in the butterfly goes on (the
+// shuffles need every lane) and the warp fails together after it (a vote), before
+// anything more is published. A block waits only for its predecessors' aggregates,
+// which come right after their loads, not for their prefixes. (One status at a time by
+// thread 0, as first written, moves the nearest P forward about one tile per L2 round
+// trip while tiles start every few nanoseconds; a window of 32 should take one or two
+// round trips. On the CPU the lanes are emulated one after the other, the butterfly
+// pair by pair.)
+//
+// Delays, as CUB's on sm_90 (and the prototype's, bench/cuda/scan_variants.cu: 256 x 16
+// tiles took 0.2533 ms without them and 0.2227 with them on the H100): in a grid of at
+// least kLookBackNapTiles tiles, the first warp sleeps kLookBackAfterNs after
+// publishing A (its predecessors are likely not done), and a lane sleeps
+// kLookBackSpinNs between two reads of a status still X (fewer polls competing for L2).
 //
 // Memory. One 32-bit or narrower scalar (the scan of i32, f32, bool): the flag and
 // the value in one 64-bit word (flag << 32 | bits), written with one store and read
@@ -106,6 +116,10 @@ constexpr uint32_t kStatusNone = 0, kStatusAggregate = 1, kStatusPrefix = 2, kSt
 // The look-back reads this many predecessors' statuses at a time: one per lane of the
 // block's first warp on the GPU (its ballots are 32 bits), emulated on the CPU.
 constexpr int64_t kLookBackWindow = 32;
+// CUB's look-back delays on sm_90 (Note [Single-pass scan]): after publishing A and
+// between two reads of a status still X, in grids of at least kLookBackNapTiles tiles.
+constexpr int32_t kLookBackAfterNs = 1245, kLookBackSpinNs = 648;
+constexpr int64_t kLookBackNapTiles = 500;
 
 } // namespace
 
@@ -131,7 +145,7 @@ void ProgramGen::single_pass_scan(const SegOp &op) {
   std::vector<PrimType> types;
   for (int r : s.pat) types.push_back(p_.var(r).type.prim);
   bool packed = single_pass_packed(types);
-  Value *tile = h.i64(tile_threads() * op.elems_per_thread);
+  Value *tile = h.i64(tile_threads() * op.single_pass_items);
   Value *tiles = hb.CreateSDiv(hb.CreateAdd(n, hb.CreateSub(tile, h.i64(1))), tile);
   tiles = hb.CreateSelect(hb.CreateICmpSGT(tiles, h.i64(1)), tiles, h.i64(1));
   // 4-byte words: the counter (8 bytes), then a status word of 8 (packed) or 4 bytes
@@ -261,16 +275,20 @@ struct Statuses {
   }
 
   // Waits until tile j's status is not X; gives the flag (i32) and, unless it is F,
-  // the values.
-  std::pair<Value *, std::vector<Val>> wait(Function *f, Value *j) {
+  // the values. `nap` (GPU): nanoseconds to sleep between two reads.
+  std::pair<Value *, std::vector<Val>> wait(Function *f, Value *j, Value *nap) {
     LLVMContext &c = b.getContext();
     BasicBlock *spin = BasicBlock::Create(c, "lookback.wait", f);
+    BasicBlock *again = BasicBlock::Create(c, "lookback.again", f);
     BasicBlock *got = BasicBlock::Create(c, "lookback.got", f);
     b.CreateBr(spin);
     b.SetInsertPoint(spin);
     Value *w = load_shared_word(packed ? b.getInt64Ty() : b.getInt32Ty(), word_at(j), packed ? 8 : 4);
     Value *flag = packed ? b.CreateTrunc(b.CreateLShr(w, 32), b.getInt32Ty()) : w;
-    b.CreateCondBr(b.CreateICmpEQ(flag, b.getInt32(kStatusNone)), spin, got);
+    b.CreateCondBr(b.CreateICmpEQ(flag, b.getInt32(kStatusNone)), again, got);
+    b.SetInsertPoint(again);
+    if (gpu && nap) b.CreateCall(Intrinsic::getDeclaration(&m, Intrinsic::nvvm_nanosleep), {nap});
+    b.CreateBr(spin);
     b.SetInsertPoint(got);
     std::vector<Val> vals;
     if (packed) {
@@ -300,8 +318,9 @@ std::vector<Val> ProgramGen::single_pass_prefix(KernelFn &k, const SinglePassBlo
   size_t kr = types.size();
   Statuses st{g, b, m, gpu(), sp.packed, sp.status, sp.values, sp.tiles, types};
   const int64_t W = kLookBackWindow;
-  // On the GPU this runs in every lane of the block's first warp; on the CPU once,
-  // the window's lanes emulated one after the other.
+  // On the GPU this runs in every lane of the block's first warp, each lane's values in
+  // registers; on the CPU once, the window's lanes emulated one after the other, their
+  // values in arrays of W.
   Value *lane = gpu() ? sreg(b, Intrinsic::nvvm_read_ptx_sreg_tid_x) : nullptr;
   auto apply = [&](std::vector<Val> x, const std::vector<Val> &y) {
     x.insert(x.end(), y.begin(), y.end());
@@ -314,38 +333,57 @@ std::vector<Val> ProgramGen::single_pass_prefix(KernelFn &k, const SinglePassBlo
   };
   auto read = [&](const std::vector<AllocaInst *> &a) { return read_accs(g, types, a); };
   auto write = [&](const std::vector<AllocaInst *> &a, const std::vector<Val> &v) { write_accs(g, a, v); };
-  // The window's flags and values, a slot per lane: shared memory on the GPU.
-  auto window = [&](Type *et, const std::string &what) -> std::pair<Value *, ArrayType *> {
-    auto *t = ArrayType::get(et, uint64_t(W));
-    if (!gpu()) return {g.entry_alloca(t), t};
-    auto *gv = new GlobalVariable(m, t, false, GlobalValue::InternalLinkage, UndefValue::get(t),
-                                  f->getName().str() + "_lookback_" + what, nullptr, GlobalValue::NotThreadLocal, 3);
-    gv->setAlignment(Align(8));
-    return {gv, t};
+  // A value per lane: a register (GPU) or an array of W (CPU), read and written by
+  // lane (the GPU's index is its own lane's).
+  struct PerLane {
+    std::vector<AllocaInst *> a;
+    std::vector<Type *> t;
   };
-  auto [fl, fl_t] = window(b.getInt32Ty(), "flags");
-  std::vector<std::pair<Value *, ArrayType *>> win;
-  for (size_t j = 0; j < kr; j++) win.push_back(window(g.ops().mem_type(types[j]), fmt::format("values{}", j)));
-  auto at = [&](const std::pair<Value *, ArrayType *> &a, Value *l) {
-    return b.CreateGEP(a.second, a.first, {b.getInt64(0), l});
+  auto per_lane = [&](const std::vector<Type *> &ts) {
+    PerLane p;
+    for (Type *t : ts) {
+      p.t.push_back(t);
+      p.a.push_back(
+          g.entry_alloca(gpu() ? t : static_cast<Type *>(ArrayType::get(t, uint64_t(W)))));
+    }
+    return p;
   };
-  auto win_get = [&](Value *l) {
+  auto slot = [&](const PerLane &p, size_t j, Value *l) -> Value * {
+    if (gpu()) return p.a[j];
+    return b.CreateGEP(ArrayType::get(p.t[j], uint64_t(W)), p.a[j], {b.getInt64(0), l});
+  };
+  auto lane_get = [&](const PerLane &p, Value *l) {
     std::vector<Val> v;
-    for (size_t j = 0; j < kr; j++)
-      v.push_back(Val{g.ops().from_mem(types[j], b.CreateLoad(g.ops().mem_type(types[j]), at(win[j], l))), nullptr, {}, {}});
+    for (size_t j = 0; j < p.a.size(); j++)
+      v.push_back(Val{b.CreateLoad(p.t[j], slot(p, j, l)), nullptr, {}, {}});
     return v;
   };
-  // A mask of the lanes whose flag is `flag` (bit l: lane l).
+  auto lane_set = [&](const PerLane &p, Value *l, const std::vector<Val> &v) {
+    for (size_t j = 0; j < p.a.size(); j++)
+      b.CreateStore(v[j].scalar, slot(p, j, l));
+  };
+  // body(l) for each lane: the GPU's own, the CPU's W in turn.
+  auto over_lanes = [&](const std::function<void(Value *)> &body) {
+    if (gpu())
+      body(lane);
+    else
+      g.counted_range(b.getInt64(0), b.getInt64(W), nullptr, body, false);
+  };
+  std::vector<Type *> reg_types;
+  for (PrimType t : types)
+    reg_types.push_back(g.ops().reg_type(t));
+  PerLane flags = per_lane({b.getInt32Ty()}), vals = per_lane(reg_types), xs = per_lane(reg_types);
+  // A mask of the lanes whose flag is `flag` (bit l: lane l): one ballot on the GPU.
   auto ballot = [&](uint32_t flag) -> Value * {
     if (gpu()) {
-      Value *mine = b.CreateICmpEQ(b.CreateLoad(b.getInt32Ty(), at({fl, fl_t}, lane)), b.getInt32(flag));
+      Value *mine = b.CreateICmpEQ(lane_get(flags, lane)[0].scalar, b.getInt32(flag));
       return b.CreateCall(Intrinsic::getDeclaration(&m, Intrinsic::nvvm_vote_ballot_sync),
                           {b.getInt32(0xffffffffu), mine});
     }
     AllocaInst *mask = g.entry_alloca(b.getInt32Ty());
     b.CreateStore(b.getInt32(0), mask);
-    g.counted_range(b.getInt64(0), b.getInt64(W), nullptr, [&](Value *l) {
-      Value *mine = b.CreateICmpEQ(b.CreateLoad(b.getInt32Ty(), at({fl, fl_t}, l)), b.getInt32(flag));
+    over_lanes([&](Value *l) {
+      Value *mine = b.CreateICmpEQ(lane_get(flags, l)[0].scalar, b.getInt32(flag));
       Value *bit = b.CreateShl(b.CreateZExt(mine, b.getInt32Ty()), b.CreateTrunc(l, b.getInt32Ty()));
       b.CreateStore(b.CreateOr(b.CreateLoad(b.getInt32Ty(), mask), bit), mask);
     });
@@ -357,6 +395,13 @@ std::vector<Val> ProgramGen::single_pass_prefix(KernelFn &k, const SinglePassBlo
     else
       body();
   };
+  // Delays (Note [Single-pass scan]): none in a grid of fewer than kLookBackNapTiles.
+  Value *nap = nullptr, *nap_after = nullptr;
+  if (gpu()) {
+    Value *napping = b.CreateICmpSGE(sp.tiles, b.getInt64(kLookBackNapTiles));
+    nap = b.CreateSelect(napping, b.getInt32(kLookBackSpinNs), b.getInt32(0));
+    nap_after = b.CreateSelect(napping, b.getInt32(kLookBackAfterNs), b.getInt32(0));
+  }
 
   // acc: the exclusive prefix so far; incl: the tile's inclusive prefix.
   std::vector<AllocaInst *> acc = new_acc(ne), incl = new_acc(agg);
@@ -368,6 +413,7 @@ std::vector<Val> ProgramGen::single_pass_prefix(KernelFn &k, const SinglePassBlo
   b.CreateCondBr(b.CreateICmpEQ(sp.tile, b.getInt64(0)), out, look);
   b.SetInsertPoint(look);
   first_lane([&] { st.publish(sp.tile, kStatusAggregate, agg); });
+  if (gpu()) b.CreateCall(Intrinsic::getDeclaration(&m, Intrinsic::nvvm_nanosleep), {nap_after});
   // The window's newest tile (lane W - 1 reads it, lane l the tile W - 1 - l before).
   AllocaInst *ep = g.entry_alloca(b.getInt64Ty());
   b.CreateStore(b.CreateSub(sp.tile, b.getInt64(1)), ep);
@@ -376,28 +422,23 @@ std::vector<Val> ProgramGen::single_pass_prefix(KernelFn &k, const SinglePassBlo
   Value *e = b.CreateLoad(b.getInt64Ty(), ep);
   // Each lane waits for its tile's status (lanes before tile 0: P, never folded, since
   // tile 0's own P is after them).
-  auto read_lane = [&](Value *l) {
+  over_lanes([&](Value *l) {
     Value *j = b.CreateAdd(b.CreateSub(e, b.getInt64(W - 1)), l);
     BasicBlock *none = BasicBlock::Create(c, "lookback.before0", f);
     BasicBlock *wait = BasicBlock::Create(c, "lookback.lane", f);
     BasicBlock *done = BasicBlock::Create(c, "lookback.lane.done", f);
     b.CreateCondBr(b.CreateICmpSLT(j, b.getInt64(0)), none, wait);
     b.SetInsertPoint(none);
-    b.CreateStore(b.getInt32(kStatusPrefix), at({fl, fl_t}, l));
+    lane_set(flags, l, {Val{b.getInt32(kStatusPrefix), nullptr, {}, {}}});
+    lane_set(vals, l, ne);
     b.CreateBr(done);
     b.SetInsertPoint(wait);
-    auto [flag, vals] = st.wait(f, j);
-    b.CreateStore(flag, at({fl, fl_t}, l));
-    for (size_t q = 0; q < kr; q++) b.CreateStore(g.ops().to_mem(types[q], vals[q].scalar), at(win[q], l));
+    auto [flag, got] = st.wait(f, j, nap);
+    lane_set(flags, l, {Val{flag, nullptr, {}, {}}});
+    if (!got.empty()) lane_set(vals, l, got);
     b.CreateBr(done);
     b.SetInsertPoint(done);
-  };
-  if (gpu()) {
-    read_lane(lane);
-    b.CreateCall(Intrinsic::getDeclaration(&m, Intrinsic::nvvm_bar_warp_sync), {b.getInt32(0xffffffffu)});
-  } else {
-    g.counted_range(b.getInt64(0), b.getInt64(W), nullptr, read_lane);
-  }
+  });
   // A failed tile in the window: this block fails too (no code: the slot has one).
   // Every lane alike (the masks are the warp's).
   BasicBlock *failed = BasicBlock::Create(c, "lookback.failed", f);
@@ -406,21 +447,78 @@ std::vector<Val> ProgramGen::single_pass_prefix(KernelFn &k, const SinglePassBlo
   b.SetInsertPoint(failed);
   g.on_fail(nullptr);
   b.SetInsertPoint(fold);
-  // Fold the window from its newest P (or all of it) in order, in front of acc: every
-  // lane alike, from the shared slots (so that a failing operator fails the whole warp).
+  // The window from its newest P (lane `top`; or all of it) folded in order: lanes below
+  // top take the neutral element, then an order-keeping butterfly over the lanes (step
+  // o: lanes l and l ^ o both get op(x_low, x_high)) leaves the fold in every lane.
   Value *pmask = ballot(kStatusPrefix);
   Value *has_p = b.CreateICmpNE(pmask, b.getInt32(0));
   Value *top = b.CreateSub(b.getInt32(int32_t(W - 1)),
                            b.CreateCall(Intrinsic::getDeclaration(&m, Intrinsic::ctlz, {b.getInt32Ty()}),
                                         {pmask, b.getTrue()}));
   Value *from = b.CreateZExt(b.CreateSelect(has_p, top, b.getInt32(0)), b.getInt64Ty());
-  std::vector<AllocaInst *> part = new_acc(win_get(from));
-  g.counted_range(b.CreateAdd(from, b.getInt64(1)), b.getInt64(W), nullptr,
-                  [&](Value *l) { write(part, apply(read(part), win_get(l))); }, false);
-  write(acc, apply(read(part), read(acc)));
+  over_lanes([&](Value *l) {
+    std::vector<Val> v = lane_get(vals, l), x;
+    Value *in = b.CreateICmpSGE(l, from);
+    for (size_t q = 0; q < kr; q++)
+      x.push_back(Val{b.CreateSelect(in, v[q].scalar, ne[q].scalar), nullptr, {}, {}});
+    lane_set(xs, l, x);
+  });
+  if (gpu()) {
+    // A lane whose operator fails goes on (the warp's shuffles need every lane); the
+    // warp fails together after the butterfly, before anything is published.
+    std::function<void(Value *)> outer = g.on_fail;
+    AllocaInst *bad = g.entry_alloca(b.getInt1Ty());
+    b.CreateStore(b.getFalse(), bad);
+    bool can_fail = false;
+    for (int64_t o = 1; o < W; o *= 2) {
+      std::vector<Val> x = lane_get(xs, lane), y;
+      for (size_t q = 0; q < kr; q++)
+        y.push_back(
+            Val{warp_shuffle(b, m, x[q].scalar, b.getInt64(o), WarpShuffle::Xor), nullptr, {}, {}});
+      Value *low = b.CreateICmpEQ(b.CreateAnd(lane, b.getInt64(o)), b.getInt64(0));
+      std::vector<Val> lhs, rhs;
+      for (size_t q = 0; q < kr; q++) {
+        lhs.push_back(Val{b.CreateSelect(low, x[q].scalar, y[q].scalar), nullptr, {}, {}});
+        rhs.push_back(Val{b.CreateSelect(low, y[q].scalar, x[q].scalar), nullptr, {}, {}});
+      }
+      BasicBlock *cont = BasicBlock::Create(c, "lookback.step", f);
+      g.on_fail = [&b, bad, cont, &can_fail](Value *) {
+        can_fail = true;
+        b.CreateStore(b.getTrue(), bad);
+        b.CreateBr(cont);
+      };
+      lane_set(xs, lane, apply(lhs, rhs));
+      b.CreateBr(cont);
+      b.SetInsertPoint(cont);
+    }
+    g.on_fail = outer;
+    if (can_fail) {
+      Value *any = b.CreateCall(Intrinsic::getDeclaration(&m, Intrinsic::nvvm_vote_any_sync),
+                                {b.getInt32(0xffffffffu), b.CreateLoad(b.getInt1Ty(), bad)});
+      BasicBlock *bfail = BasicBlock::Create(c, "lookback.op_failed", f);
+      BasicBlock *ok = BasicBlock::Create(c, "lookback.folded", f);
+      b.CreateCondBr(any, bfail, ok);
+      b.SetInsertPoint(bfail);
+      g.on_fail(nullptr);
+      b.SetInsertPoint(ok);
+    }
+  } else {
+    for (int64_t o = 1; o < W; o *= 2)
+      g.counted_range(
+          b.getInt64(0), b.getInt64(W / 2), nullptr,
+          [&](Value *i) {
+            // The pair's lower lane: i's bit log2(o) made room for.
+            Value *l = b.CreateAdd(b.CreateMul(b.CreateUDiv(i, b.getInt64(o)), b.getInt64(2 * o)),
+                                   b.CreateURem(i, b.getInt64(o)));
+            Value *h = b.CreateAdd(l, b.getInt64(o));
+            std::vector<Val> r = apply(lane_get(xs, l), lane_get(xs, h));
+            lane_set(xs, l, r);
+            lane_set(xs, h, r);
+          },
+          false);
+  }
+  write(acc, apply(lane_get(xs, gpu() ? lane : b.getInt64(0)), read(acc)));
   b.CreateStore(b.CreateSub(e, b.getInt64(W)), ep);
-  if (gpu())
-    b.CreateCall(Intrinsic::getDeclaration(&m, Intrinsic::nvvm_bar_warp_sync), {b.getInt32(0xffffffffu)});
   b.CreateCondBr(has_p, found, head);
   b.SetInsertPoint(found);
   write(incl, apply(read(acc), agg));
@@ -429,6 +527,360 @@ std::vector<Val> ProgramGen::single_pass_prefix(KernelFn &k, const SinglePassBlo
   first_lane([&] { st.publish(sp.tile, kStatusPrefix, read(incl)); });
   b.CreateStore(b.getTrue(), sp.published);
   return read(acc);
+}
+
+// Note [Single-pass tiles in registers]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The scan of one scalar of at most 32 bits (i32, f32, u32, bool, ...: any operator)
+// keeps a thread's elements in registers, as the hand-written prototype that reached
+// 1.23x torch.cumsum on the H100 (bench/cuda/scan_variants.cu, Note [Scan variants]);
+// the shared-memory tile of Note [Tiled block kernels] read each element from shared
+// memory twice, with five block barriers and a scan of the parts in shared memory per
+// tile. A tile is nt threads x kSinglePassItems (I) elements; warp wi owns the
+// contiguous w * I elements from wi * w * I, and moves them through its own slice of
+// shared memory (padded by one element in 32 when I is even, so that neither the
+// striped nor the blocked accesses of a warp meet in a bank more than rarely):
+//   1. load, striped: lane l computes the elements l, l + w, ... of its warp's part
+//      (the fused maps, their checks deferred: coalesced) into the slice; a warp
+//      barrier; lane l reads back its I consecutive elements into registers;
+//   2. each thread scans its I elements in registers, then the warp scans the threads'
+//      totals with shuffles (shfl.up: op(lower lanes', own), any associative
+//      operator); lane w - 1 writes the warp's total; block barrier 2 (the ticket's is
+//      1);
+//   3. every thread folds the warps' totals into the tile's aggregate (uniform); the
+//      first warp looks back (Note [Single-pass scan]) and thread 0 writes the tile's
+//      exclusive prefix to shared memory; block barrier 3;
+//   4. thread t's prefix: the tile's op the warps' before its own op its warp's lanes'
+//      before its own (a shuffle in step 2); its I registers get it in front; the
+//      slice back to global memory as in 1 (the blocked writes go to the slots the
+//      lane read, so that only a warp barrier comes between them and the striped
+//      reads).
+// Three block barriers per tile (ticket, warp totals, prefix), as the prototype. A warp
+// whose part reaches past n tests each element (and each register's step is
+// predicated by its index, so that the registers keep constant indices and stay in
+// registers).
+// Failures: until barrier 2 and after barrier 3 a thread that fails records it and
+// goes on (the shuffles and warp barriers need every lane; its values are garbage,
+// but its failure took the slot first); barrier 2 is an OR over the threads' failed
+// flags, and the block leaves there (publishing F). The look-back's failures (a failed
+// predecessor, the operator) are the whole first warp's and end at barrier 3. After
+// barrier 3 the tile's P is out: a failure only leaves its code (the host discards the
+// results).
+// The CPU device emulates the same steps over kCpuTileThreads threads in warps of 4,
+// the registers in an array per thread, the shuffle scan as the same Hillis-Steele
+// steps (lanes from the last down, each reading its source's old value).
+bool ProgramGen::single_pass_in_registers(const std::vector<PrimType> &types) {
+  return types.size() == 1 && prim_bits(types[0]) <= 32;
+}
+
+void ProgramGen::single_pass_tile(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
+                                  Value *tid, AllocaInst *failed, const SinglePassBlock &sp) {
+  const core::Exp &e = s.exp;
+  FnGen &g = *k.g;
+  IRBuilder<> &b = g.builder();
+  LLVMContext &c = b.getContext();
+  Function *f = k.f;
+  Module &m = kernel_module();
+  Type *gptr = PointerType::get(c, gpu() ? 1 : 0);
+  PrimType type = p_.var(s.pat[0]).type.prim;
+  std::vector<PrimType> types{type};
+  Type *mem = g.ops().mem_type(type), *reg = g.ops().reg_type(type);
+  const int64_t nt = tile_threads(), w = gpu() ? 32 : 4, nw = nt / w, I = bk.items;
+  const bool pad = I % 2 == 0;
+  // A slice: the warp's w * I elements, padded.
+  const int64_t slice = w * I + (pad ? w * I / 32 : 0);
+  auto make_shared = [&](const char *what, int64_t count) -> std::pair<Value *, ArrayType *> {
+    auto *t = ArrayType::get(mem, uint64_t(count));
+    if (!gpu()) return {g.entry_alloca(t), t};
+    auto *gv = new GlobalVariable(m, t, false, GlobalValue::InternalLinkage, UndefValue::get(t),
+                                  fmt::format("{}_{}", f->getName().str(), what), nullptr,
+                                  GlobalValue::NotThreadLocal, 3);
+    gv->setAlignment(Align(16));
+    return {gv, t};
+  };
+  auto [slices, slices_t] = make_shared("slices", nw * slice);
+  auto [totals, totals_t] = make_shared("warps", nw);
+  auto [prefix, prefix_t] = make_shared("prefix", 1);
+  auto sget = [&](Value *arr, ArrayType *t, Value *i) {
+    return Val{g.ops().from_mem(type, b.CreateLoad(mem, b.CreateGEP(t, arr, {b.getInt64(0), i}))),
+               nullptr,
+               {},
+               {}};
+  };
+  auto sput = [&](Value *arr, ArrayType *t, Value *i, Value *v) {
+    b.CreateStore(g.ops().to_mem(type, v), b.CreateGEP(t, arr, {b.getInt64(0), i}));
+  };
+  // Element e of warp wi's slice.
+  auto slot = [&](Value *wi, Value *el) {
+    Value *i = pad ? b.CreateAdd(el, b.CreateLShr(el, b.getInt64(5))) : el;
+    return b.CreateAdd(b.CreateMul(wi, b.getInt64(slice)), i);
+  };
+  // Per-thread registers: I elements and a few scalars (the CPU: arrays over nt).
+  auto regs = [&](int64_t count) -> AllocaInst * {
+    return g.entry_alloca(ArrayType::get(reg, uint64_t(gpu() ? count : count * nt)));
+  };
+  auto reg_at = [&](AllocaInst *r, int64_t count, Value *t, int64_t q) -> Value * {
+    Value *i =
+        gpu() ? b.getInt64(q) : b.CreateAdd(b.CreateMul(t, b.getInt64(count)), b.getInt64(q));
+    return b.CreateGEP(r->getAllocatedType(), r, {b.getInt64(0), i});
+  };
+  AllocaInst *v = regs(I), *xr = regs(1), *exr = regs(1);
+  auto vget = [&](Value *t, int64_t q) {
+    return Val{b.CreateLoad(reg, reg_at(v, I, t, q)), nullptr, {}, {}};
+  };
+  auto vset = [&](Value *t, int64_t q, Value *x) { b.CreateStore(x, reg_at(v, I, t, q)); };
+  auto xget = [&](AllocaInst *r, Value *t) {
+    return Val{b.CreateLoad(reg, reg_at(r, 1, t, 0)), nullptr, {}, {}};
+  };
+  auto xset = [&](AllocaInst *r, Value *t, Value *x) { b.CreateStore(x, reg_at(r, 1, t, 0)); };
+  auto op = [&](const Val &x, const Val &y) { return g.apply(*e.lambda, {x, y})[0]; };
+  Val ne{g.ops().from_slot(type, k.slot(bk.ne_slots[0])), nullptr, {}, {}};
+  auto warp_sync = [&]() {
+    if (gpu())
+      b.CreateCall(Intrinsic::getDeclaration(&m, Intrinsic::nvvm_bar_warp_sync),
+                   {b.getInt32(0xffffffffu)});
+  };
+  // body, whose failures record themselves and go on after it.
+  auto going_on = [&](const std::function<void()> &body) {
+    BasicBlock *cont = BasicBlock::Create(c, "sp.go_on", f);
+    g.on_fail = [&b, failed, cont](Value *) {
+      b.CreateStore(b.getTrue(), failed);
+      b.CreateBr(cont);
+    };
+    body();
+    b.CreateBr(cont);
+    b.SetInsertPoint(cont);
+    g.on_fail = nullptr;
+  };
+  // A block barrier that leaves (to sp.leave) when any thread failed.
+  auto barrier_or_leave = [&]() {
+    Value *any = b.CreateLoad(b.getInt1Ty(), failed);
+    if (gpu())
+      any = b.CreateICmpNE(b.CreateCall(Intrinsic::getDeclaration(&m, Intrinsic::nvvm_barrier0_or),
+                                        {b.CreateZExt(any, b.getInt32Ty())}),
+                           b.getInt32(0));
+    BasicBlock *next = BasicBlock::Create(c, "sp.barrier.next", f);
+    b.CreateCondBr(any, sp.leave, next);
+    b.SetInsertPoint(next);
+  };
+  // body(t) for every thread (the GPU: its own), or body(wi) for every warp.
+  auto threads = [&](const std::function<void(Value *)> &body) {
+    if (gpu())
+      body(tid);
+    else
+      g.counted_range(b.getInt64(0), b.getInt64(nt), nullptr, body);
+  };
+  auto warps = [&](const std::function<void(Value *)> &body) {
+    if (gpu())
+      body(b.CreateLShr(tid, b.getInt64(5)));
+    else
+      g.counted_range(b.getInt64(0), b.getInt64(nw), nullptr, body);
+  };
+  // body(l) for every lane of a warp (the GPU: its own).
+  auto lanes = [&](const std::function<void(Value *)> &body) {
+    if (gpu())
+      body(b.CreateAnd(tid, b.getInt64(w - 1)));
+    else
+      g.counted_range(b.getInt64(0), b.getInt64(w), nullptr, body);
+  };
+  auto input = [&](Value *i) {
+    if (bk.partial_inputs.empty()) return g.rows_at(e.arrays, i);
+    std::vector<Val> rows;
+    for (size_t j = 0; j < bk.partial_inputs.size(); j++)
+      rows.push_back(g.row_of(p_.var(e.arrays[j]).type.prim, bk.partial_inputs[j], i));
+    return rows;
+  };
+  // The tile [lo, hi); warp wi's part [wlo, wlo + w * I) and how much of it is below hi.
+  Value *lo = b.CreateMul(sp.tile, b.getInt64(nt * I));
+  lo = b.CreateSelect(b.CreateICmpSLT(lo, n), lo, n);
+  Value *hi = b.CreateAdd(lo, b.getInt64(nt * I));
+  hi = b.CreateSelect(b.CreateICmpSLT(hi, n), hi, n);
+  auto part = [&](Value *wi) {
+    Value *wlo = b.CreateAdd(lo, b.CreateMul(wi, b.getInt64(w * I)));
+    Value *cnt = b.CreateSub(hi, wlo);
+    cnt = b.CreateSelect(b.CreateICmpSLT(cnt, b.getInt64(0)), b.getInt64(0), cnt);
+    return std::make_pair(wlo, cnt);
+  };
+  // Striped over a warp's part: each(e) for lane l's elements e = l + q * w below cnt
+  // (unrolled; tested only when the part is not full).
+  auto striped = [&](Value *l, Value *cnt, const std::function<void(Value *)> &each) {
+    BasicBlock *fast = BasicBlock::Create(c, "sp.striped.full", f),
+               *slow = BasicBlock::Create(c, "sp.striped.part", f),
+               *join = BasicBlock::Create(c, "sp.striped.done", f);
+    b.CreateCondBr(b.CreateICmpEQ(cnt, b.getInt64(w * I)), fast, slow);
+    b.SetInsertPoint(fast);
+    for (int64_t q = 0; q < I; q++)
+      each(b.CreateAdd(l, b.getInt64(q * w)));
+    b.CreateBr(join);
+    b.SetInsertPoint(slow);
+    for (int64_t q = 0; q < I; q++) {
+      Value *el = b.CreateAdd(l, b.getInt64(q * w));
+      g.when(b.CreateICmpSLT(el, cnt), [&] { each(el); });
+    }
+    b.CreateBr(join);
+    b.SetInsertPoint(join);
+  };
+  // Thread (wi, l)'s elements in its warp's part: how many are below cnt (0 to I).
+  auto mine = [&](Value *l, Value *cnt) {
+    Value *r = b.CreateSub(cnt, b.CreateMul(l, b.getInt64(I)));
+    r = b.CreateSelect(b.CreateICmpSLT(r, b.getInt64(I)), r, b.getInt64(I));
+    return b.CreateSelect(b.CreateICmpSGT(r, b.getInt64(0)), r, b.getInt64(0));
+  };
+  // each(q) for q below cnt (q a constant: the registers keep constant indices).
+  auto predicated = [&](Value *cnt, int64_t from, const std::function<void(int64_t)> &each) {
+    BasicBlock *fast = BasicBlock::Create(c, "sp.regs.full", f),
+               *slow = BasicBlock::Create(c, "sp.regs.part", f),
+               *join = BasicBlock::Create(c, "sp.regs.done", f);
+    b.CreateCondBr(b.CreateICmpEQ(cnt, b.getInt64(I)), fast, slow);
+    b.SetInsertPoint(fast);
+    for (int64_t q = from; q < I; q++)
+      each(q);
+    b.CreateBr(join);
+    b.SetInsertPoint(slow);
+    for (int64_t q = from; q < I; q++)
+      g.when(b.CreateICmpSLT(b.getInt64(q), cnt), [&] { each(q); });
+    b.CreateBr(join);
+    b.SetInsertPoint(join);
+  };
+
+  // 1. Load, striped into the slice, then blocked into the registers.
+  warps([&](Value *wi) {
+    auto [wlo, cnt] = part(wi);
+    lanes([&](Value *l) {
+      going_on([&] {
+        deferred(g, [&](bool) {
+          striped(l, cnt, [&](Value *el) {
+            sput(slices, slices_t, slot(wi, el), input(b.CreateAdd(wlo, el))[0].scalar);
+          });
+        });
+      });
+    });
+  });
+  warp_sync();
+  // 2. Each thread's scan in registers; the warp's shuffle scan of their totals.
+  threads([&](Value *t) {
+    Value *wi = b.CreateUDiv(t, b.getInt64(w)), *l = b.CreateURem(t, b.getInt64(w));
+    for (int64_t q = 0; q < I; q++)
+      vset(t, q,
+           sget(slices, slices_t,
+                slot(wi, b.CreateAdd(b.CreateMul(l, b.getInt64(I)), b.getInt64(q))))
+               .scalar);
+    Value *cnt = mine(l, part(wi).second);
+    // The thread's total: its last element's scan (the neutral element when it has none).
+    xset(xr, t, b.CreateSelect(b.CreateICmpSGT(cnt, b.getInt64(0)), vget(t, 0).scalar, ne.scalar));
+    going_on([&] {
+      predicated(cnt, 1, [&](int64_t q) {
+        Value *x = op(vget(t, q - 1), vget(t, q)).scalar;
+        vset(t, q, x);
+        xset(xr, t, x);
+      });
+    });
+  });
+  warps([&](Value *wi) {
+    for (int64_t o = 1; o < w; o *= 2) {
+      if (gpu()) {
+        Value *l = b.CreateAnd(tid, b.getInt64(w - 1));
+        Value *y = warp_shuffle(b, m, xget(xr, tid).scalar, b.getInt64(o), WarpShuffle::Up);
+        going_on([&] {
+          g.when(b.CreateICmpSGE(l, b.getInt64(o)), [&] {
+            xset(xr, tid, op(Val{y, nullptr, {}, {}}, xget(xr, tid)).scalar);
+          });
+        });
+      } else {
+        // Lanes from the last down: each reads its source's value of the step before.
+        g.counted_range(b.getInt64(0), b.getInt64(w - o), nullptr, [&](Value *i) {
+          Value *t = b.CreateAdd(b.CreateMul(wi, b.getInt64(w)), b.CreateSub(b.getInt64(w - 1), i));
+          going_on([&] {
+            xset(xr, t, op(xget(xr, b.CreateSub(t, b.getInt64(o))), xget(xr, t)).scalar);
+          });
+        });
+      }
+    }
+    // The warp's total; each lane's exclusive value (its lanes' before its own).
+    Value *last = b.CreateAdd(b.CreateMul(wi, b.getInt64(w)), b.getInt64(w - 1));
+    if (gpu()) {
+      Value *l = b.CreateAnd(tid, b.getInt64(w - 1));
+      Value *x = xget(xr, tid).scalar;
+      g.when(b.CreateICmpEQ(l, b.getInt64(w - 1)), [&] { sput(totals, totals_t, wi, x); });
+      Value *y = warp_shuffle(b, m, x, b.getInt64(1), WarpShuffle::Up);
+      xset(exr, tid, b.CreateSelect(b.CreateICmpEQ(l, b.getInt64(0)), ne.scalar, y));
+    } else {
+      sput(totals, totals_t, wi, xget(xr, last).scalar);
+      g.counted_range(b.getInt64(0), b.getInt64(w), nullptr, [&](Value *l) {
+        Value *t = b.CreateAdd(b.CreateMul(wi, b.getInt64(w)), l);
+        Value *before = b.CreateSub(
+            t, b.CreateSelect(b.CreateICmpEQ(l, b.getInt64(0)), b.getInt64(0), b.getInt64(1)));
+        xset(exr, t,
+             b.CreateSelect(b.CreateICmpEQ(l, b.getInt64(0)), ne.scalar, xget(xr, before).scalar));
+      });
+    }
+  });
+  barrier_or_leave();
+
+  // 3. The tile's aggregate; the first warp's look-back; thread 0 shares the prefix.
+  {
+    BasicBlock *end = BasicBlock::Create(c, "sp.lookback.end", f);
+    g.on_fail = [&b, failed, end](Value *) {
+      b.CreateStore(b.getTrue(), failed);
+      b.CreateBr(end);
+    };
+    g.when(gpu() ? b.CreateICmpULT(tid, b.getInt64(32)) : b.getTrue(), [&] {
+      AllocaInst *agg = g.entry_alloca(reg);
+      b.CreateStore(sget(totals, totals_t, b.getInt64(0)).scalar, agg);
+      for (int64_t wi = 1; wi < nw; wi++)
+        b.CreateStore(
+            op(Val{b.CreateLoad(reg, agg), nullptr, {}, {}}, sget(totals, totals_t, b.getInt64(wi)))
+                .scalar,
+            agg);
+      std::vector<Val> pre = single_pass_prefix(k, sp, types, *e.lambda, {ne},
+                                                {Val{b.CreateLoad(reg, agg), nullptr, {}, {}}});
+      g.when(b.CreateICmpEQ(tid, b.getInt64(0)),
+             [&] { sput(prefix, prefix_t, b.getInt64(0), pre[0].scalar); });
+    });
+    b.CreateBr(end);
+    b.SetInsertPoint(end);
+    g.on_fail = nullptr;
+  }
+  barrier_or_leave();
+
+  // 4. Each thread's prefix in front of its registers; the registers back to global
+  // memory through the slice.
+  threads([&](Value *t) {
+    Value *wi = b.CreateUDiv(t, b.getInt64(w)), *l = b.CreateURem(t, b.getInt64(w));
+    going_on([&] {
+      Val pre = sget(prefix, prefix_t, b.getInt64(0));
+      AllocaInst *a = g.entry_alloca(reg);
+      b.CreateStore(pre.scalar, a);
+      g.counted_range(
+          b.getInt64(0), wi, nullptr,
+          [&](Value *ww) {
+            b.CreateStore(
+                op(Val{b.CreateLoad(reg, a), nullptr, {}, {}}, sget(totals, totals_t, ww)).scalar,
+                a);
+          },
+          false);
+      Val p = op(Val{b.CreateLoad(reg, a), nullptr, {}, {}}, xget(exr, t));
+      predicated(mine(l, part(wi).second), 0,
+                 [&](int64_t q) { vset(t, q, op(p, vget(t, q)).scalar); });
+    });
+    for (int64_t q = 0; q < I; q++)
+      sput(slices, slices_t, slot(wi, b.CreateAdd(b.CreateMul(l, b.getInt64(I)), b.getInt64(q))),
+           vget(t, q).scalar);
+  });
+  warp_sync();
+  Value *dst = b.CreateIntToPtr(k.slot(bk.out_slots[0]), gptr);
+  warps([&](Value *wi) {
+    auto [wlo, cnt] = part(wi);
+    lanes([&](Value *l) {
+      striped(l, cnt, [&](Value *el) {
+        g.store_elem(type, sget(slices, slices_t, slot(wi, el)).scalar,
+                     g.element_addr(dst, b.CreateAdd(wlo, el), type));
+      });
+    });
+  });
+  b.CreateBr(sp.leave);
+  // Registers and shared memory: no bound on blocks per SM (ptxas takes what it needs).
+  if (gpu()) min_blocks_per_sm(m, f, 1);
 }
 
 void ProgramGen::single_pass_end(KernelFn &k, const SinglePassBlock &sp, Value *tid, BasicBlock *after) {

@@ -344,10 +344,15 @@ at_least "$tmp/scan.ptx" 'st\.global\.u32.*\+1024\]' 1
 count "$tmp/scan.ptx" 'bar\.red\.or\.pred' 6
 at_least "$tmp/scan.ptx" 'bar\.warp\.sync' 20
 # The single-pass scan (Note [Single-pass scan] in codegen/scan_kernels.cpp): one
-# kernel with the same tiles and one more block barrier (the first warp's look-back), a
-# ticket from an atomic counter, and for i32 the flag and value in one 64-bit word:
-# stores of the aggregate, the inclusive prefix and the failed status, a volatile load
-# in each lane's wait, no fence; the window's failed and prefix lanes by two ballots.
+# kernel, a ticket from an atomic counter, and for i32 the flag and value in one 64-bit
+# word: stores of the aggregate, the inclusive prefix and the failed status, a volatile
+# load in each lane's wait (and again after a nap: nanosleep after publishing A and
+# between reads), no fence; the window's failed and prefix lanes by two ballots, its
+# fold by a butterfly of five shuffles. The i32 tile in registers (Note [Single-pass
+# tiles in registers]): three block barriers (the ticket's, then two that tell whether
+# a thread failed: the warps' totals, the prefix), loads and stores striped over a
+# warp (offsets of 128 bytes), the warps' scans by shuffles (five, and one for the
+# lanes' exclusive values), nothing in local memory.
 # For i64: a flag of 32 bits after the values, with a fence (membar.gl) between them on
 # both sides.
 emit scan1 ptx --scan-single-pass-min=1 <<'P'
@@ -357,18 +362,23 @@ awk '/^\.visible \.entry kerb_kernel_[0-9]+_scan_single_pass\(/,/^}/' "$tmp/scan
 count "$tmp/scan1.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_scan_single_pass\(' 1
 count "$tmp/scan1.sp" 'atom\.global\.add\.u64' 1
 count "$tmp/scan1.sp" 'st\.volatile\.global\.u64' 3
-count "$tmp/scan1.sp" 'ld\.volatile\.global\.u64' 1
+count "$tmp/scan1.sp" 'ld\.volatile\.global\.u64' 2
+count "$tmp/scan1.sp" 'nanosleep' 2
 count "$tmp/scan1.sp" 'membar' 0
 count "$tmp/scan1.sp" 'vote\.sync\.ballot\.b32' 2
-count "$tmp/scan1.sp" 'bar\.red\.or\.pred' 5
-at_least "$tmp/scan1.sp" 'ld\.global\.u32.*\+1024\]' 2
-at_least "$tmp/scan1.sp" 'st\.global\.u32.*\+1024\]' 1
+count "$tmp/scan1.sp" 'shfl\.sync\.bfly' 5
+count "$tmp/scan1.sp" 'shfl\.sync\.up' 6
+count "$tmp/scan1.sp" 'bar\.red\.or\.pred' 2
+count "$tmp/scan1.sp" 'bar\.sync' 1
+count "$tmp/scan1.sp" '\.local' 0
+at_least "$tmp/scan1.sp" 'ld\.global\.u32.*\+128\]' 2
+at_least "$tmp/scan1.sp" 'st\.global\.u32.*\+128\]' 1
 emit scan1_i64 ptx --scan-single-pass-min=1 <<'P'
 entry main (xs: []i64) : []i64 = scan (+) 0 xs
 P
 awk '/^\.visible \.entry kerb_kernel_[0-9]+_scan_single_pass\(/,/^}/' "$tmp/scan1_i64.ptx" >"$tmp/scan1_i64.sp"
 count "$tmp/scan1_i64.sp" 'st\.volatile\.global\.u32' 3
-count "$tmp/scan1_i64.sp" 'ld\.volatile\.global\.u32' 1
+count "$tmp/scan1_i64.sp" 'ld\.volatile\.global\.u32' 2
 count "$tmp/scan1_i64.sp" 'membar\.gl' 4
 # A reduction with an operator not known to be commutative (argmin over pairs, the map
 # fused) is tiled too, in warp-contiguous parts: its loads are coalesced per warp
@@ -749,7 +759,7 @@ emit k_scan kernels --scan-single-pass-min=1 <<'P'
 entry main (xs: []i32) : []i32 = scan (+) 0 xs
 P
 count "$tmp/k_scan.kernels" '= segscan\(grid\) \[xs_n0_0\] comm \(' 1
-count "$tmp/k_scan.kernels" '^    if xs_n0_0 >= 1: single pass \(decoupled look-back\), one tile of 256 x 15 elements per block$' 1
+count "$tmp/k_scan.kernels" '^    if xs_n0_0 >= 1: single pass \(decoupled look-back\), one tile of 256 x 16 elements per block$' 1
 count "$tmp/k_scan.kernels" '^      kernel scan_single_pass: tiles\(xs_n0_0\) blocks of 256 threads$' 1
 count "$tmp/k_scan.kernels" '^    otherwise: reduce-then-scan, 15 elements a thread per tile$' 1
 count "$tmp/k_scan.kernels" '^      kernel scan_totals: num_blocks\(xs_n0_0\) blocks' 1

@@ -50,3 +50,22 @@ entry index64 (n: i64) (bad: i64) (at: i64) : i64 =
 entry op64 (n: i64) (lim: i64) (at: i64) : i64 =
   let s = scan (\a b -> assert (a + b < lim) (a + b)) 0 (replicate n 1)
   in s[at]
+
+-- `op32`: op64's on i32, whose tile is in registers (Note [Single-pass tiles in
+-- registers]: the threads' scans, the warps' shuffle scans, the look-back's butterfly,
+-- the prefixes added after the look-back); lim 5000 fails first in the look-back on the
+-- GPU (tiles of 4096).
+-- ==
+-- entry: op32
+-- input { 1000000i64 2000000i32 777777i64 } output { 777778 }
+-- input { 1000000i64 30i32 0i64 }
+-- error: Assertion is false: a \+ b < lim[\s\S]*scan_single_pass_fail\.fut:70:25-52
+-- input { 1000000i64 5000i32 0i64 }
+-- error: Assertion is false: a \+ b < lim[\s\S]*scan_single_pass_fail\.fut:70:25-52
+-- input { 1000000i64 500000i32 0i64 }
+-- error: Assertion is false: a \+ b < lim[\s\S]*scan_single_pass_fail\.fut:70:25-52
+-- input { 1000000i64 1000000i32 0i64 }
+-- error: Assertion is false: a \+ b < lim[\s\S]*scan_single_pass_fail\.fut:70:25-52
+entry op32 (n: i64) (lim: i32) (at: i64) : i32 =
+  let s = scan (\a b -> assert (a + b < lim) (a + b)) 0 (replicate n 1)
+  in s[at]

@@ -1,12 +1,17 @@
 -- The single-pass scan (decoupled look-back: Note [Single-pass scan] in
--- codegen/scan_kernels.cpp) at sizes around its tiles. A tile is 8 x 15 = 120 elements
--- of 4 bytes on the CPU device and 256 x 15 = 3840 on the GPU (8 bytes: 56 and 1792;
--- 16 bytes: 24 and 768), so each entry runs empty, one element, a tile -1, exactly and
--- +1 on both devices, and a million elements (thousands of tiles on the CPU, hundreds
--- on the GPU) and 2^24 (thousands of tiles on the GPU; not interpreted). Each returns one element of the result
--- and a checksum weighted by position (a tile scanned from a wrong prefix, misplaced or
--- not written changes it); the expected values were computed apart (Python, wrapping
--- as the types do) and agree with `kerb run --device interp` on the small inputs.
+-- codegen/scan_kernels.cpp) at sizes around its tiles. A scan of one scalar of at most
+-- 32 bits keeps its elements in registers, 16 a thread (Note [Single-pass tiles in
+-- registers]): tiles of 8 x 16 = 128 elements on the CPU device (warps of 4 x 16 = 64)
+-- and 256 x 16 = 4096 on the GPU (warps of 512); wider ones go through a tile in shared
+-- memory of 8 x 15 = 120 and 256 x 15 = 3840 elements of 4 bytes (8 bytes: 56 and 1792;
+-- 16 bytes: 24 and 768). So each entry runs empty, one element, a tile -1, exactly and
+-- +1 on both devices (the 32-bit ones also at both tile sizes and a warp's part + 1),
+-- and a million elements (thousands of tiles on the CPU, hundreds on the GPU) and 2^24
+-- (thousands of tiles on the GPU; not interpreted). Each returns one element of the
+-- result and a checksum weighted by position (a tile scanned from a wrong prefix,
+-- misplaced or not written changes it); the expected values were computed apart
+-- (Python, wrapping as the types do) and agree with `kerb run --device interp` on the
+-- small inputs (those of the 16-element tiles were taken from the interpreter).
 -- Operators: + on i32 (packed status words), i64 and f32; || on bool; two
 -- non-commutative ones: affine maps x -> a*x + b composed, on (i32, i32) (a flag and
 -- two arrays of values per tile) and packed into one u32 (16-bit a and b: one status
@@ -22,6 +27,14 @@
 -- input { 3840i64 3839i64 } output { -12 -12997238 }
 -- input { 3841i64 3840i64 } output { -9 -13004807 }
 -- input { 1000000i64 500000i64 } output { -8 791460289 }
+-- input { 65i64 64i64 } output { 0i32 -14560i32 }
+-- input { 127i64 126i64 } output { -5i32 -57927i32 }
+-- input { 128i64 127i64 } output { -6i32 -58695i32 }
+-- input { 129i64 128i64 } output { 0i32 -58695i32 }
+-- input { 513i64 512i64 } output { -9i32 -923439i32 }
+-- input { 4095i64 4094i64 } output { 0i32 -14070255i32 }
+-- input { 4096i64 4095i64 } output { -6i32 -14070831i32 }
+-- input { 4097i64 4096i64 } output { -5i32 -14071316i32 }
 -- no_interp no_cpu input { 16777216i64 8388608i64 } output { -8 1351121313 }
 -- ==
 -- entry: add_f32
@@ -34,6 +47,14 @@
 -- input { 3840i64 3839i64 } output { 5760.0f32 0i64 }
 -- input { 3841i64 3840i64 } output { 5760.0f32 0i64 }
 -- input { 1000000i64 500000i64 } output { 750000.0f32 0i64 }
+-- input { 65i64 64i64 } output { 96.0f32 0i64 }
+-- input { 127i64 126i64 } output { 189.0f32 0i64 }
+-- input { 128i64 127i64 } output { 192.0f32 0i64 }
+-- input { 129i64 128i64 } output { 192.0f32 0i64 }
+-- input { 513i64 512i64 } output { 768.0f32 0i64 }
+-- input { 4095i64 4094i64 } output { 6141.0f32 0i64 }
+-- input { 4096i64 4095i64 } output { 6144.0f32 0i64 }
+-- input { 4097i64 4096i64 } output { 6144.0f32 0i64 }
 -- no_interp no_cpu input { 4194304i64 2097152i64 } output { 3145728.0f32 0i64 }
 -- ==
 -- entry: or_bool
@@ -46,6 +67,14 @@
 -- input { 3840i64 1280i64 } output { 2560i64 }
 -- input { 3841i64 1280i64 } output { 2561i64 }
 -- input { 1000000i64 333333i64 } output { 666667i64 }
+-- input { 65i64 21i64 } output { 44i64 }
+-- input { 127i64 42i64 } output { 85i64 }
+-- input { 128i64 42i64 } output { 86i64 }
+-- input { 129i64 43i64 } output { 86i64 }
+-- input { 513i64 171i64 } output { 342i64 }
+-- input { 4095i64 1365i64 } output { 2730i64 }
+-- input { 4096i64 1365i64 } output { 2731i64 }
+-- input { 4097i64 1365i64 } output { 2732i64 }
 -- ==
 -- entry: affine16
 -- input { 0i64 0i64 } output { 0u32 0 }
@@ -57,6 +86,14 @@
 -- input { 3840i64 3839i64 } output { 1894337569u32 1195251129 }
 -- input { 3841i64 3840i64 } output { 4164005162u32 -1569721165 }
 -- input { 1000000i64 500000i64 } output { 338764971u32 -946263353 }
+-- input { 65i64 64i64 } output { 4238197868u32 1642906945i32 }
+-- input { 127i64 126i64 } output { 1178694422u32 -1618811551i32 }
+-- input { 128i64 127i64 } output { 3536017736u32 19892577i32 }
+-- input { 129i64 128i64 } output { 500153967u32 115244880i32 }
+-- input { 513i64 512i64 } output { 1688072555u32 1683709751i32 }
+-- input { 4095i64 4094i64 } output { 920642657u32 -1605091729i32 }
+-- input { 4096i64 4095i64 } output { 920642660u32 877257711i32 }
+-- input { 4097i64 4096i64 } output { 2761796912u32 -1811381473i32 }
 -- ==
 -- entry: twice
 -- input { 0i64 0i64 } output { 0 0 }
@@ -68,6 +105,14 @@
 -- input { 3840i64 3839i64 } output { 1960296704 151855904 }
 -- input { 3841i64 3840i64 } output { 228914814 -604313842 }
 -- input { 100000i64 99999i64 } output { -1189497248 133993664 }
+-- input { 65i64 64i64 } output { -1676194i32 -1263216955i32 }
+-- input { 127i64 126i64 } output { -23065536i32 183645441i32 }
+-- input { 128i64 127i64 } output { -23789285i32 1433584257i32 }
+-- input { 129i64 128i64 } output { -24529934i32 -1730777229i32 }
+-- input { 513i64 512i64 } output { -1566876519i32 -668526848i32 }
+-- input { 4095i64 4094i64 } output { 1434735820i32 718607680i32 }
+-- input { 4096i64 4095i64 } output { -22089728i32 -1402006208i32 }
+-- input { 4097i64 4096i64 } output { -1495708878i32 -456879310i32 }
 -- ==
 -- entry: mat2
 -- input { 0i64 0i64 } output { 0 0 0 }
