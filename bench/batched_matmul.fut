@@ -4,7 +4,8 @@
 -- batch with map2; `indexed` is the same with explicit indexing (matmul.fut's `nested`
 -- in a map over the batch); `flat` is one map over every output of every product, the
 -- product, row and column computed by division (matmul.fut's `flat`: what Kerb runs one
--- thread per output, in 2-D tiles, where the nested forms run one thread per product).
+-- thread per output, in 2-D tiles, as the nested forms are since Note [Three nested
+-- maps] in codegen/thread_kernels.cpp; they ran one thread per product before).
 -- The work is small (16^3 multiply-adds a product) and the
 -- data large (3 x 64 MB): the kernels should run at the copy rate. No checks left in
 -- them (every index is in range by construction).

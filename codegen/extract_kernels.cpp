@@ -14,7 +14,8 @@
 //   map: a host loop if its lambda makes an array whose size only the element knows or
 //     scans arrays of arrays (Note [Maps whose arrays are sized inside]); fused if its
 //     readers read it whole (compiler/fusion.h); 2-D tiles for perfectly nested maps
-//     (nested_inner_map), four rows a thread when the inner element is straight-line
+//     (nested_inner_map; three deep, nested_map3: Note [Three nested maps] in
+//     thread_kernels.cpp), four rows a thread when the inner element is straight-line
 //     code, with a 32-bit version when that code and every fused map is straight-line
 //     and makes no arrays; a segmented reduction when the lambda reduces
 //     (segmented_reduce), across rows when it reads an array with the segment as its
@@ -477,20 +478,56 @@ private:
   // whose outer arrays are cheap to recompute: the inner map.
   const core::Stm *nested_inner_map(const core::Stm &s) const {
     const core::Body &body = s.exp.lambda->body;
+    const core::Stm *in = last_map(body, 1);
+    if (!in || !nest_statements(body, false)) return nullptr;
+    // Maps fused into the outer arrays are recomputed by every thread of a row.
+    if (!cheap_inputs(s.exp.arrays)) return nullptr;
+    // The inner element's work may loop or reduce, but not make arrays (there would be
+    // scratch memory for every inner element).
+    if (body_allocates(p_, in->exp.lambda->body)) return nullptr;
+    return in;
+  }
+
+  // Three perfectly nested maps (Note [Three nested maps]), `map (\x -> ... map (\y ->
+  // ... map g zs) ys) xs`: as nested_inner_map, with the middle map's element a row
+  // (the middle map's results the outer lambda's, of rank 2), the statements before
+  // either map also views (`transpose b`), and the middle width known on the host. The
+  // inner map, and the middle one in `middle`.
+  const core::Stm *nested_map3(const core::Stm &s, const core::Stm *&middle) const {
+    const core::Body &body = s.exp.lambda->body;
+    const core::Stm *mid = last_map(body, 2);
+    if (!mid || !nest_statements(body, true)) return nullptr;
+    const core::Body &mbody = mid->exp.lambda->body;
+    const core::Stm *in = last_map(mbody, 1);
+    if (!in || !nest_statements(mbody, true)) return nullptr;
+    if (!cheap_inputs(s.exp.arrays) || body_allocates(p_, in->exp.lambda->body)) return nullptr;
+    middle = mid;
+    return in;
+  }
+
+  // The last statement of a nest's lambda body if it is a map whose results are the
+  // body's, each of rank `rank`, and whose width is known on the host (a constant or a
+  // size bound outside).
+  const core::Stm *last_map(const core::Body &body, int rank) const {
     if (body.stms.empty()) return nullptr;
     const core::Stm &in = body.stms.back();
     if (in.exp.kind != core::ExpKind::Map || in.pat.size() != body.result.size()) return nullptr;
     for (size_t j = 0; j < in.pat.size(); j++) {
       const core::SubExp &r = body.result[j];
-      if (!r.is_var() || r.var != in.pat[j] || p_.var(in.pat[j]).type.rank != 1) return nullptr;
+      if (!r.is_var() || r.var != in.pat[j] || p_.var(in.pat[j]).type.rank != rank) return nullptr;
     }
-    // The inner width: known on the host (a constant or a size bound outside).
     if (!on_host(in.exp.args[0])) return nullptr;
-    // The statements before it: scalar code, and iotas that the inner map reads whole.
+    return &in;
+  }
+
+  // Whether the statements of a nest's lambda body before its last (the map nested in
+  // it) are what every thread of the nest may run again: scalar code, iotas that the
+  // map reads whole, and (where `views`) views.
+  bool nest_statements(const core::Body &body, bool views) const {
     for (size_t k = 0; k + 1 < body.stms.size(); k++) {
       const core::Stm &st = body.stms[k];
       if (st.exp.kind == core::ExpKind::Iota) {
-        if (!FnGen::consumed_whole(p_, body, st)) return nullptr;
+        if (!FnGen::consumed_whole(p_, body, st)) return false;
         continue;
       }
       if (st.exp.bodies.empty() && !st.exp.lambda) {
@@ -498,20 +535,18 @@ private:
         case core::ExpKind::SubExp: case core::ExpKind::BinOp: case core::ExpKind::UnOp:
         case core::ExpKind::Convert: case core::ExpKind::PrimFn: case core::ExpKind::Index:
         case core::ExpKind::Assert: break;
-        default: return nullptr;
+        case core::ExpKind::Rearrange: case core::ExpKind::Slice:
+          if (!views) return false;
+          break;
+        default: return false;
         }
         continue;
       }
-      if (st.exp.kind != core::ExpKind::If) return nullptr;
+      if (st.exp.kind != core::ExpKind::If) return false;
       for (const auto &b : st.exp.bodies)
-        if (b && !elementwise(*b)) return nullptr;
+        if (b && !elementwise(*b)) return false;
     }
-    // Maps fused into the outer arrays are recomputed by every thread of a row.
-    if (!cheap_inputs(s.exp.arrays)) return nullptr;
-    // The inner element's work may loop or reduce, but not make arrays (there would be
-    // scratch memory for every inner element).
-    if (body_allocates(p_, in.exp.lambda->body)) return nullptr;
-    return &in;
+    return true;
   }
 
   // A map over few elements (segments) whose lambda is cheap statements, one reduction
@@ -681,7 +716,22 @@ private:
     std::unique_ptr<SegOp> op = new_op(p_, s);
     op->read_back = read_back_once(body, s);
     std::string n = sub(e.args[0]);
-    if (const core::Stm *inner = nested_inner_map(s)) {
+    const core::Stm *middle = nullptr, *inner = nested_inner_map(s);
+    if (!inner) inner = nested_map3(s, middle);
+    if (middle) {
+      // Three nested maps: n * max(m, 1) rows (Note [Three nested maps]), one element a
+      // thread, 64-bit.
+      op->inner = inner;
+      op->middle = middle;
+      op->space.push_back(middle->exp.args[0]);
+      op->space.push_back(inner->exp.args[0]);
+      Inputs in = map_inputs(s);
+      add_inputs(*op, in);
+      bool pre = in.prelude || needs_prelude(e.lambda->body);
+      std::string tiles = "tiles of " + n + " * max(" + sub(middle->exp.args[0]) + ", 1) x max(" +
+                          sub(inner->exp.args[0]) + ", 1)";
+      op->versions.push_back(Version{Guard::Always, Strategy::Tiles, {kernel("map", false, tiles, pre, true)}});
+    } else if (inner) {
       op->inner = inner;
       op->space.push_back(inner->exp.args[0]);
       Inputs in = map_inputs(s);

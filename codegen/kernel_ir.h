@@ -278,6 +278,9 @@ struct SegOp {
                                  // in registers, else elems_per_thread)
   int64_t rows_per_thread = 1;   // Tiles: kTileRows (from kTileRowsMin rows)
   const core::Stm *inner = nullptr; // Tiles: the inner map
+  // Tiles over three nested maps: the middle one (its elements, n * m of them, are the
+  // tiles' rows; Note [Three nested maps] in thread_kernels.cpp).
+  const core::Stm *middle = nullptr;
   const core::Stm *red = nullptr;   // SegRed, SegRedRows: the lambda's reduction
   // SplitTiles: the divisor and the statements that give t / p and t % p.
   core::SubExp split_p;

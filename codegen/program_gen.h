@@ -216,7 +216,8 @@ private:
   void map_kernel(const SegOp &op);
   // Perfectly nested maps (Strategy::Tiles, op.inner): one thread per inner element
   // (n * max(m, 1) threads; thread (i, j) runs the outer lambda's statements before
-  // the inner map for row i, then inner element j if j < m), not one thread per row.
+  // the inner map for row i, then inner element j if j < m), not one thread per row;
+  // three deep (op.middle), rows of the middle map's elements (Note [Three nested maps]).
   void flat_map_kernel(const SegOp &op);
   // A Threads kernel over a rows x cols space in 2-D tiles of kTileThreads threads
   // (Note [2-D tiles of map kernels]): its launch slots and thread count (host code).
