@@ -20,7 +20,7 @@
 #    tests/programs/failures/scan_*.fut: sizes around the tiles up to 2^24, failures
 #    in the first, a middle and the last tile);
 # 5. compute-sanitizer racecheck and memcheck of tests/programs/failures/
-#    scan_single_pass_fail.fut's i32 and i64 scans over 10^6 elements (261 and 559
+#    scan_single_pass_fail.fut's i32 and i64 scans over 10^6 elements (326 and 559
 #    tiles), passing and failing in the first tile;
 # 6. a table of medians (ms), each variant's speed against torch.cumsum (the goal:
 #    >= 0.95x) and against reduce-then-scan of the same checks, printed last and

@@ -20,10 +20,10 @@ using namespace llvm;
 using llvm::Type;
 using llvm::Value;
 
-void min_blocks_per_sm(Module &m, Function *f, int per_sm) {
+void min_blocks_per_sm(Module &m, Function *f, int per_sm, int threads) {
   LLVMContext &c = m.getContext();
   NamedMDNode *ann = m.getOrInsertNamedMetadata("nvvm.annotations");
-  for (auto [key, v] : {std::pair<const char *, int>{"maxntidx", int(kGpuBlockThreads)}, {"minctasm", per_sm}})
+  for (auto [key, v] : {std::pair<const char *, int>{"maxntidx", threads}, {"minctasm", per_sm}})
     ann->addOperand(MDNode::get(c, {ValueAsMetadata::get(f), MDString::get(c, key),
                                     ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(c), uint64_t(v)))}));
 }
@@ -75,8 +75,10 @@ ProgramGen::BlockKernel ProgramGen::block_kernel(const SegOp &op, const Kernel &
   uint32_t shared = 0;
   for (int r : s.pat)
     shared += uint32_t(out_.host->getDataLayout().getTypeAllocSize(h.ops().mem_type(p_.var(r).type.prim)));
-  KernelFn k = new_kernel(kr.name, sl.host_values.size() + 1, KernelDesc{KernelDesc::Blocks, shared});
+  KernelFn k = new_kernel(kr.name, sl.host_values.size() + 1,
+                          KernelDesc{KernelDesc::Blocks, shared, uint32_t(kr.block_threads)});
   bk.id = int(out_.kernel_descs.size()) - 1;
+  bk.threads = kr.block_threads ? kr.block_threads : kGpuBlockThreads;
   bind_kernel_args(k, sl);
   if (!partials.empty()) {
     // The partial results stand in for the statement's input arrays, one per operand:

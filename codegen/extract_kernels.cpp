@@ -1361,10 +1361,11 @@ private:
       if (scan_single_pass_min_ >= 0) {
         op->single_pass_min = scan_single_pass_min_;
         // One scalar of at most 32 bits: in registers (ProgramGen::single_pass_in_registers).
-        op->single_pass_items =
-            s.pat.size() == 1 && result_bytes(s) <= 4 ? kSinglePassItems : op->elems_per_thread;
-        op->versions.push_back(Version{Guard::SinglePassFit, Strategy::SinglePass,
-                                       {kernel("scan_single_pass", true, "tiles(" + n + ")", pre, true)}});
+        bool regs = s.pat.size() == 1 && result_bytes(s) <= 4;
+        op->single_pass_items = regs ? kSinglePassItems : op->elems_per_thread;
+        Kernel k = kernel("scan_single_pass", true, "tiles(" + n + ")", pre, true);
+        if (regs) k.block_threads = kSinglePassThreads;
+        op->versions.push_back(Version{Guard::SinglePassFit, Strategy::SinglePass, {k}});
       }
       op->versions.push_back(Version{Guard::Always, Strategy::ReduceThenScan,
                                      {kernel("scan_totals", true, "num_blocks(" + n + ")", pre, true),

@@ -198,7 +198,8 @@ private:
       out += fmt::format(", {} elements a thread per tile", op.elems_per_thread);
       break;
     case Strategy::SinglePass:
-      out += fmt::format(", one tile of {} x {} elements per block", kGpuBlockThreads,
+      out += fmt::format(", one tile of {} x {} elements per block",
+                         op.kernels()[0].block_threads ? op.kernels()[0].block_threads : kGpuBlockThreads,
                          op.single_pass_items);
       break;
     case Strategy::Atomic: case Strategy::SharedHist:
@@ -214,7 +215,8 @@ private:
   void kernel(const Kernel &k, int depth) {
     bool one = k.launch == "1";
     std::string text = "kernel " + k.name + ": " + k.launch +
-                       (k.blocks ? fmt::format(" block{} of {} threads", one ? "" : "s", kGpuBlockThreads)
+                       (k.blocks ? fmt::format(" block{} of {} threads", one ? "" : "s",
+                                               k.block_threads ? k.block_threads : kGpuBlockThreads)
                                  : one ? " thread" : " threads");
     if (k.prelude) text += ", prelude";
     if (k.rerun && k_.defer_checks) text += ", checks deferred";

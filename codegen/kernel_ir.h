@@ -63,8 +63,9 @@ constexpr int64_t kTileItemsMax = 15;
 int64_t tile_items(int64_t element_bytes);
 // The single-pass scan of one scalar of at most 32 bits keeps a thread's elements in
 // registers (Note [Single-pass tiles in registers] in scan_kernels.cpp): this many a
-// thread per tile (any number: the warps' slices of shared memory are padded).
-constexpr int64_t kSinglePassItems = 16;
+// thread per tile (any number: the warps' slices of shared memory are padded), in
+// blocks of kSinglePassThreads (a multiple of 32) on the GPU.
+constexpr int64_t kSinglePassItems = 24, kSinglePassThreads = 128;
 // Rows a thread of segred_rows loads before it combines them (Note [Segmented
 // reductions across rows] in block_kernels.cpp).
 constexpr int64_t kRowsUnroll = 4;
@@ -207,6 +208,7 @@ struct Kernel {
   bool rerun = false;    // its work computes the same run again: checks may be deferred
                          // (Note [Deferred checks]); Threads kernels
   int64_t blocks_per_sm = 0; // launch bound on the GPU (.minnctapersm), 0: none
+  int64_t block_threads = 0; // Blocks: threads a block on the GPU, 0: kGpuBlockThreads
 };
 
 // A version of an operation: when the host takes it, how it runs, what it launches.

@@ -454,7 +454,8 @@ Library compile_library(const Program &program, const std::string &name, const L
   bool same = cpu.kernel_names == cuda.kernel_names && cpu.kernel_descs.size() == cuda.kernel_descs.size();
   for (size_t i = 0; same && i < cpu.kernel_descs.size(); i++)
     same = cpu.kernel_descs[i].kind == cuda.kernel_descs[i].kind &&
-           cpu.kernel_descs[i].shared_bytes_per_thread == cuda.kernel_descs[i].shared_bytes_per_thread;
+           cpu.kernel_descs[i].shared_bytes_per_thread == cuda.kernel_descs[i].shared_bytes_per_thread &&
+           cpu.kernel_descs[i].block_threads == cuda.kernel_descs[i].block_threads;
   if (!same)
     throw std::logic_error("internal error: the CPU and CUDA targets generated different kernels");
   std::string ptx =

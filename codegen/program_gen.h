@@ -33,9 +33,9 @@ namespace kerb::codegen {
 
 namespace Intrinsic = llvm::Intrinsic;
 
-// `.maxntid 256, 1, 1` and `.minnctapersm per_sm` on a GPU kernel of blocks of 256
-// threads: ptxas then keeps it to the registers that let per_sm blocks share an SM.
-void min_blocks_per_sm(Module &m, Function *f, int per_sm);
+// `.maxntid threads, 1, 1` and `.minnctapersm per_sm` on a GPU kernel of blocks of
+// `threads`: ptxas then keeps it to the registers that let per_sm blocks share an SM.
+void min_blocks_per_sm(Module &m, Function *f, int per_sm, int threads = int(kGpuBlockThreads));
 
 // Accumulators of a tuple of scalars of these types, in allocas (promoted to
 // registers): made, read and written (block_kernels.cpp).
@@ -299,6 +299,7 @@ private:
     bool comm = false;
     int64_t lanes = 1, items = 1;
     int64_t blocks_per_sm = 0;
+    int64_t threads = kGpuBlockThreads; // a block's on the GPU (Kernel::block_threads)
   };
 
   enum class BlockMode {

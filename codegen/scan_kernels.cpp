@@ -29,9 +29,10 @@ using llvm::Value;
 // block's prefix): bench/scan.fut, 2^26 i32, took 0.320 ms on the H100 where
 // torch.cumsum (one pass) took 0.260. The single pass reads it once:
 //
-// Tiles and tickets. The input is cut into tiles of nt * items elements (nt threads,
-// 256 on the GPU, kCpuTileThreads emulated on the CPU; items = tile_items, as the
-// tiled kernels); the host launches one block per tile. A block does not scan the
+// Tiles and tickets. The input is cut into tiles of nt * items elements (nt threads:
+// on the GPU 256, or kSinglePassThreads for a tile in registers; kCpuTileThreads
+// emulated on the CPU; items = tile_items as the tiled kernels, or kSinglePassItems);
+// the host launches one block per tile. A block does not scan the
 // tile of its block index but of a ticket, taken by thread 0 with an atomic add on a
 // counter (and shared through a barrier): tickets follow the order in which blocks
 // start, so that the predecessors a block waits for have all started (a block index
@@ -120,6 +121,9 @@ constexpr int64_t kLookBackWindow = 32;
 // between two reads of a status still X, in grids of at least kLookBackNapTiles tiles.
 constexpr int32_t kLookBackAfterNs = 1245, kLookBackSpinNs = 648;
 constexpr int64_t kLookBackNapTiles = 500;
+// The registers a thread of a tile in registers may take (Note [Single-pass tiles in
+// registers]).
+constexpr int64_t kSinglePassRegisters = 64;
 
 } // namespace
 
@@ -145,7 +149,8 @@ void ProgramGen::single_pass_scan(const SegOp &op) {
   std::vector<PrimType> types;
   for (int r : s.pat) types.push_back(p_.var(r).type.prim);
   bool packed = single_pass_packed(types);
-  Value *tile = h.i64(tile_threads() * op.single_pass_items);
+  Value *tile = h.i64((gpu() && op.kernels()[0].block_threads ? op.kernels()[0].block_threads : tile_threads()) *
+                       op.single_pass_items);
   Value *tiles = hb.CreateSDiv(hb.CreateAdd(n, hb.CreateSub(tile, h.i64(1))), tile);
   tiles = hb.CreateSelect(hb.CreateICmpSGT(tiles, h.i64(1)), tiles, h.i64(1));
   // 4-byte words: the counter (8 bytes), then a status word of 8 (packed) or 4 bytes
@@ -536,7 +541,12 @@ std::vector<Val> ProgramGen::single_pass_prefix(KernelFn &k, const SinglePassBlo
 // 1.23x torch.cumsum on the H100 (bench/cuda/scan_variants.cu, Note [Scan variants]);
 // the shared-memory tile of Note [Tiled block kernels] read each element from shared
 // memory twice, with five block barriers and a scan of the parts in shared memory per
-// tile. A tile is nt threads x kSinglePassItems (I) elements; warp wi owns the
+// tile. A tile is nt threads x kSinglePassItems (I) elements (kernel_ir.h: 128 x 24 on
+// the GPU, the prototype's fastest shape, in blocks of kSinglePassThreads, which the
+// runtime launches from the kernel's KernelDesc::block_threads; at most
+// kSinglePassRegisters (64) registers a thread, eight blocks an SM: ptxas took 90
+// unbounded for i32, and with 64 spills nothing there, though operators of many
+// instructions spill a little, e.g. affine16 of the corpus 184 bytes); warp wi owns the
 // contiguous w * I elements from wi * w * I, and moves them through its own slice of
 // shared memory (padded by one element in 32 when I is even, so that neither the
 // striped nor the blocked accesses of a warp meet in a bank more than rarely):
@@ -585,7 +595,7 @@ void ProgramGen::single_pass_tile(KernelFn &k, const core::Stm &s, Value *n, con
   PrimType type = p_.var(s.pat[0]).type.prim;
   std::vector<PrimType> types{type};
   Type *mem = g.ops().mem_type(type), *reg = g.ops().reg_type(type);
-  const int64_t nt = tile_threads(), w = gpu() ? 32 : 4, nw = nt / w, I = bk.items;
+  const int64_t nt = gpu() ? bk.threads : kCpuTileThreads, w = gpu() ? 32 : 4, nw = nt / w, I = bk.items;
   const bool pad = I % 2 == 0;
   // A slice: the warp's w * I elements, padded.
   const int64_t slice = w * I + (pad ? w * I / 32 : 0);
@@ -879,8 +889,9 @@ void ProgramGen::single_pass_tile(KernelFn &k, const core::Stm &s, Value *n, con
     });
   });
   b.CreateBr(sp.leave);
-  // Registers and shared memory: no bound on blocks per SM (ptxas takes what it needs).
-  if (gpu()) min_blocks_per_sm(m, f, 1);
+  // At most kSinglePassRegisters registers a thread: ptxas took 90 for 128 x 24 i32
+  // unbounded (five blocks an SM); 64 gives eight (1024 threads) and spilled nothing.
+  if (gpu()) min_blocks_per_sm(m, f, int(65536 / (kSinglePassRegisters * nt)), int(nt));
 }
 
 void ProgramGen::single_pass_end(KernelFn &k, const SinglePassBlock &sp, Value *tid, BasicBlock *after) {

@@ -440,7 +440,9 @@ void Context::start(const Config &cfg, const kerb_program_desc *prog) {
   std::vector<std::string> names;
   for (uint32_t k = 0; k < prog->num_kernels; k++) {
     KernelDesc d;
+    // (kind | block threads << 8: codegen/program_desc.cpp)
     d.kind = prog->kernel_info[2 * k] == 0 ? KernelDesc::Threads : KernelDesc::Blocks;
+    d.block_threads = prog->kernel_info[2 * k] >> 8;
     d.shared_bytes_per_thread = prog->kernel_info[2 * k + 1];
     descs.push_back(d);
     names.push_back(prog->kernel_names[k]);

@@ -157,7 +157,8 @@ public:
       block.x = kThreadsBlock;
     } else {
       grid.x = unsigned(total);
-      block.x = kBlocksBlock;
+      unsigned threads = descs_[size_t(kernel)].block_threads;
+      block.x = threads ? threads : kBlocksBlock;
     }
     if (!profile_ && !trace_) {
       dev_.launch(fns_[size_t(kernel)], grid, block, 0, args);

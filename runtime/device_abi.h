@@ -50,6 +50,7 @@ struct KernelDesc {
     Blocks,  // `total` blocks of the runtime's block size, with barriers
   } kind = Threads;
   uint32_t shared_bytes_per_thread = 0; // Blocks: shared memory per thread
+  uint32_t block_threads = 0;           // Blocks: threads a block on the GPU (0: kGpuBlockThreads)
 };
 
 // Threads per block of Threads kernels on the GPU. The 2-D tiles of map kernels

@@ -759,8 +759,8 @@ emit k_scan kernels --scan-single-pass-min=1 <<'P'
 entry main (xs: []i32) : []i32 = scan (+) 0 xs
 P
 count "$tmp/k_scan.kernels" '= segscan\(grid\) \[xs_n0_0\] comm \(' 1
-count "$tmp/k_scan.kernels" '^    if xs_n0_0 >= 1: single pass \(decoupled look-back\), one tile of 256 x 16 elements per block$' 1
-count "$tmp/k_scan.kernels" '^      kernel scan_single_pass: tiles\(xs_n0_0\) blocks of 256 threads$' 1
+count "$tmp/k_scan.kernels" '^    if xs_n0_0 >= 1: single pass \(decoupled look-back\), one tile of 128 x 24 elements per block$' 1
+count "$tmp/k_scan.kernels" '^      kernel scan_single_pass: tiles\(xs_n0_0\) blocks of 128 threads$' 1
 count "$tmp/k_scan.kernels" '^    otherwise: reduce-then-scan, 15 elements a thread per tile$' 1
 count "$tmp/k_scan.kernels" '^      kernel scan_totals: num_blocks\(xs_n0_0\) blocks' 1
 count "$tmp/k_scan.kernels" '^      kernel scan: num_blocks\(xs_n0_0\) blocks' 1

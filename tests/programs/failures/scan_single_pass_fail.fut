@@ -54,7 +54,7 @@ entry op64 (n: i64) (lim: i64) (at: i64) : i64 =
 -- `op32`: op64's on i32, whose tile is in registers (Note [Single-pass tiles in
 -- registers]: the threads' scans, the warps' shuffle scans, the look-back's butterfly,
 -- the prefixes added after the look-back); lim 5000 fails first in the look-back on the
--- GPU (tiles of 4096).
+-- GPU (tiles of 3072).
 -- ==
 -- entry: op32
 -- input { 1000000i64 2000000i32 777777i64 } output { 777778 }

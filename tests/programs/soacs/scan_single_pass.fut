@@ -1,8 +1,8 @@
 -- The single-pass scan (decoupled look-back: Note [Single-pass scan] in
 -- codegen/scan_kernels.cpp) at sizes around its tiles. A scan of one scalar of at most
--- 32 bits keeps its elements in registers, 16 a thread (Note [Single-pass tiles in
--- registers]): tiles of 8 x 16 = 128 elements on the CPU device (warps of 4 x 16 = 64)
--- and 256 x 16 = 4096 on the GPU (warps of 512); wider ones go through a tile in shared
+-- 32 bits keeps its elements in registers, 24 a thread (Note [Single-pass tiles in
+-- registers]): tiles of 8 x 24 = 192 elements on the CPU device (warps of 4 x 24 = 96)
+-- and 128 x 24 = 3072 on the GPU (warps of 768); wider ones go through a tile in shared
 -- memory of 8 x 15 = 120 and 256 x 15 = 3840 elements of 4 bytes (8 bytes: 56 and 1792;
 -- 16 bytes: 24 and 768). So each entry runs empty, one element, a tile -1, exactly and
 -- +1 on both devices (the 32-bit ones also at both tile sizes and a warp's part + 1),
@@ -11,7 +11,7 @@
 -- result and a checksum weighted by position (a tile scanned from a wrong prefix,
 -- misplaced or not written changes it); the expected values were computed apart
 -- (Python, wrapping as the types do) and agree with `kerb run --device interp` on the
--- small inputs (those of the 16-element tiles were taken from the interpreter).
+-- small inputs (those of the 24-element tiles were taken from the interpreter).
 -- Operators: + on i32 (packed status words), i64 and f32; || on bool; two
 -- non-commutative ones: affine maps x -> a*x + b composed, on (i32, i32) (a flag and
 -- two arrays of values per tile) and packed into one u32 (16-bit a and b: one status
@@ -27,14 +27,14 @@
 -- input { 3840i64 3839i64 } output { -12 -12997238 }
 -- input { 3841i64 3840i64 } output { -9 -13004807 }
 -- input { 1000000i64 500000i64 } output { -8 791460289 }
--- input { 65i64 64i64 } output { 0i32 -14560i32 }
--- input { 127i64 126i64 } output { -5i32 -57927i32 }
--- input { 128i64 127i64 } output { -6i32 -58695i32 }
--- input { 129i64 128i64 } output { 0i32 -58695i32 }
--- input { 513i64 512i64 } output { -9i32 -923439i32 }
--- input { 4095i64 4094i64 } output { 0i32 -14070255i32 }
--- input { 4096i64 4095i64 } output { -6i32 -14070831i32 }
--- input { 4097i64 4096i64 } output { -5i32 -14071316i32 }
+-- input { 97i64 96i64 } output { -9i32 -33407i32 }
+-- input { 191i64 190i64 } output { -10i32 -130287i32 }
+-- input { 192i64 191i64 } output { -5i32 -131247i32 }
+-- input { 193i64 192i64 } output { -6i32 -132405i32 }
+-- input { 769i64 768i64 } output { -5i32 -2064780i32 }
+-- input { 3071i64 3070i64 } output { -10i32 -10542920i32 }
+-- input { 3072i64 3071i64 } output { -8i32 -10543496i32 }
+-- input { 3073i64 3072i64 } output { -12i32 -10544372i32 }
 -- no_interp no_cpu input { 16777216i64 8388608i64 } output { -8 1351121313 }
 -- ==
 -- entry: add_f32
@@ -47,14 +47,14 @@
 -- input { 3840i64 3839i64 } output { 5760.0f32 0i64 }
 -- input { 3841i64 3840i64 } output { 5760.0f32 0i64 }
 -- input { 1000000i64 500000i64 } output { 750000.0f32 0i64 }
--- input { 65i64 64i64 } output { 96.0f32 0i64 }
--- input { 127i64 126i64 } output { 189.0f32 0i64 }
--- input { 128i64 127i64 } output { 192.0f32 0i64 }
--- input { 129i64 128i64 } output { 192.0f32 0i64 }
--- input { 513i64 512i64 } output { 768.0f32 0i64 }
--- input { 4095i64 4094i64 } output { 6141.0f32 0i64 }
--- input { 4096i64 4095i64 } output { 6144.0f32 0i64 }
--- input { 4097i64 4096i64 } output { 6144.0f32 0i64 }
+-- input { 97i64 96i64 } output { 144.0f32 0i64 }
+-- input { 191i64 190i64 } output { 285.0f32 0i64 }
+-- input { 192i64 191i64 } output { 288.0f32 0i64 }
+-- input { 193i64 192i64 } output { 288.0f32 0i64 }
+-- input { 769i64 768i64 } output { 1152.0f32 0i64 }
+-- input { 3071i64 3070i64 } output { 4605.0f32 0i64 }
+-- input { 3072i64 3071i64 } output { 4608.0f32 0i64 }
+-- input { 3073i64 3072i64 } output { 4608.0f32 0i64 }
 -- no_interp no_cpu input { 4194304i64 2097152i64 } output { 3145728.0f32 0i64 }
 -- ==
 -- entry: or_bool
@@ -67,14 +67,14 @@
 -- input { 3840i64 1280i64 } output { 2560i64 }
 -- input { 3841i64 1280i64 } output { 2561i64 }
 -- input { 1000000i64 333333i64 } output { 666667i64 }
--- input { 65i64 21i64 } output { 44i64 }
--- input { 127i64 42i64 } output { 85i64 }
--- input { 128i64 42i64 } output { 86i64 }
--- input { 129i64 43i64 } output { 86i64 }
--- input { 513i64 171i64 } output { 342i64 }
--- input { 4095i64 1365i64 } output { 2730i64 }
--- input { 4096i64 1365i64 } output { 2731i64 }
--- input { 4097i64 1365i64 } output { 2732i64 }
+-- input { 97i64 32i64 } output { 65i64 }
+-- input { 191i64 63i64 } output { 128i64 }
+-- input { 192i64 64i64 } output { 128i64 }
+-- input { 193i64 64i64 } output { 129i64 }
+-- input { 769i64 256i64 } output { 513i64 }
+-- input { 3071i64 1023i64 } output { 2048i64 }
+-- input { 3072i64 1024i64 } output { 2048i64 }
+-- input { 3073i64 1024i64 } output { 2049i64 }
 -- ==
 -- entry: affine16
 -- input { 0i64 0i64 } output { 0u32 0 }
@@ -86,14 +86,14 @@
 -- input { 3840i64 3839i64 } output { 1894337569u32 1195251129 }
 -- input { 3841i64 3840i64 } output { 4164005162u32 -1569721165 }
 -- input { 1000000i64 500000i64 } output { 338764971u32 -946263353 }
--- input { 65i64 64i64 } output { 4238197868u32 1642906945i32 }
--- input { 127i64 126i64 } output { 1178694422u32 -1618811551i32 }
--- input { 128i64 127i64 } output { 3536017736u32 19892577i32 }
--- input { 129i64 128i64 } output { 500153967u32 115244880i32 }
--- input { 513i64 512i64 } output { 1688072555u32 1683709751i32 }
--- input { 4095i64 4094i64 } output { 920642657u32 -1605091729i32 }
--- input { 4096i64 4095i64 } output { 920642660u32 877257711i32 }
--- input { 4097i64 4096i64 } output { 2761796912u32 -1811381473i32 }
+-- input { 97i64 96i64 } output { 3817171360u32 1711334216i32 }
+-- input { 191i64 190i64 } output { 299705239u32 1782868676i32 }
+-- input { 192i64 191i64 } output { 1498526199u32 1737090052i32 }
+-- input { 193i64 192i64 } output { 1899486662u32 -1029171638i32 }
+-- input { 769i64 768i64 } output { 1602593262u32 -1897182047i32 }
+-- input { 3071i64 3070i64 } output { 1517368842u32 2085691538i32 }
+-- input { 3072i64 3071i64 } output { 3806024304u32 1241534482i32 }
+-- input { 3073i64 3072i64 } output { 2233413555u32 1071966749i32 }
 -- ==
 -- entry: twice
 -- input { 0i64 0i64 } output { 0 0 }
@@ -105,14 +105,14 @@
 -- input { 3840i64 3839i64 } output { 1960296704 151855904 }
 -- input { 3841i64 3840i64 } output { 228914814 -604313842 }
 -- input { 100000i64 99999i64 } output { -1189497248 133993664 }
--- input { 65i64 64i64 } output { -1676194i32 -1263216955i32 }
--- input { 127i64 126i64 } output { -23065536i32 183645441i32 }
--- input { 128i64 127i64 } output { -23789285i32 1433584257i32 }
--- input { 129i64 128i64 } output { -24529934i32 -1730777229i32 }
--- input { 513i64 512i64 } output { -1566876519i32 -668526848i32 }
--- input { 4095i64 4094i64 } output { 1434735820i32 718607680i32 }
--- input { 4096i64 4095i64 } output { -22089728i32 -1402006208i32 }
--- input { 4097i64 4096i64 } output { -1495708878i32 -456879310i32 }
+-- input { 97i64 96i64 } output { -7998270i32 -249446142i32 }
+-- input { 191i64 190i64 } output { -115598548i32 1813922855i32 }
+-- input { 192i64 191i64 } output { -118013324i32 630201127i32 }
+-- input { 193i64 192i64 } output { -120465735i32 -1144849248i32 }
+-- input { 769i64 768i64 } output { 618502066i32 -965215053i32 }
+-- input { 3071i64 3070i64 } output { -1072008500i32 -512723817i32 }
+-- input { 3072i64 3071i64 } output { 2135058228i32 -1407354057i32 }
+-- input { 3073i64 3072i64 } output { 1037708185i32 1330899416i32 }
 -- ==
 -- entry: mat2
 -- input { 0i64 0i64 } output { 0 0 0 }
