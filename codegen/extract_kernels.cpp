@@ -188,7 +188,8 @@ class Extractor {
 public:
   Extractor(const core::Program &p, GenOptions opts, KernelProgram &out)
       : p_(p), out_(out), row_block_min_(opts.row_block_min),
-        scan_single_pass_min_(opts.scan_single_pass_min), row_cache_max_(opts.row_cache_max),
+        scan_single_pass_min_(opts.scan_single_pass_min),
+        scan_single_pass_wide_min_(opts.scan_single_pass_wide_min), row_cache_max_(opts.row_cache_max),
         row_warp_max_(opts.row_warp_max), row_warp_rows_(opts.row_warp_rows), block_tile_min_(opts.block_tile_min) {
     out_.may_fail = !p.failures.records.empty();
     out_.defer_checks = out_.may_fail && opts.deferred_checks;
@@ -1358,10 +1359,11 @@ private:
     } else {
       bool pre = in.prelude || needs_prelude(e.lambda->body);
       op->elems_per_thread = tile_items(result_bytes(s));
-      if (scan_single_pass_min_ >= 0) {
-        op->single_pass_min = scan_single_pass_min_;
-        // One scalar of at most 32 bits: in registers (ProgramGen::single_pass_in_registers).
-        bool regs = s.pat.size() == 1 && result_bytes(s) <= 4;
+      // One scalar of at most 32 bits: in registers (ProgramGen::single_pass_in_registers).
+      bool regs = s.pat.size() == 1 && result_bytes(s) <= 4;
+      int64_t single_pass_min = regs ? scan_single_pass_min_ : scan_single_pass_wide_min_;
+      if (single_pass_min >= 0) {
+        op->single_pass_min = single_pass_min;
         op->single_pass_items = regs ? kSinglePassItems : op->elems_per_thread;
         Kernel k = kernel("scan_single_pass", true, "tiles(" + n + ")", pre, true);
         if (regs) k.block_threads = kSinglePassThreads;
@@ -1646,6 +1648,7 @@ private:
   int64_t row_block_min_;
   // GenOptions::scan_single_pass_min: the SinglePass version's threshold (negative: none).
   int64_t scan_single_pass_min_;
+  int64_t scan_single_pass_wide_min_; // GenOptions::scan_single_pass_wide_min
   // GenOptions::row_cache_max: the RowCached version's longest row (negative: none).
   int64_t row_cache_max_;
   // GenOptions::row_warp_max: the RowWarp version's longest row (negative: none).

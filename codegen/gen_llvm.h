@@ -45,11 +45,16 @@ struct GenOptions {
   // the row has at least this many elements (Strategy::RowBlock; the command line's
   // --row-block-min=N; a negative value: never).
   int64_t row_block_min = 64;
-  // A scan of scalars runs in one pass (Strategy::SinglePass) when it has at least this
-  // many elements (--scan-single-pass-min=N; a negative value: never, reduce-then-scan).
-  // Off by default: on the H100 (bench/results/2026-11-26-issue17-h100) scan.fut's 2^26
-  // i32 took 0.331 ms in one pass against 0.314 ms reduce-then-scan.
-  int64_t scan_single_pass_min = -1;
+  // A scan of one scalar of at most 32 bits runs in one pass (Strategy::SinglePass, its
+  // tile in registers) when it has at least this many elements (--scan-single-pass-min=N;
+  // a negative value: never, reduce-then-scan). On the H100 (bench/results/
+  // 2026-11-26-scan-h100) scan.fut's 2^26 i32 took 0.2748 ms in one pass against 0.3135
+  // ms reduce-then-scan (torch.cumsum 0.2646).
+  int64_t scan_single_pass_min = 1;
+  // ... and a scan of wider scalars or of tuples (its tile in shared memory) when it has
+  // at least this many (--scan-single-pass-wide-min=N): off by default, not measured
+  // faster (the shared-memory tile took 0.331 ms on the same i32 scan in an earlier run).
+  int64_t scan_single_pass_wide_min = -1;
   // ... and reads each row from global memory once, into shared memory, when its rows
   // have at most this many elements (a version of its own, Strategy::RowCached; the
   // command line's --row-cache-max=N; at most what kRowCacheBytes holds; a negative

@@ -81,8 +81,8 @@ constexpr int64_t kRowBlockMinWidth = GenOptions{}.row_block_min;
 constexpr int64_t kRowBlockUnroll = 4;
 // A scan of scalars runs in one pass with decoupled look-back (Strategy::SinglePass,
 // Note [Single-pass scan] in scan_kernels.cpp) when it has at least this many elements
-// (GenOptions::scan_single_pass_min, `--scan-single-pass-min=N|off`), else
-// reduce-then-scan.
+// (GenOptions::scan_single_pass_min, `--scan-single-pass-min=N|off`, for one scalar of
+// at most 32 bits; scan_single_pass_wide_min for others), else reduce-then-scan.
 constexpr int64_t kScanSinglePassMin = GenOptions{}.scan_single_pass_min;
 // A RowBlock map whose rows its inner operations read more than once also gets a
 // version that reads them from global memory once, into shared memory (Strategy::

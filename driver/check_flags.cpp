@@ -37,6 +37,7 @@ const std::vector<ThresholdFlag> &threshold_flags() {
   static const std::vector<ThresholdFlag> flags = {
       {"--row-block-min", &G::row_block_min},
       {"--scan-single-pass-min", &G::scan_single_pass_min},
+      {"--scan-single-pass-wide-min", &G::scan_single_pass_wide_min},
       {"--row-cache-max", &G::row_cache_max},
       {"--row-warp-max", &G::row_warp_max},
       {"--row-warp-rows", &G::row_warp_rows},

@@ -76,10 +76,12 @@ void print_check_report(const Program &program, const CheckFlags &flags, std::FI
   "                      runs one block per row when the row has at least N elements\n" \
   "                      (default 64; a guard tested at run time), else one thread\n"   \
   "                      per row; off: always one thread (docs/CODEGEN.md)\n"          \
-  "  --scan-single-pass-min=N|off  a scan of scalars runs in one pass (decoupled\n"  \
-  "                      look-back) when it has at least N elements (a guard\n"     \
-  "                      tested at run time), else reduce-then-scan; off (the\n"     \
-  "                      default): always reduce-then-scan (docs/CODEGEN.md)\n"      \
+  "  --scan-single-pass-min=N|off  a scan of one scalar of at most 32 bits runs in\n" \
+  "                      one pass (decoupled look-back) when it has at least N\n"   \
+  "                      elements (default 1; a guard tested at run time), else\n"  \
+  "                      reduce-then-scan; off: always reduce-then-scan\n"           \
+  "  --scan-single-pass-wide-min=N|off  the same for scans of wider scalars and of\n" \
+  "                      tuples (default off: reduce-then-scan) (docs/CODEGEN.md)\n" \
   "  --row-cache-max=N|off  one block per row reads a row read more than once from\n"  \
   "                      global memory once, into shared memory, when the rows have\n"  \
   "                      at most N elements (default 4096; at most 32 KB a block; a\n"  \

@@ -77,9 +77,10 @@ Options:
   --no-isolate      run programs in this process (a crash ends the run); by default
                     each program runs in a child process
   --row-block-min=N|off, --row-cache-max=N|off, --row-warp-max=N|off,
-  --row-warp-rows=N|off, --block-tile-min=N|off, --scan-single-pass-min=N|off
+  --row-warp-rows=N|off, --block-tile-min=N|off, --scan-single-pass-min=N|off,
+  --scan-single-pass-wide-min=N|off
                     the compiled devices' strategies' thresholds (kerb run --help):
-                    e.g. --row-block-min=1 --block-tile-min=1 --scan-single-pass-min=1
+                    e.g. --row-block-min=1 --block-tile-min=1 --scan-single-pass-wide-min=1
                     give the small generated programs the kernels of large ones
   --print           print the programs and their inputs instead of running them
   -v, --verbose     one line per program

@@ -373,7 +373,7 @@ count "$tmp/scan1.sp" 'bar\.sync' 1
 count "$tmp/scan1.sp" '\.local' 0
 at_least "$tmp/scan1.sp" 'ld\.global\.u32.*\+128\]' 2
 at_least "$tmp/scan1.sp" 'st\.global\.u32.*\+128\]' 1
-emit scan1_i64 ptx --scan-single-pass-min=1 <<'P'
+emit scan1_i64 ptx --scan-single-pass-wide-min=1 <<'P'
 entry main (xs: []i64) : []i64 = scan (+) 0 xs
 P
 awk '/^\.visible \.entry kerb_kernel_[0-9]+_scan_single_pass\(/,/^}/' "$tmp/scan1_i64.ptx" >"$tmp/scan1_i64.sp"
@@ -753,9 +753,10 @@ emit k_reduce_order kernels <<'P'
 entry main (xs: []i32) : i32 = reduce (\a b -> a * 3 + b) 0 xs
 P
 count "$tmp/k_reduce_order.kernels" '= segred\(grid\) \[xs_n0_0\]: warp-contiguous runs, 15 elements a thread per tile' 1
-# A scan: in one pass from --scan-single-pass-min elements (default off: measured
-# slower on the H100), else reduce-then-scan; off: reduce-then-scan only.
-emit k_scan kernels --scan-single-pass-min=1 <<'P'
+# A scan: in one pass from --scan-single-pass-min elements (default 1) for one scalar
+# of at most 32 bits, from --scan-single-pass-wide-min (default off) for others, else
+# reduce-then-scan; off: reduce-then-scan only.
+emit k_scan kernels <<'P'
 entry main (xs: []i32) : []i32 = scan (+) 0 xs
 P
 count "$tmp/k_scan.kernels" '= segscan\(grid\) \[xs_n0_0\] comm \(' 1
@@ -764,7 +765,7 @@ count "$tmp/k_scan.kernels" '^      kernel scan_single_pass: tiles\(xs_n0_0\) bl
 count "$tmp/k_scan.kernels" '^    otherwise: reduce-then-scan, 15 elements a thread per tile$' 1
 count "$tmp/k_scan.kernels" '^      kernel scan_totals: num_blocks\(xs_n0_0\) blocks' 1
 count "$tmp/k_scan.kernels" '^      kernel scan: num_blocks\(xs_n0_0\) blocks' 1
-emit k_scan_min kernels --scan-single-pass-min=100000 <<'P'
+emit k_scan_min kernels --scan-single-pass-wide-min=100000 <<'P'
 entry main (xs: [](i64, f32)) : [](i64, f32) = scan (\(a, b) (c, d) -> (a + c, b * d)) (0, 1) xs
 P
 count "$tmp/k_scan_min.kernels" '^    if xs_n0_0 >= 100000: single pass \(decoupled look-back\), one tile of 256 x 5 elements per block$' 1
@@ -773,6 +774,10 @@ entry main (xs: []i32) : []i32 = scan (+) 0 xs
 P
 count "$tmp/k_scan_off.kernels" '= segscan\(grid\) \[xs_n0_0\] comm: reduce-then-scan, 15 elements a thread per tile' 1
 count "$tmp/k_scan_off.kernels" 'single pass' 0
+emit k_scan_wide kernels <<'P'
+entry main (xs: []i64) : []i64 = scan (+) 0 xs
+P
+count "$tmp/k_scan_wide.kernels" 'single pass' 0
 # A map fused into a reduction: no kernel of its own, computed in the reduction's (whose
 # checks, the map2's size check's none here, defer where it can fail: a division).
 emit k_mapred kernels <<'P'
