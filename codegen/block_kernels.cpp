@@ -1008,6 +1008,14 @@ void ProgramGen::end_blocks(KernelFn &k, const BlockIds &ids) {
 // emulated warps one after the other.
 // The CPU device runs the same phases over kCpuTileThreads emulated threads, one after
 // the other, so the CPU corpus tests the tiling, the trees and the failure exits.
+std::vector<Val> ProgramGen::block_input(FnGen &g, const core::Exp &e, const BlockKernel &bk, Value *i) {
+  if (bk.partial_inputs.empty()) return g.rows_at(e.arrays, i);
+  std::vector<Val> rows;
+  for (size_t j = 0; j < bk.partial_inputs.size(); j++)
+    rows.push_back(g.row_of(p_.var(e.arrays[j]).type.prim, bk.partial_inputs[j], i));
+  return rows;
+}
+
 void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
                             BlockMode mode, Value *block, Value *tid, Value *nblocks,
                             AllocaInst *failed, BasicBlock *after, const SinglePassBlock *sp) {
@@ -1495,13 +1503,7 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   lo = b.CreateSelect(b.CreateICmpSLT(lo, n), lo, n);
   Value *hi = b.CreateAdd(lo, len);
   hi = b.CreateSelect(b.CreateICmpSLT(hi, n), hi, n);
-  auto input = [&](Value *i) {
-    if (bk.partial_inputs.empty()) return g.rows_at(e.arrays, i);
-    std::vector<Val> rows;
-    for (size_t j = 0; j < bk.partial_inputs.size(); j++)
-      rows.push_back(g.row_of(p_.var(e.arrays[j]).type.prim, bk.partial_inputs[j], i));
-    return rows;
-  };
+  auto input = [&](Value *i) { return block_input(g, e, bk, i); };
   if (sp) {
     scan_tiles(lo, hi, input);
     b.CreateBr(after);

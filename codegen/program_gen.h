@@ -492,6 +492,8 @@ private:
   // block_kernels.cpp): `after` is where
   // the block goes when it is done or has failed.
   // SinglePass: `sp` (block is its ticket).
+  // Element i of a block kernel's input: the arrays' rows, or the partial results'.
+  std::vector<Val> block_input(FnGen &g, const core::Exp &e, const BlockKernel &bk, Value *i);
   void tiled_body(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
                   BlockMode mode, Value *block, Value *tid, Value *nblocks,
                   llvm::AllocaInst *failed, llvm::BasicBlock *after,

@@ -693,13 +693,7 @@ void ProgramGen::single_pass_tile(KernelFn &k, const core::Stm &s, Value *n, con
     else
       g.counted_range(b.getInt64(0), b.getInt64(w), nullptr, body);
   };
-  auto input = [&](Value *i) {
-    if (bk.partial_inputs.empty()) return g.rows_at(e.arrays, i);
-    std::vector<Val> rows;
-    for (size_t j = 0; j < bk.partial_inputs.size(); j++)
-      rows.push_back(g.row_of(p_.var(e.arrays[j]).type.prim, bk.partial_inputs[j], i));
-    return rows;
-  };
+  auto input = [&](Value *i) { return block_input(g, e, bk, i); };
   // The tile [lo, hi); warp wi's part [wlo, wlo + w * I) and how much of it is below hi.
   Value *lo = b.CreateMul(sp.tile, b.getInt64(nt * I));
   lo = b.CreateSelect(b.CreateICmpSLT(lo, n), lo, n);
