@@ -1359,8 +1359,9 @@ private:
     } else {
       bool pre = in.prelude || needs_prelude(e.lambda->body);
       op->elems_per_thread = tile_items(result_bytes(s));
-      // One scalar of at most 32 bits: in registers (ProgramGen::single_pass_in_registers).
-      bool regs = s.pat.size() == 1 && result_bytes(s) <= 4;
+      std::vector<PrimType> types;
+      for (int r : s.pat) types.push_back(p_.var(r).type.prim);
+      bool regs = single_pass_in_registers(types);
       int64_t single_pass_min = regs ? scan_single_pass_min_ : scan_single_pass_wide_min_;
       if (single_pass_min >= 0) {
         op->single_pass_min = single_pass_min;
@@ -1669,6 +1670,10 @@ private:
 };
 
 } // namespace
+
+bool single_pass_in_registers(const std::vector<PrimType> &types) {
+  return types.size() == 1 && prim_bits(types[0]) <= 32;
+}
 
 int64_t tile_items(int64_t element_bytes) {
   int64_t items = std::clamp<int64_t>(kTileBytes / (kGpuBlockThreads * std::max<int64_t>(element_bytes, 1)), 1,

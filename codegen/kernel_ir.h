@@ -66,6 +66,10 @@ int64_t tile_items(int64_t element_bytes);
 // thread per tile (any number: the warps' slices of shared memory are padded), in
 // blocks of kSinglePassThreads (a multiple of 32) on the GPU.
 constexpr int64_t kSinglePassItems = 24, kSinglePassThreads = 128;
+// Whether a single-pass scan with these element types keeps its tile in registers (one
+// scalar of at most 32 bits), for the extraction (tiles, block size, the default
+// threshold) and the code generator alike.
+bool single_pass_in_registers(const std::vector<PrimType> &types);
 // Rows a thread of segred_rows loads before it combines them (Note [Segmented
 // reductions across rows] in block_kernels.cpp).
 constexpr int64_t kRowsUnroll = 4;

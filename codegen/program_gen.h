@@ -363,10 +363,6 @@ private:
     llvm::BasicBlock *leave = nullptr;     // the block is done or has failed
   };
   static bool single_pass_packed(const std::vector<PrimType> &types);
-  // Whether the tile is scanned in registers (single_pass_tile: one scalar of at most
-  // 32 bits), and the elements a thread takes per tile.
-  static bool single_pass_in_registers(const std::vector<PrimType> &types);
-  int64_t single_pass_items(const SegOp &op, const std::vector<PrimType> &types) const;
   // The tile of a single-pass scan in registers (Note [Single-pass tiles in registers]
   // in scan_kernels.cpp); `failed` as tiled_body's.
   void single_pass_tile(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,

@@ -579,10 +579,6 @@ std::vector<Val> ProgramGen::single_pass_prefix(KernelFn &k, const SinglePassBlo
 // The CPU device emulates the same steps over kCpuTileThreads threads in warps of 4,
 // the registers in an array per thread, the shuffle scan as the same Hillis-Steele
 // steps (lanes from the last down, each reading its source's old value).
-bool ProgramGen::single_pass_in_registers(const std::vector<PrimType> &types) {
-  return types.size() == 1 && prim_bits(types[0]) <= 32;
-}
-
 void ProgramGen::single_pass_tile(KernelFn &k, const core::Stm &s, Value *n, const BlockKernel &bk,
                                   Value *tid, AllocaInst *failed, const SinglePassBlock &sp) {
   const core::Exp &e = s.exp;
