@@ -11,9 +11,11 @@
 #
 # 1. the device's state (nvidia-smi); scan's input and expected result, generated here
 #    with numpy (bench/gen_data.py);
-# 2. `kerb bench` with the four variants interleaved run by run in one process (the
-#    first run of each checked against the expected result), then one profiled run of
-#    each (KERB_PROFILE=1: every launch and memset timed apart);
+# 2. `kerb bench` with the five variants interleaved run by run in one process (the
+#    first run of each checked against the expected result; --scan-vectors=off: the
+#    one pass element by element), then one profiled run of each (KERB_PROFILE=1:
+#    every launch and memset timed apart); the hand-written prototype
+#    scan_sp_128x24_delay (bench/cuda/scan_variants.cu) where kerb-cuda-bench is carried;
 # 3. the peers (bench/peers/suite_peers.py scan: jnp.cumsum, torch.cumsum), each
 #    framework in its own process, results checked against the same output;
 # 4. `kerb test --device cuda` of the scan corpus (tests/programs/soacs/scan_*.fut,
@@ -36,7 +38,7 @@ cd "$(dirname "$0")/.." || exit 2
 
 # The variants, in the order of the table (one pass, the default for scans of one scalar
 # of at most 32 bits since its tile is in registers, then reduce-then-scan).
-variants=(--unsafe default --unsafe\ --scan-single-pass-min=off --scan-single-pass-min=off)
+variants=(--unsafe default --scan-vectors=off --unsafe\ --scan-single-pass-min=off --scan-single-pass-min=off)
 
 # run_settings, begin_run, say, cap, late, device_info, programs_dir, gen_inputs, run_peers
 source bench/gpu_common.sh
@@ -58,7 +60,8 @@ for f in sorted(os.listdir(raw)):
         vs = b["variants"]
         for v in (vs if isinstance(vs, list) else vs.values()):
             if v.get("status") == "ok" and v.get("median_ms") is not None:
-                medians[v["flags"]] = (v["median_ms"], v.get("check", v.get("outcome", "")))
+                label = "hand-written " + f[5:-5] if f.startswith("cuda_") else v["flags"]
+                medians[label] = (v["median_ms"], v.get("check", v.get("outcome", "")))
 torch = medians.get("torch eager", (None,))[0]
 def rts_of(flags):
     """The reduce-then-scan variant with the same checks as a single-pass one."""
@@ -100,6 +103,12 @@ for v in "${variants[@]}"; do
     say "kernel times of '$v' failed (raw/prof_$tag.txt)"
   { echo "== KERB_PROFILE, $v"; grep -E "^profile|kernel|memset|fill" "$raw/prof_$tag.txt" | head -40; } >>"$log"
 done
+
+# ---- the hand-written prototype (Note [Scan variants]), where kerb-cuda-bench is here -------
+if [ -x "$cudabench" ] && [ "$device" = cuda ] && ! late; then
+  say "hand-written scan_sp_128x24_delay (bench/cuda/scan_variants.cu)"
+  handwritten scan_sp_128x24_delay scan main scan_sp_128x24_delay "hand-written scan_sp_128x24_delay"
+fi
 
 # ---- the peers: JAX and PyTorch -----------------------------------------------------------
 run_peers suite_peers.py scan

@@ -55,6 +55,10 @@ struct GenOptions {
   // at least this many (--scan-single-pass-wide-min=N): off by default, not measured
   // faster (the shared-memory tile took 0.331 ms on the same i32 scan in an earlier run).
   int64_t scan_single_pass_wide_min = -1;
+  // The one pass in registers reads and writes whole tiles 16 bytes at a time where the
+  // arrays are aligned (Note [Single-pass tiles in registers]; --scan-vectors=off: one
+  // element at a time, for measuring).
+  bool scan_vectors = true;
   // ... and reads each row from global memory once, into shared memory, when its rows
   // have at most this many elements (a version of its own, Strategy::RowCached; the
   // command line's --row-cache-max=N; at most what kRowCacheBytes holds; a negative

@@ -193,7 +193,7 @@ void initialize_llvm() {
       std::string errors;
       llvm::raw_string_ostream os(errors);
       if (!llvm::cl::ParseCommandLineOptions(int(argv.size()), argv.data(), "", &os))
-        throw std::runtime_error("KERB_LLVM_OPTIONS: " + errors);
+        throw EnvironmentError("KERB_LLVM_OPTIONS: " + errors);
     }
   });
 }

@@ -9,6 +9,7 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,7 +24,15 @@ class LLJIT;
 
 namespace kerb::codegen {
 
-// Initialises the NVPTX and native targets (once; thread-safe).
+// A setting of the environment that cannot be used (KERB_LLVM_OPTIONS that LLVM's
+// option parser rejects): the user's error, not the compiler's.
+class EnvironmentError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+// Initialises the NVPTX and native targets (once; thread-safe). Throws EnvironmentError
+// when $KERB_LLVM_OPTIONS cannot be parsed.
 void initialize_llvm();
 
 // A target machine for NVPTX at `sm` ("sm_80", "sm_90"). `fp_contract`: a float

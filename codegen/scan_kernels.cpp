@@ -548,11 +548,25 @@ std::vector<Val> ProgramGen::single_pass_prefix(KernelFn &k, const SinglePassBlo
 // unbounded for i32, and with 64 spills nothing there, though operators of many
 // instructions spill a little, e.g. affine16 of the corpus 184 bytes); warp wi owns the
 // contiguous w * I elements from wi * w * I, and moves them through its own slice of
-// shared memory (padded by one element in 32 when I is even, so that neither the
-// striped nor the blocked accesses of a warp meet in a bank more than rarely):
-//   1. load, striped: lane l computes the elements l, l + w, ... of its warp's part
-//      (the fused maps, their checks deferred: coalesced) into the slice; a warp
-//      barrier; lane l reads back its I consecutive elements into registers;
+// shared memory in groups of kMapLanes (4) elements, read and written as one vector
+// (16 bytes for 4-byte elements). Group q of the slice is kept at (q & ~7) | ((q ^ q >>
+// 1) & 7): a shared-memory access of 16 bytes a lane is served a quarter-warp (8
+// lanes, 128 bytes) at a time, and with this swizzle the 8 lanes meet in no bank both
+// when they take consecutive groups (striped) and groups I / 4 apart (blocked, I = 24),
+// with no padding (plain groups meet two by two in the blocked reads; a group of
+// padding after every eight, the prototype's layout, leaves some lanes two by two).
+// (With --scan-vectors=off, or an I that is not a multiple of 4, the slice holds
+// elements, one of padding after every 32, and every access is one element.)
+//   1. load, striped: lane l computes the elements of groups l, l + w, ... of its
+//      warp's part (the fused maps, their checks deferred: coalesced) into the slice; a
+//      warp barrier; lane l reads back its I consecutive elements (I / 4 groups) into
+//      registers. When the part is full and the arrays read element by element
+//      (lane_leaves, as Note [Commutative reductions in lanes]) and the result are
+//      aligned for groups (lanes_fit: the same for the whole launch), a group is one
+//      vector load of each array (a warp's load reads 512 consecutive bytes), the
+//      fused maps for each of its elements (FnGen::lane), one vector store to the
+//      slice; otherwise (the last part of the input, views not aligned,
+//      --scan-vectors=off) it goes element by element (lane l: elements l, l + w, ...);
 //   2. each thread scans its I elements in registers, then the warp scans the threads'
 //      totals with shuffles (shfl.up: op(lower lanes', own), any associative
 //      operator); lane w - 1 writes the warp's total; block barrier 2 (the ticket's is
@@ -562,9 +576,9 @@ std::vector<Val> ProgramGen::single_pass_prefix(KernelFn &k, const SinglePassBlo
 //      exclusive prefix to shared memory; block barrier 3;
 //   4. thread t's prefix: the tile's op the warps' before its own op its warp's lanes'
 //      before its own (a shuffle in step 2); its I registers get it in front; the
-//      slice back to global memory as in 1 (the blocked writes go to the slots the
-//      lane read, so that only a warp barrier comes between them and the striped
-//      reads).
+//      slice back to global memory as in 1, by vectors where 1 took them (the blocked
+//      writes go to the slots the lane read, so that only a warp barrier comes between
+//      them and the striped reads).
 // Three block barriers per tile (ticket, warp totals, prefix), as the prototype. A warp
 // whose part reaches past n tests each element (and each register's step is
 // predicated by its index, so that the registers keep constant indices and stay in
@@ -592,12 +606,19 @@ void ProgramGen::single_pass_tile(KernelFn &k, const core::Stm &s, Value *n, con
   std::vector<PrimType> types{type};
   Type *mem = g.ops().mem_type(type), *reg = g.ops().reg_type(type);
   const int64_t nt = gpu() ? bk.threads : kCpuTileThreads, w = gpu() ? 32 : 4, nw = nt / w, I = bk.items;
-  const bool pad = I % 2 == 0;
+  // The slice's layout: groups of kMapLanes elements swizzled within each eight (vec:
+  // whole groups of eight), else one element of padding after every 32 (I even).
+  const bool vec = opts_.scan_vectors && I % kMapLanes == 0 && (w * I / kMapLanes) % 8 == 0,
+             pad = !vec && I % 2 == 0;
   // A slice: the warp's w * I elements, padded.
   const int64_t slice = w * I + (pad ? w * I / 32 : 0);
   auto make_shared = [&](const char *what, int64_t count) -> std::pair<Value *, ArrayType *> {
     auto *t = ArrayType::get(mem, uint64_t(count));
-    if (!gpu()) return {g.entry_alloca(t), t};
+    if (!gpu()) {
+      AllocaInst *a = g.entry_alloca(t);
+      a->setAlignment(Align(16));
+      return {a, t};
+    }
     auto *gv = new GlobalVariable(m, t, false, GlobalValue::InternalLinkage, UndefValue::get(t),
                                   fmt::format("{}_{}", f->getName().str(), what), nullptr,
                                   GlobalValue::NotThreadLocal, 3);
@@ -616,11 +637,28 @@ void ProgramGen::single_pass_tile(KernelFn &k, const core::Stm &s, Value *n, con
   auto sput = [&](Value *arr, ArrayType *t, Value *i, Value *v) {
     b.CreateStore(g.ops().to_mem(type, v), b.CreateGEP(t, arr, {b.getInt64(0), i}));
   };
-  // Element e of warp wi's slice.
+  // Element e of warp wi's slice: group q = e / kMapLanes at (q & ~7) | ((q ^ q >> 1)
+  // & 7) (vec).
   auto slot = [&](Value *wi, Value *el) {
-    Value *i = pad ? b.CreateAdd(el, b.CreateLShr(el, b.getInt64(5))) : el;
+    Value *i = el;
+    if (vec) {
+      Value *q = b.CreateUDiv(el, b.getInt64(kMapLanes));
+      Value *swz = b.CreateAnd(b.CreateXor(q, b.CreateLShr(q, b.getInt64(1))), b.getInt64(7));
+      q = b.CreateOr(b.CreateAnd(q, b.getInt64(~int64_t(7))), swz);
+      i = b.CreateAdd(b.CreateMul(q, b.getInt64(kMapLanes)), b.CreateURem(el, b.getInt64(kMapLanes)));
+    } else if (pad) {
+      i = b.CreateAdd(el, b.CreateLShr(el, b.getInt64(5)));
+    }
     return b.CreateAdd(b.CreateMul(wi, b.getInt64(slice)), i);
   };
+  // The kMapLanes elements of group v of warp wi's slice (vec), as one vector.
+  Type *vmem = FixedVectorType::get(mem, unsigned(kMapLanes));
+  const Align valign(lane_align(g, type));
+  auto group_addr = [&](Value *wi, Value *v) {
+    return b.CreateGEP(slices_t, slices, {b.getInt64(0), slot(wi, b.CreateMul(v, b.getInt64(kMapLanes)))});
+  };
+  auto vload = [&](Value *wi, Value *v) { return b.CreateAlignedLoad(vmem, group_addr(wi, v), valign); };
+  auto vstore = [&](Value *wi, Value *v, Value *x) { b.CreateAlignedStore(x, group_addr(wi, v), valign); };
   // Per-thread registers: I elements and a few scalars (the CPU: arrays over nt).
   auto regs = [&](int64_t count) -> AllocaInst * {
     return g.entry_alloca(ArrayType::get(reg, uint64_t(gpu() ? count : count * nt)));
@@ -743,15 +781,61 @@ void ProgramGen::single_pass_tile(KernelFn &k, const core::Stm &s, Value *n, con
     b.SetInsertPoint(join);
   };
 
-  // 1. Load, striped into the slice, then blocked into the registers.
+  // Vectors (Note [Single-pass tiles in registers]): the arrays the scan reads element by
+  // element, and whether they and the result allow 16-byte accesses (uniform).
+  LaneLeaves leaves;
+  if (bk.partial_inputs.empty() && vec) leaves = lane_leaves(g, e.arrays, true);
+  Value *dst = b.CreateIntToPtr(k.slot(bk.out_slots[0]), gptr);
+  Value *vec_fit = nullptr;
+  if (!leaves.empty()) vec_fit = lane_aligned(g, lanes_fit(g, leaves, n), dst, type);
+  // Over a full part when the vectors fit: each(el) for lane l's groups of kMapLanes
+  // elements el = kMapLanes * (l + q * w) (the group's first), q < I / kMapLanes;
+  // otherwise striped(l, cnt, one) element by element.
+  auto grouped = [&](Value *l, Value *cnt, const std::function<void(Value *)> &each,
+                     const std::function<void(Value *)> &one) {
+    if (!vec_fit) return striped(l, cnt, one);
+    BasicBlock *vec = BasicBlock::Create(c, "sp.vector", f),
+               *elem = BasicBlock::Create(c, "sp.elements", f),
+               *join = BasicBlock::Create(c, "sp.vector.done", f);
+    b.CreateCondBr(b.CreateAnd(vec_fit, b.CreateICmpEQ(cnt, b.getInt64(w * I))), vec, elem);
+    b.SetInsertPoint(vec);
+    for (int64_t q = 0; q < I / kMapLanes; q++)
+      each(b.CreateMul(b.CreateAdd(l, b.getInt64(q * w)), b.getInt64(kMapLanes)));
+    b.CreateBr(join);
+    b.SetInsertPoint(elem);
+    striped(l, cnt, one);
+    b.CreateBr(join);
+    b.SetInsertPoint(join);
+  };
+
+  // 1. Load, striped into the slice (by vectors where they fit), then blocked into the
+  // registers.
   warps([&](Value *wi) {
     auto [wlo, cnt] = part(wi);
     lanes([&](Value *l) {
       going_on([&] {
         deferred(g, [&](bool) {
-          striped(l, cnt, [&](Value *el) {
-            sput(slices, slices_t, slot(wi, el), input(b.CreateAdd(wlo, el))[0].scalar);
-          });
+          grouped(
+              l, cnt,
+              [&](Value *el) {
+                Value *at = b.CreateAdd(wlo, el);
+                load_lane_leaves(g, leaves, at);
+                Value *x = PoisonValue::get(vmem);
+                for (int64_t j = 0; j < kMapLanes; j++) {
+                  Value *i = b.CreateAdd(at, b.getInt64(j));
+                  g.lane = int(j);
+                  g.lane_index = i;
+                  x = b.CreateInsertElement(x, g.ops().to_mem(type, input(i)[0].scalar), uint64_t(j));
+                  g.lane = -1;
+                  g.lane_index = nullptr;
+                }
+                g.lane_values.clear();
+                g.lane_indexed.clear();
+                vstore(wi, b.CreateUDiv(el, b.getInt64(kMapLanes)), x);
+              },
+              [&](Value *el) {
+                sput(slices, slices_t, slot(wi, el), input(b.CreateAdd(wlo, el))[0].scalar);
+              });
         });
       });
     });
@@ -760,11 +844,19 @@ void ProgramGen::single_pass_tile(KernelFn &k, const core::Stm &s, Value *n, con
   // 2. Each thread's scan in registers; the warp's shuffle scan of their totals.
   threads([&](Value *t) {
     Value *wi = b.CreateUDiv(t, b.getInt64(w)), *l = b.CreateURem(t, b.getInt64(w));
-    for (int64_t q = 0; q < I; q++)
-      vset(t, q,
-           sget(slices, slices_t,
-                slot(wi, b.CreateAdd(b.CreateMul(l, b.getInt64(I)), b.getInt64(q))))
-               .scalar);
+    if (vec) {
+      for (int64_t q = 0; q < I; q += kMapLanes) {
+        Value *x = vload(wi, b.CreateAdd(b.CreateMul(l, b.getInt64(I / kMapLanes)), b.getInt64(q / kMapLanes)));
+        for (int64_t j = 0; j < kMapLanes; j++)
+          vset(t, q + j, g.ops().from_mem(type, b.CreateExtractElement(x, uint64_t(j))));
+      }
+    } else {
+      for (int64_t q = 0; q < I; q++)
+        vset(t, q,
+             sget(slices, slices_t,
+                  slot(wi, b.CreateAdd(b.CreateMul(l, b.getInt64(I)), b.getInt64(q))))
+                 .scalar);
+    }
     Value *cnt = mine(l, part(wi).second);
     // The thread's total: its last element's scan (the neutral element when it has none).
     xset(xr, t, b.CreateSelect(b.CreateICmpSGT(cnt, b.getInt64(0)), vget(t, 0).scalar, ne.scalar));
@@ -863,19 +955,33 @@ void ProgramGen::single_pass_tile(KernelFn &k, const core::Stm &s, Value *n, con
       predicated(mine(l, part(wi).second), 0,
                  [&](int64_t q) { vset(t, q, op(p, vget(t, q)).scalar); });
     });
-    for (int64_t q = 0; q < I; q++)
-      sput(slices, slices_t, slot(wi, b.CreateAdd(b.CreateMul(l, b.getInt64(I)), b.getInt64(q))),
-           vget(t, q).scalar);
+    if (vec) {
+      for (int64_t q = 0; q < I; q += kMapLanes) {
+        Value *x = PoisonValue::get(vmem);
+        for (int64_t j = 0; j < kMapLanes; j++)
+          x = b.CreateInsertElement(x, g.ops().to_mem(type, vget(t, q + j).scalar), uint64_t(j));
+        vstore(wi, b.CreateAdd(b.CreateMul(l, b.getInt64(I / kMapLanes)), b.getInt64(q / kMapLanes)), x);
+      }
+    } else {
+      for (int64_t q = 0; q < I; q++)
+        sput(slices, slices_t, slot(wi, b.CreateAdd(b.CreateMul(l, b.getInt64(I)), b.getInt64(q))),
+             vget(t, q).scalar);
+    }
   });
   warp_sync();
-  Value *dst = b.CreateIntToPtr(k.slot(bk.out_slots[0]), gptr);
   warps([&](Value *wi) {
     auto [wlo, cnt] = part(wi);
     lanes([&](Value *l) {
-      striped(l, cnt, [&](Value *el) {
-        g.store_elem(type, sget(slices, slices_t, slot(wi, el)).scalar,
-                     g.element_addr(dst, b.CreateAdd(wlo, el), type));
-      });
+      grouped(
+          l, cnt,
+          [&](Value *el) {
+            b.CreateAlignedStore(vload(wi, b.CreateUDiv(el, b.getInt64(kMapLanes))),
+                                 g.element_addr(dst, b.CreateAdd(wlo, el), type), valign);
+          },
+          [&](Value *el) {
+            g.store_elem(type, sget(slices, slices_t, slot(wi, el)).scalar,
+                         g.element_addr(dst, b.CreateAdd(wlo, el), type));
+          });
     });
   });
   b.CreateBr(sp.leave);

@@ -28,6 +28,7 @@ codegen::CompileOptions CheckFlags::compile_options() const {
   co.gen.deferred_loads = deferred_loads == "select"      ? Loads::Select
                           : deferred_loads == "for-loops" ? Loads::ForLoops
                                                           : Loads::Predicated;
+  co.gen.scan_vectors = scan_vectors;
   for (const ThresholdFlag &t : threshold_flags()) co.gen.*t.field = thresholds.*t.field;
   return co;
 }
@@ -102,6 +103,12 @@ bool match_check_flag(const std::vector<std::string> &args, size_t &i, CheckFlag
     if (value != "predicated" && value != "select" && value != "for-loops")
       throw UsageError(fmt::format("--deferred-loads takes predicated, select or for-loops, not '{}'", value));
     flags.deferred_loads = value;
+    return true;
+  }
+  if (match_option(args, i, {"--scan-vectors"}, value)) {
+    if (value != "on" && value != "off")
+      throw UsageError(fmt::format("--scan-vectors takes on or off, not '{}'", value));
+    flags.scan_vectors = value == "on";
     return true;
   }
   if (match_threshold_flag(args, i, flags)) return true;

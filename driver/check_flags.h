@@ -20,6 +20,7 @@ struct CheckFlags {
   bool fp_contract = true;    // --fp-contract=on|off
   bool deferred = true;       // --deferred-checks=on|off
   std::string deferred_loads = "predicated"; // --deferred-loads=predicated|select|for-loops
+  bool scan_vectors = true;   // --scan-vectors=on|off
   // The strategies' thresholds (threshold_flags(): --row-block-min=N|off, ...), kept in
   // the GenOptions fields they set; the rest of `gen` is set from the flags above.
   codegen::GenOptions thresholds;
@@ -82,6 +83,10 @@ void print_check_report(const Program &program, const CheckFlags &flags, std::FI
   "                      reduce-then-scan; off: always reduce-then-scan\n"           \
   "  --scan-single-pass-wide-min=N|off  the same for scans of wider scalars and of\n" \
   "                      tuples (default off: reduce-then-scan) (docs/CODEGEN.md)\n" \
+  "  --scan-vectors=on|off  on (default): the one pass of a scalar of at most 32 bits\n" \
+  "                      reads and writes whole tiles 16 bytes at a time where the\n"  \
+  "                      arrays are aligned (a guard tested at run time); off: one\n"  \
+  "                      element at a time (for measuring)\n"                          \
   "  --row-cache-max=N|off  one block per row reads a row read more than once from\n"  \
   "                      global memory once, into shared memory, when the rows have\n"  \
   "                      at most N elements (default 4096; at most 32 KB a block; a\n"  \

@@ -654,6 +654,7 @@ std::string variant_name(const CheckFlags &f) {
   if (!f.fp_contract) parts.push_back("--fp-contract=off");
   if (!f.deferred) parts.push_back("--deferred-checks=off");
   if (f.deferred_loads != "predicated") parts.push_back("--deferred-loads=" + f.deferred_loads);
+  if (!f.scan_vectors) parts.push_back("--scan-vectors=off");
   for (const ThresholdFlag &t : threshold_flags()) {
     int64_t v = f.thresholds.*t.field;
     if (v != codegen::GenOptions{}.*t.field)

@@ -1,6 +1,7 @@
 // The `kerb` command: dispatches to the subcommands (commands.h), prints help and the
 // version, and turns the errors that subcommands throw into one-line messages and the
 // exit statuses of docs/CONVENTIONS.md.
+#include "codegen/llvm_target.h"
 #include "driver/build_info.h"
 #include "driver/cli.h"
 #include "driver/commands.h"
@@ -97,6 +98,9 @@ int run_main(int argc, char **argv) {
     std::fprintf(stderr, "Try 'kerb %s --help'.\n", c->name);
     return kExitUsage;
   } catch (const InputError &e) {
+    print_error(e.what());
+    return kExitUsage;
+  } catch (const codegen::EnvironmentError &e) {
     print_error(e.what());
     return kExitUsage;
   }

@@ -373,6 +373,21 @@ count "$tmp/scan1.sp" 'bar\.sync' 1
 count "$tmp/scan1.sp" '\.local' 0
 at_least "$tmp/scan1.sp" 'ld\.global\.u32.*\+128\]' 2
 at_least "$tmp/scan1.sp" 'st\.global\.u32.*\+128\]' 1
+# ... and where the part is full and the arrays aligned, 16 bytes at a time: six vector
+# loads and six vector stores a thread, 512 bytes apart (a warp's 32 lanes), the slice's
+# groups of four read and written as vectors (striped and blocked); none with
+# --scan-vectors=off.
+count "$tmp/scan1.sp" 'ld\.global\.nc\.v4\.u32' 6
+count "$tmp/scan1.sp" 'ld\.global\.nc\.v4\.u32.*\+512\]' 1
+count "$tmp/scan1.sp" 'st\.global\.v4\.u32' 6
+at_least "$tmp/scan1.sp" 'ld\.shared\.v4\.u32' 12
+at_least "$tmp/scan1.sp" 'st\.shared\.v4\.u32' 12
+emit scan1_novec ptx --scan-vectors=off <<'P'
+entry main (xs: []i32) : []i32 = scan (+) 0 xs
+P
+awk '/^\.visible \.entry kerb_kernel_[0-9]+_scan_single_pass\(/,/^}/' "$tmp/scan1_novec.ptx" >"$tmp/scan1_novec.sp"
+count "$tmp/scan1_novec.sp" 'global\.(nc\.)?v4' 0
+count "$tmp/scan1_novec.sp" 'st\.shared\.v4' 0
 emit scan1_i64 ptx --scan-single-pass-wide-min=1 <<'P'
 entry main (xs: []i64) : []i64 = scan (+) 0 xs
 P
