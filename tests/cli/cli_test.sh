@@ -484,6 +484,32 @@ te="$dir/two_entries.fut"
 run 0 '[1, 2, 3]' run "$te" -e fine --device cpu;  is out '6i32'
 run 0 '2i64' run "$te" -e uneven --device cpu;      is out '[[0i64, 1i64], [1i64, 1i64]]'
 run 1 '3i64' run "$te" -e uneven --device cpu;      has err "not all iterations produce same shape"
+# ... as LLVM's machine code shows (KERB_LLVM_OPTIONS: one dump per function compiled).
+export KERB_LLVM_OPTIONS=-print-after=machine-cp
+run 0 '[1, 2, 3]' run "$te" -e fine --device cpu
+has err 'Machine code for function kerb_entry_fine'
+checks=$((checks + 1))
+if grep -qF 'kerb_entry_uneven' <<<"$err"; then
+  echo "FAIL: $last compiled the entry point it does not call"
+  failures=$((failures + 1))
+fi
+run 0 '2i64' run "$te" -e uneven --device cpu;      has err 'Machine code for function kerb_entry_uneven'
+# Options LLVM rejects: the user's error, named, not an internal one.
+export KERB_LLVM_OPTIONS=--no-such-llvm-option
+run 1 '[1, 2, 3]' run "$te" -e fine --device cpu;   has err "KERB_LLVM_OPTIONS: "
+has err "no-such-llvm-option"
+checks=$((checks + 1))
+if grep -qF 'internal error' <<<"$err"; then
+  echo "FAIL: $last: a bad KERB_LLVM_OPTIONS is reported as an internal error"
+  failures=$((failures + 1))
+fi
+run 2 '' check --emit=ptx "$te";                   has err "KERB_LLVM_OPTIONS: "
+checks=$((checks + 1))
+if grep -qF 'internal error' <<<"$err"; then
+  echo "FAIL: $last: a bad KERB_LLVM_OPTIONS is reported as an internal error"
+  failures=$((failures + 1))
+fi
+unset KERB_LLVM_OPTIONS
 
 echo "$checks checks, $failures failed"
 [ "$failures" -eq 0 ]
