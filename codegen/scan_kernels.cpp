@@ -545,8 +545,10 @@ std::vector<Val> ProgramGen::single_pass_prefix(KernelFn &k, const SinglePassBlo
 // the GPU, the prototype's fastest shape, in blocks of kSinglePassThreads, which the
 // runtime launches from the kernel's KernelDesc::block_threads; at most
 // kSinglePassRegisters (64) registers a thread, eight blocks an SM: ptxas took 90
-// unbounded for i32, and with 64 spills nothing there, though operators of many
-// instructions spill a little, e.g. affine16 of the corpus 184 bytes); warp wi owns the
+// unbounded for i32, and with 64 spills 8 bytes there (on the H100, with the slice
+// padded as the prototype's, seven blocks an SM took 0.246 ms, nine 0.239, eight
+// 0.236-0.239), operators of many instructions a little more, e.g. affine16 of the
+// corpus 184 bytes); warp wi owns the
 // contiguous w * I elements from wi * w * I, and moves them through its own slice of
 // shared memory in groups of kMapLanes (4) elements, read and written as one vector
 // (16 bytes for 4-byte elements). Group q of the slice is kept at (q & ~7) | ((q ^ q >>
@@ -640,16 +642,20 @@ void ProgramGen::single_pass_tile(KernelFn &k, const core::Stm &s, Value *n, con
   // Element e of warp wi's slice: group q = e / kMapLanes at (q & ~7) | ((q ^ q >> 1)
   // & 7) (vec).
   auto slot = [&](Value *wi, Value *el) {
-    Value *i = el;
+    // In 32 bits: a slice's indices are small, and in 64 bits the kernel ran about twice
+    // the instructions (Nsight Compute on the H100, bench/NOTES.md).
+    Type *i32 = b.getInt32Ty();
+    auto k = [&](int64_t v) { return b.getInt32(uint32_t(v)); };
+    Value *e = b.CreateTrunc(el, i32), *i = e;
     if (vec) {
-      Value *q = b.CreateUDiv(el, b.getInt64(kMapLanes));
-      Value *swz = b.CreateAnd(b.CreateXor(q, b.CreateLShr(q, b.getInt64(1))), b.getInt64(7));
-      q = b.CreateOr(b.CreateAnd(q, b.getInt64(~int64_t(7))), swz);
-      i = b.CreateAdd(b.CreateMul(q, b.getInt64(kMapLanes)), b.CreateURem(el, b.getInt64(kMapLanes)));
+      Value *q = b.CreateUDiv(e, k(kMapLanes));
+      Value *swz = b.CreateAnd(b.CreateXor(q, b.CreateLShr(q, k(1))), k(7));
+      q = b.CreateOr(b.CreateAnd(q, k(~int64_t(7))), swz);
+      i = b.CreateAdd(b.CreateMul(q, k(kMapLanes)), b.CreateURem(e, k(kMapLanes)));
     } else if (pad) {
-      i = b.CreateAdd(el, b.CreateLShr(el, b.getInt64(5)));
+      i = b.CreateAdd(e, b.CreateLShr(e, k(5)));
     }
-    return b.CreateAdd(b.CreateMul(wi, b.getInt64(slice)), i);
+    return b.CreateZExt(b.CreateAdd(b.CreateMul(b.CreateTrunc(wi, i32), k(slice)), i), b.getInt64Ty());
   };
   // The kMapLanes elements of group v of warp wi's slice (vec), as one vector.
   Type *vmem = FixedVectorType::get(mem, unsigned(kMapLanes));
@@ -735,8 +741,11 @@ void ProgramGen::single_pass_tile(KernelFn &k, const core::Stm &s, Value *n, con
   hi = b.CreateSelect(b.CreateICmpSLT(hi, n), hi, n);
   auto part = [&](Value *wi) {
     Value *wlo = b.CreateAdd(lo, b.CreateMul(wi, b.getInt64(w * I)));
+    // (At most w * I: the warps before the tile's last would otherwise take the tested
+    // path, every element compared.)
     Value *cnt = b.CreateSub(hi, wlo);
     cnt = b.CreateSelect(b.CreateICmpSLT(cnt, b.getInt64(0)), b.getInt64(0), cnt);
+    cnt = b.CreateSelect(b.CreateICmpSGT(cnt, b.getInt64(w * I)), b.getInt64(w * I), cnt);
     return std::make_pair(wlo, cnt);
   };
   // Striped over a warp's part: each(e) for lane l's elements e = l + q * w below cnt
@@ -986,7 +995,7 @@ void ProgramGen::single_pass_tile(KernelFn &k, const core::Stm &s, Value *n, con
   });
   b.CreateBr(sp.leave);
   // At most kSinglePassRegisters registers a thread: ptxas took 90 for 128 x 24 i32
-  // unbounded (five blocks an SM); 64 gives eight (1024 threads) and spilled nothing.
+  // unbounded (five blocks an SM); 64 gives eight (1024 threads) and spills 8 bytes.
   if (gpu()) min_blocks_per_sm(m, f, int(65536 / (kSinglePassRegisters * nt)), int(nt));
 }
 
