@@ -48,8 +48,8 @@ struct GenOptions {
   // A scan of one scalar of at most 32 bits runs in one pass (Strategy::SinglePass, its
   // tile in registers) when it has at least this many elements (--scan-single-pass-min=N;
   // a negative value: never, reduce-then-scan). On the H100 (bench/results/
-  // 2026-11-26-scan-h100) scan.fut's 2^26 i32 took 0.2748 ms in one pass against 0.3135
-  // ms reduce-then-scan (torch.cumsum 0.2646).
+  // 2026-11-26-scan-vectors-h100) scan.fut's 2^26 i32 took 0.2321 ms in one pass against
+  // 0.3157 ms reduce-then-scan (torch.cumsum 0.2607).
   int64_t scan_single_pass_min = 1;
   // ... and a scan of wider scalars or of tuples (its tile in shared memory) when it has
   // at least this many (--scan-single-pass-wide-min=N): off by default, not measured
