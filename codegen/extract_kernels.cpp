@@ -15,9 +15,9 @@
 //     scans arrays of arrays (Note [Maps whose arrays are sized inside]); fused if its
 //     readers read it whole (compiler/fusion.h); 2-D tiles for perfectly nested maps
 //     (nested_inner_map; three deep, nested_map3: Note [Three nested maps] in
-//     thread_kernels.cpp), four rows a thread when the inner element is straight-line
-//     code, with a 32-bit version when that code and every fused map is straight-line
-//     and makes no arrays; a segmented reduction when the lambda reduces
+//     thread_kernels.cpp), four rows a thread (three deep: of one outer element) when
+//     the inner element is straight-line code, with a 32-bit version when that code and
+//     every fused map is straight-line and makes no arrays; a segmented reduction when the lambda reduces
 //     (segmented_reduce), across rows when it reads an array with the segment as its
 //     last index and the operator commutes, falling back to the plain versions; one
 //     block per row (row_block_version) when the element is a row (or every element
@@ -720,8 +720,9 @@ private:
     const core::Stm *middle = nullptr, *inner = nested_inner_map(s);
     if (!inner) inner = nested_map3(s, middle);
     if (middle) {
-      // Three nested maps: n * max(m, 1) rows (Note [Three nested maps]), one element a
-      // thread, 64-bit.
+      // Three nested maps: the rows n * max(mw, 1) middle elements (Note [Three nested
+      // maps]), in groups of four consecutive ones of an outer element a thread and with
+      // a 32-bit version, launch bounds included, as two nested maps below.
       op->inner = inner;
       op->middle = middle;
       op->space.push_back(middle->exp.args[0]);
@@ -729,9 +730,20 @@ private:
       Inputs in = map_inputs(s);
       add_inputs(*op, in);
       bool pre = in.prelude || needs_prelude(e.lambda->body);
+      bool straight_inner = elementwise(inner->exp.lambda->body);
+      op->rows_per_thread = straight_inner ? kTileRows : 1;
       std::string tiles = "tiles of " + n + " * max(" + sub(middle->exp.args[0]) + ", 1) x max(" +
                           sub(inner->exp.args[0]) + ", 1)";
-      op->versions.push_back(Version{Guard::Always, Strategy::Tiles, {kernel("map", false, tiles, pre, true)}});
+      bool checked = out_.may_fail && has_checks(e.lambda->body);
+      for (const core::Stm *f : in.fused) checked = checked || (f->exp.lambda && has_checks(f->exp.lambda->body));
+      if (!map_arena(s, in) && straight_inner && fused_elementwise(in)) {
+        Kernel k = kernel("map", false, tiles, pre, true);
+        if (op->rows_per_thread > 1) k.blocks_per_sm = kTileRowsBlocksPerSm;
+        op->versions.push_back(Version{Guard::Narrow, Strategy::Tiles, {k}});
+      }
+      Kernel k = kernel("map", false, tiles, pre, true);
+      if (op->rows_per_thread > 1 && checked) k.blocks_per_sm = kTileRowsBlocksPerSm;
+      op->versions.push_back(Version{Guard::Always, Strategy::Tiles, {k}});
     } else if (inner) {
       op->inner = inner;
       op->space.push_back(inner->exp.args[0]);
