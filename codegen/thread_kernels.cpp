@@ -277,7 +277,8 @@ void ProgramGen::thread_map_kernel(const SegOp &op, size_t v) {
 // statements, then computes element j, all views: no copy, and every statement before
 // the inner map runs (and checks) as in one thread per element.
 // Three nested maps have the two-map versions too (nested3_rows), under the same
-// conditions (extract_kernels.cpp):
+// conditions (extract_kernels.cpp), and several rows a thread with a reduction in the
+// inner element:
 // - Several rows a thread, when the inner element is straight-line code: a thread takes
 //   kTileRows consecutive middle elements of one outer element, so that what the rows
 //   read of the outer element's arrays (b[k, j], b[1, j] of `map2 (\a b -> map (\r ->
@@ -303,9 +304,27 @@ void ProgramGen::thread_map_kernel(const SegOp &op, size_t v) {
 //   kNarrowLimit + 256) and records ou < n and mu0 < max(mw, 1) for the narrowing; the
 //   offsets into the outer element's arrays (as[ou], bs[ou], the views of them) and the
 //   output's [ou, mu, j] lie within their arrays' extents, below 2^31.
-// With a loop in the inner element (the batched products: a reduction over k) there is
-// neither, as for two maps: in a loop, the 32-bit offsets keep LLVM from stepping the
-// addresses, and the rows' loops are not fused, so the rows would share no load.
+// - Several rows a thread also when the inner element is a reduction, `reduce op ne
+//   (map f xs)` (extract_kernels.cpp's row_loop_reduce: the batched products' dot, the
+//   rows of a and the columns of b; SegOp::rows_loop): four rows each running its own
+//   loop would share no load (LLVM does not fuse the loops), so where all four rows are
+//   in range their reductions run in one loop (rows_in_one_loop): each row's middle
+//   statements, inner parameters and statements before the reduction in turn, each
+//   row's bindings kept (FnGen::env_), then one loop over the reduction's width (the
+//   same for every row: known on the host) whose step is each row's step in turn, with
+//   that row's bindings, then each row's statements after it and its results. b[k, j]
+//   is the same address in the four steps, loaded once: a step loads a[i + u, k] for
+//   four rows and b[k, j] once, 5 loads for 4 multiply-adds where one row a thread
+//   loads 8 (the PTX of batched_matmul.fut's `rows`, its loop unrolled twice: 10
+//   loads and 8 fma.rn.f32 in 29 instructions a trip, against 8 loads and 4 fma in 21
+//   one row a thread). The rows are elements of different threads of the one-row
+//   kernel, whose failures race; in one thread their steps interleave, each row's
+//   checks still in its own order, so the failure reported is the first of some
+//   failing element (docs/CHECKS.md, "Which failure is reported"). The short groups
+//   run row by row as above. 64-bit only (in a loop, the 32-bit offsets keep LLVM from
+//   stepping the addresses: two maps' rule), and without the launch bound: ptxas
+//   (sm_90) gives `rows`' kernel 64 registers (4 blocks of 256 an SM; 40, 6 blocks, one
+//   row a thread) and `indexed`'s 56, no spills. Not measured on a GPU yet.
 ProgramGen::Tiles ProgramGen::add_tiles(SlotList &sl, Value *rows, Value *cols, bool several_rows) {
   FnGen &h = *host_;
   IRBuilder<> &b = h.builder();
@@ -702,6 +721,77 @@ void ProgramGen::nested3_rows(KernelFn &k, const SegOp &op, const SlotList &sl, 
       g.when(b.CreateICmpSLT(j, w), [&] { g.map_element(*in.exp.lambda, in.exp.arrays, j, dests); });
     g.cur_body_ = &e.lambda->body;
   };
+  // The kTileRows rows with their inner elements' reductions in one loop (op.rows_loop:
+  // the inner element is `reduce op ne (map f xs)`, extract_kernels.cpp's
+  // row_loop_reduce): each row's middle statements, inner parameters and statements
+  // before the reduction, in turn, each row's bindings kept; then one loop over the
+  // reduction's width (the same for every row: known on the host) whose step is each
+  // row's step in turn, with its bindings (what the rows read alike, b[k, j], loaded
+  // once: the same address); then each row's statements after it and its results.
+  auto rows_in_one_loop = [&] {
+    const core::Lambda &il = *in.exp.lambda;
+    const core::Body &ib = il.body;
+    size_t at_red = 0;
+    while (ib.stms[at_red].exp.kind != core::ExpKind::Reduce) at_red++;
+    const core::Stm &red = ib.stms[at_red];
+    const std::map<int, Val> before = g.env_;
+    std::vector<std::map<int, Val>> envs;
+    std::vector<std::vector<Val>> dests;
+    for (int64_t u = 0; u < kTileRows; u++) {
+      Value *mu = b.CreateAdd(mu0, b.getInt64(u));
+      g.env_ = before;
+      std::vector<Val> d_u;
+      for (size_t r = 0; r < s.pat.size(); r++) {
+        const Val &d = g.lookup(sl.args[first_out + r].var);
+        PrimType t = p_.var(s.pat[r]).type.prim;
+        d_u.push_back(g.subarray(d, g.element_addr(d.addr, g.offset_of(d, {ou, mu}), t), 2));
+      }
+      dests.push_back(d_u);
+      g.cur_body_ = &ml.body;
+      std::vector<Val> mrows = g.rows_at(mid.exp.arrays, mu);
+      for (size_t p = 0; p < mrows.size(); p++) g.bind(ml.params[p], mrows[p]);
+      for (size_t st = 0; st + 1 < ml.body.stms.size(); st++) g.stm(ml.body.stms[st]);
+      std::vector<Val> xs = g.rows_at(in.exp.arrays, j);
+      for (size_t p = 0; p < xs.size(); p++) g.bind(il.params[p], xs[p]);
+      for (size_t st = 0; st < at_red; st++) g.stm(ib.stms[st]);
+      envs.push_back(g.env_);
+    }
+    const core::Lambda &op_l = *red.exp.lambda;
+    std::vector<int> acc_vars(op_l.params.begin(), op_l.params.begin() + long(red.exp.args.size() - 1));
+    std::vector<FnGen::Slots> acc;
+    for (int64_t u = 0; u < kTileRows; u++) {
+      g.env_ = envs[size_t(u)];
+      std::vector<Val> ne;
+      for (size_t a = 1; a < red.exp.args.size(); a++) ne.push_back(g.val(red.exp.args[a]));
+      acc.push_back(g.make_slots(acc_vars));
+      g.store_slots(acc.back(), ne, acc_vars);
+    }
+    g.env_ = envs[0];
+    Value *width = g.ops().to_i64(g.prim_of(red.exp.args[0]), g.scalar(red.exp.args[0]));
+    g.counted_range(b.getInt64(0), width, nullptr, [&](Value *kk) {
+      for (int64_t u = 0; u < kTileRows; u++) {
+        g.env_ = envs[size_t(u)];
+        std::vector<Val> args = g.load_slots(acc[size_t(u)], acc_vars);
+        std::vector<Val> xs = g.rows_at(red.exp.arrays, kk);
+        args.insert(args.end(), xs.begin(), xs.end());
+        g.store_slots(acc[size_t(u)], g.apply(op_l, args), acc_vars);
+      }
+    });
+    for (int64_t u = 0; u < kTileRows; u++) {
+      g.env_ = envs[size_t(u)];
+      std::vector<Val> out = g.load_slots(acc[size_t(u)], acc_vars);
+      for (size_t r = 0; r < red.pat.size(); r++) g.bind(red.pat[r], out[r]);
+      for (size_t st = at_red + 1; st < ib.stms.size(); st++) g.stm(ib.stms[st]);
+      std::vector<Val> res = g.results(ib);
+      for (size_t r = 0; r < res.size(); r++) {
+        const Val &d = dests[size_t(u)][r];
+        PrimType t = g.prim_of(ib.result[r]);
+        g.store_elem(t, res[r].scalar, g.element_addr(d.addr, g.offset_of(d, {j}), t));
+      }
+    }
+    g.env_ = before;
+    g.cur_body_ = &e.lambda->body;
+  };
   if (!rpt_slot) {
     // (No middle element when mw = 0: the outer element's statements only.)
     g.when(b.CreateICmpSLT(mu0, mw), [&] { row(mu0, false); });
@@ -719,7 +809,10 @@ void ProgramGen::nested3_rows(KernelFn &k, const SegOp &op, const SlotList &sl, 
   BasicBlock *done = BasicBlock::Create(c, "rows3.done", k.f);
   b.CreateCondBr(full, all, some);
   b.SetInsertPoint(all);
-  for (int64_t u = 0; u < kTileRows; u++) row(b.CreateAdd(mu0, b.getInt64(u)), true);
+  if (op.rows_loop)
+    rows_in_one_loop();
+  else
+    for (int64_t u = 0; u < kTileRows; u++) row(b.CreateAdd(mu0, b.getInt64(u)), true);
   b.CreateBr(done);
   b.SetInsertPoint(some);
   for (int64_t u = 0; u < kTileRows; u++) {
