@@ -15,18 +15,19 @@
 //     scans arrays of arrays (Note [Maps whose arrays are sized inside]); fused if its
 //     readers read it whole (compiler/fusion.h); 2-D tiles for perfectly nested maps
 //     (nested_inner_map; three deep, nested_map3: Note [Three nested maps] in
-//     thread_kernels.cpp), four rows a thread when the inner element is straight-line
-//     code, with a 32-bit version when that code and every fused map is straight-line
-//     and makes no arrays; a segmented reduction when the lambda reduces
-//     (segmented_reduce), across rows when it reads an array with the segment as its
-//     last index and the operator commutes, falling back to the plain versions; one
-//     block per row (row_block_version) when the element is a row (or every element
-//     reads the same arrays of the host whole: Note [Arrays every element reads]) and
-//     the lambda is reductions, scans and maps over it and scalar code, guarded by the
-//     row's length (GenOptions::row_block_min), after the segmented reduction's
-//     versions; plain: 2-D tiles of ceil(n / p) x p for a map over iota that splits
-//     its index (flat_split), else kMapLanes elements a thread for straight-line
-//     scalar code that makes no arrays (lanes), else one thread per element.
+//     thread_kernels.cpp), four rows a thread (three deep: of one outer element) when
+//     the inner element is straight-line code, with a 32-bit version when that code
+//     and every fused map is straight-line and makes no arrays; a segmented reduction
+//     when the lambda reduces (segmented_reduce), across rows when it reads an array
+//     with the segment as its last index and the operator commutes, falling back to
+//     the plain versions; one block per row (row_block_version) when the element is a
+//     row (or every element reads the same arrays of the host whole: Note [Arrays
+//     every element reads]) and the lambda is reductions, scans and maps over it and
+//     scalar code, guarded by the row's length (GenOptions::row_block_min), after the
+//     segmented reduction's versions; plain: 2-D tiles of ceil(n / p) x p for a map
+//     over iota that splits its index (flat_split), else kMapLanes elements a thread
+//     for straight-line scalar code that makes no arrays (lanes), else one thread per
+//     element.
 //   reduce and scan: block kernels for scalar operands whose operator and fused maps
 //     make no arrays, else the chunked kernels; a commutative operator reduces in a
 //     halving tree (in lanes when the fused maps are straight-line code), any other
@@ -506,6 +507,39 @@ private:
     return in;
   }
 
+  // The inner element of three nested maps whose rows a thread can run in one loop
+  // (Note [Three nested maps] in thread_kernels.cpp), `reduce op ne (map f xs)`: scalar
+  // results; before the one reduction, maps and iotas that it reads whole (fused) whose
+  // lambdas are straight-line code, and straight-line statements; the reduction of
+  // scalars over rank-1 arrays, its width known on the host (the same for every row)
+  // and its operator straight-line code; straight-line statements after it. The
+  // reduction.
+  const core::Stm *row_loop_reduce(const core::Lambda &l) const {
+    const core::Body &body = l.body;
+    for (const core::SubExp &r : body.result)
+      if (p_.type_of(r).rank != 0) return nullptr;
+    const core::Stm *red = nullptr;
+    for (const core::Stm &st : body.stms) {
+      if (st.exp.kind == core::ExpKind::Reduce && !red) {
+        red = &st;
+        continue;
+      }
+      if (!red && (st.exp.kind == core::ExpKind::Iota || st.exp.kind == core::ExpKind::Map)) {
+        if (!FnGen::consumed_whole(p_, body, st)) return nullptr;
+        if (st.exp.lambda && !elementwise(st.exp.lambda->body)) return nullptr;
+        continue;
+      }
+      if (!elementwise_stm(st)) return nullptr;
+    }
+    if (!red) return nullptr;
+    for (int v : red->pat)
+      if (p_.var(v).type.rank != 0) return nullptr;
+    for (int a : red->exp.arrays)
+      if (p_.var(a).type.rank != 1) return nullptr;
+    if (!elementwise(red->exp.lambda->body) || !on_host(red->exp.args[0])) return nullptr;
+    return red;
+  }
+
   // The last statement of a nest's lambda body if it is a map whose results are the
   // body's, each of rank `rank`, and whose width is known on the host (a constant or a
   // size bound outside).
@@ -720,8 +754,10 @@ private:
     const core::Stm *middle = nullptr, *inner = nested_inner_map(s);
     if (!inner) inner = nested_map3(s, middle);
     if (middle) {
-      // Three nested maps: n * max(m, 1) rows (Note [Three nested maps]), one element a
-      // thread, 64-bit.
+      // Three nested maps: the rows n * max(mw, 1) middle elements (Note [Three nested
+      // maps]), in groups of four consecutive ones of an outer element a thread and with
+      // a 32-bit version, launch bounds included, as two nested maps below; four rows
+      // a thread also when the inner element is a reduction (rows_loop).
       op->inner = inner;
       op->middle = middle;
       op->space.push_back(middle->exp.args[0]);
@@ -729,9 +765,26 @@ private:
       Inputs in = map_inputs(s);
       add_inputs(*op, in);
       bool pre = in.prelude || needs_prelude(e.lambda->body);
+      bool straight_inner = elementwise(inner->exp.lambda->body);
+      op->rows_per_thread = straight_inner ? kTileRows : 1;
+      // A reduction (a product's dot): four rows a thread too, their reductions in one
+      // loop, 64-bit only (as a loop's offsets are for two maps).
+      if (!straight_inner && row_loop_reduce(*inner->exp.lambda) && !map_arena(s, in)) {
+        op->rows_per_thread = kTileRows;
+        op->rows_loop = true;
+      }
       std::string tiles = "tiles of " + n + " * max(" + sub(middle->exp.args[0]) + ", 1) x max(" +
                           sub(inner->exp.args[0]) + ", 1)";
-      op->versions.push_back(Version{Guard::Always, Strategy::Tiles, {kernel("map", false, tiles, pre, true)}});
+      bool checked = out_.may_fail && has_checks(e.lambda->body);
+      for (const core::Stm *f : in.fused) checked = checked || (f->exp.lambda && has_checks(f->exp.lambda->body));
+      if (!map_arena(s, in) && straight_inner && fused_elementwise(in)) {
+        Kernel k = kernel("map", false, tiles, pre, true);
+        if (op->rows_per_thread > 1) k.blocks_per_sm = kTileRowsBlocksPerSm;
+        op->versions.push_back(Version{Guard::Narrow, Strategy::Tiles, {k}});
+      }
+      Kernel k = kernel("map", false, tiles, pre, true);
+      if (op->rows_per_thread > 1 && checked && !op->rows_loop) k.blocks_per_sm = kTileRowsBlocksPerSm;
+      op->versions.push_back(Version{Guard::Always, Strategy::Tiles, {k}});
     } else if (inner) {
       op->inner = inner;
       op->space.push_back(inner->exp.args[0]);

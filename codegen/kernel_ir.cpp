@@ -169,6 +169,7 @@ private:
     case Strategy::Tiles:
       if (op.rows_per_thread > 1)
         out += fmt::format(", {} rows a thread from {} rows", op.rows_per_thread, kTileRowsMin);
+      if (op.rows_loop) out += ", their reductions in one loop";
       break;
     case Strategy::SplitTiles:
       out += " (" + vars(op.split_quot) + " = t / " + sub(op.split_p) + ", " + vars(op.split_rem) + " = t % " +

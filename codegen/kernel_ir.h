@@ -283,6 +283,9 @@ struct SegOp {
   int64_t single_pass_items = 0; // SinglePass: per tile (kSinglePassItems for a scan
                                  // in registers, else elems_per_thread)
   int64_t rows_per_thread = 1;   // Tiles: kTileRows (from kTileRowsMin rows)
+  // Tiles over three nested maps whose inner element is a reduction: a thread's rows
+  // run their reductions in one loop (Note [Three nested maps] in thread_kernels.cpp).
+  bool rows_loop = false;
   const core::Stm *inner = nullptr; // Tiles: the inner map
   // Tiles over three nested maps: the middle one (its elements, n * m of them, are the
   // tiles' rows; Note [Three nested maps] in thread_kernels.cpp).

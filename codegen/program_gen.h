@@ -245,6 +245,14 @@ private:
   // Runs narrow_index_arithmetic over a 32-bit kernel.
   void narrow_kernel(KernelFn &k, const std::map<Value *, llvm::ConstantRange> &seeds,
                      const std::map<size_t, llvm::ConstantRange> &ranges);
+  // Kernel code of three nested maps (Note [Three nested maps]): thread (at.i, at.j)
+  // takes outer element at.i / groups and its middle elements (at.i % groups) * rpt +
+  // u, u < rpt, that are below mw (the slots groups_slot: groups, its magic multiplier
+  // and shift; rpt_slot: rpt, 0: rpt = 1), each at column at.j if at.j < w. seeds: the
+  // 32-bit kernel's (Note [32-bit map kernels]).
+  void nested3_rows(KernelFn &k, const SegOp &op, const SlotList &sl, size_t first_out, const TileIndex &at,
+                    Value *w, Value *mw, size_t groups_slot, size_t rpt_slot,
+                    std::map<Value *, llvm::ConstantRange> *seeds);
   // The arrays a thread running kMapLanes consecutive elements of `arrays` reads with
   // one vector load each (kernel code, g's bindings): `rows`, the one-dimensional
   // contiguous arrays read element by element (those of `arrays` and of the maps fused

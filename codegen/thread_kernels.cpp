@@ -275,8 +275,56 @@ void ProgramGen::thread_map_kernel(const SegOp &op, size_t v) {
 // the outer statements, then, when the middle element is in range (mw > 0), binds the
 // middle element's rows (r = a[i], and the inner map's arrays) and runs the middle
 // statements, then computes element j, all views: no copy, and every statement before
-// the inner map runs (and checks) as in one thread per element. One row a thread and
-// 64-bit offsets only (SegOp::middle has no Narrow version).
+// the inner map runs (and checks) as in one thread per element.
+// Three nested maps have the two-map versions too (nested3_rows), under the same
+// conditions (extract_kernels.cpp), and several rows a thread with a reduction in the
+// inner element:
+// - Several rows a thread, when the inner element is straight-line code: a thread takes
+//   kTileRows consecutive middle elements of one outer element, so that what the rows
+//   read of the outer element's arrays (b[k, j], b[1, j] of `map2 (\a b -> map (\r ->
+//   map (\j -> r[j] * b[0, j] + b[1, j]) (iota m)) a) as bs`) is loaded once, as a
+//   column's values are for two maps (Note [Rows per thread]), and the outer element's
+//   statements run once. The tile's rows are then groups: ceil(max(mw, 1) / rpt) groups
+//   an outer element, n of them (rpt = kTileRows from kTileRowsMin middle rows n *
+//   max(mw, 1), else 1); group g is outer element g / groups, middle elements (g %
+//   groups) * rpt + u, u < rpt, those below mw (an outer element's last group may be
+//   short: its rows past mw are skipped, and with mw = 0 its one group runs the outer
+//   statements only, as before). Rows of different outer elements never share a thread
+//   (their b differ: nothing to share, and a row past the edge of one would need the
+//   next one's statements). The four rows are straight-line code when they are all
+//   below mw and the column below w, else each row is tested. g / groups is by
+//   groups' magic number (Note [Magic divisors]; before, i / max(mw, 1) was a division
+//   per row, div.u32 behind LLVM's test of both operands, else div.u64), in the 64-bit
+//   kernel behind the test for g < 2^31.
+// - A 32-bit version (Note [32-bit map kernels]), when the inner element and every
+//   fused map are straight-line code and make no arrays. Besides narrow_test (the tile's
+//   rows n * groups, every argument's sizes and extents, every i64 scalar), the host
+//   tests n, max(mw, 1), the middle rows n * max(mw, 1) and groups against
+//   kNarrowLimit; the kernel computes g / groups and g % groups in i32 (g below
+//   kNarrowLimit + 256) and records ou < n and mu0 < max(mw, 1) for the narrowing; the
+//   offsets into the outer element's arrays (as[ou], bs[ou], the views of them) and the
+//   output's [ou, mu, j] lie within their arrays' extents, below 2^31.
+// - Several rows a thread also when the inner element is a reduction, `reduce op ne
+//   (map f xs)` (extract_kernels.cpp's row_loop_reduce: the batched products' dot, the
+//   rows of a and the columns of b; SegOp::rows_loop): four rows each running its own
+//   loop would share no load (LLVM does not fuse the loops), so where all four rows are
+//   in range their reductions run in one loop (rows_in_one_loop): each row's middle
+//   statements, inner parameters and statements before the reduction in turn, each
+//   row's bindings kept (FnGen::env_), then one loop over the reduction's width (the
+//   same for every row: known on the host) whose step is each row's step in turn, with
+//   that row's bindings, then each row's statements after it and its results. b[k, j]
+//   is the same address in the four steps, loaded once: a step loads a[i + u, k] for
+//   four rows and b[k, j] once, 5 loads for 4 multiply-adds where one row a thread
+//   loads 8 (the PTX of batched_matmul.fut's `rows`, its loop unrolled twice: 10
+//   loads and 8 fma.rn.f32 in 29 instructions a trip, against 8 loads and 4 fma in 21
+//   one row a thread). The rows are elements of different threads of the one-row
+//   kernel, whose failures race; in one thread their steps interleave, each row's
+//   checks still in its own order, so the failure reported is the first of some
+//   failing element (docs/CHECKS.md, "Which failure is reported"). The short groups
+//   run row by row as above. 64-bit only (in a loop, the 32-bit offsets keep LLVM from
+//   stepping the addresses: two maps' rule), and without the launch bound: ptxas
+//   (sm_90) gives `rows`' kernel 64 registers (4 blocks of 256 an SM; 40, 6 blocks, one
+//   row a thread) and `indexed`'s 56, no spills. Not measured on a GPU yet.
 ProgramGen::Tiles ProgramGen::add_tiles(SlotList &sl, Value *rows, Value *cols, bool several_rows) {
   FnGen &h = *host_;
   IRBuilder<> &b = h.builder();
@@ -447,17 +495,39 @@ void ProgramGen::flat_map_kernel(const SegOp &op) {
   Value *m = h.ops().to_i64(h.prim_of(in.exp.args[0]), h.scalar(in.exp.args[0]));
   // max(m, 1) threads per row: with m = 0 each row still runs its statements (and checks).
   Value *m1 = hb.CreateSelect(hb.CreateICmpSGT(m, h.i64(0)), m, h.i64(1));
-  // Three nested maps: n * max(mid, 1) rows (Note [Three nested maps]).
+  // Three nested maps (Note [Three nested maps]): the tile's rows are groups of rpt
+  // consecutive middle elements of one outer element, ceil(max(mw, 1) / rpt) groups
+  // an outer element; rpt = kTileRows from kTileRowsMin middle rows n * max(mw, 1)
+  // when the inner element is straight-line code, else 1.
   const core::Stm *mid = op.middle;
   Value *rows = n;
+  Value *mid_rows = nullptr, *mw1_host = nullptr, *groups = nullptr, *mid_rpt = nullptr;
+  SlotList sl;
   if (mid) {
     Value *mw = h.ops().to_i64(h.prim_of(mid->exp.args[0]), h.scalar(mid->exp.args[0]));
-    rows = hb.CreateMul(n, hb.CreateSelect(hb.CreateICmpSGT(mw, h.i64(0)), mw, h.i64(1)));
+    mw1_host = hb.CreateSelect(hb.CreateICmpSGT(mw, h.i64(0)), mw, h.i64(1));
+    mid_rows = hb.CreateMul(n, mw1_host);
+    mid_rpt = h.i64(1);
+    groups = mw1_host;
+    if (op.rows_per_thread > 1) {
+      mid_rpt = hb.CreateSelect(hb.CreateICmpUGE(mid_rows, h.i64(kTileRowsMin)), h.i64(kTileRows), h.i64(1));
+      groups = hb.CreateUDiv(hb.CreateAdd(mw1_host, hb.CreateSub(mid_rpt, h.i64(1))), mid_rpt);
+    }
+    rows = hb.CreateMul(n, groups);
   }
-  SlotList sl;
   // Several rows a thread when the element is straight-line code (Note [Rows per
-  // thread]).
-  Tiles tiles = add_tiles(sl, rows, m1, op.rows_per_thread > 1);
+  // thread]; three nested maps group their rows themselves).
+  Tiles tiles = add_tiles(sl, rows, m1, !mid && op.rows_per_thread > 1);
+  // Three nested maps: the groups an outer element (and their magic numbers) and the
+  // rows a group.
+  size_t groups_slot = 0, mid_rpt_slot = 0;
+  if (mid) {
+    groups_slot = add_raw(sl, groups);
+    auto [gm, gl] = h.ops().magic_divisor_or_none(groups);
+    add_raw(sl, gm);
+    add_raw(sl, gl);
+    if (op.rows_per_thread > 1) mid_rpt_slot = add_raw(sl, mid_rpt);
+  }
   size_t threads_slot = add_raw(sl, tiles.threads);
   MapSlots ms = add_map_slots(op, n, tiles.threads, sl);
   size_t first_out = ms.first_out;
@@ -495,54 +565,28 @@ void ProgramGen::flat_map_kernel(const SegOp &op) {
       // The inner map's width: free in the map (the host computed it), the same for
       // every row.
       Value *w = g.ops().to_i64(g.prim_of(in.exp.args[0]), g.scalar(in.exp.args[0]));
-      // The middle map's width (three nested maps), free in the map too, and at least 1.
-      Value *mw = nullptr, *mw1 = nullptr;
+      // The middle map's width (three nested maps), free in the map too.
+      Value *mw = mid ? g.ops().to_i64(g.prim_of(mid->exp.args[0]), g.scalar(mid->exp.args[0])) : nullptr;
       if (mid) {
-        mw = g.ops().to_i64(g.prim_of(mid->exp.args[0]), g.scalar(mid->exp.args[0]));
-        mw1 = b.CreateSelect(b.CreateICmpSGT(mw, b.getInt64(0)), mw, b.getInt64(1));
+        nested3_rows(k, op, sl, first_out, at, w, mw, groups_slot, mid_rpt_slot, ranges ? &seeds : nullptr);
+        b.CreateBr(skip);
+        b.SetInsertPoint(skip);
+        g.cur_body_ = saved;
+        return;
       }
-      // Row iu: the row's statements, then its element j if j < w. With three nested
-      // maps row iu is middle element iu % max(mw, 1) of outer element iu / max(mw, 1):
-      // the outer element's statements, then (if the middle element is in range) the
-      // middle element's, then element j.
+      // Row iu: the row's statements, then its element j if j < w.
       auto one_row = [&](Value *iu, bool straight) {
-        Value *ou = iu, *mu = nullptr;
-        if (mid) {
-          ou = b.CreateUDiv(iu, mw1);
-          mu = b.CreateSub(iu, b.CreateMul(ou, mw1));
-        }
-        std::vector<Val> rows = g.rows_at(e.arrays, ou);
+        std::vector<Val> rows = g.rows_at(e.arrays, iu);
         for (size_t p = 0; p < rows.size(); p++) g.bind(e.lambda->params[p], rows[p]);
         std::vector<Val> dests;
         for (size_t r = 0; r < s.pat.size(); r++) {
           const Val &d = g.lookup(sl.args[first_out + r].var);
           PrimType t = p_.var(s.pat[r]).type.prim;
-          std::vector<Value *> at = mid ? std::vector<Value *>{ou, mu} : std::vector<Value *>{ou};
-          dests.push_back(g.subarray(d, g.element_addr(d.addr, g.offset_of(d, at), t), at.size()));
+          dests.push_back(g.subarray(d, g.element_addr(d.addr, g.offset_of(d, {iu}), t), 1));
         }
         for (size_t st = 0; st + 1 < e.lambda->body.stms.size(); st++) g.stm(e.lambda->body.stms[st]);
-        BasicBlock *mid_done = nullptr;
-        if (mid) {
-          // (No middle element when mw = 0: the outer element's statements only.)
-          BasicBlock *mid_elem = BasicBlock::Create(c, "nested.mid", k.f);
-          mid_done = BasicBlock::Create(c, "nested.mid.done", k.f);
-          b.CreateCondBr(b.CreateICmpSLT(mu, mw), mid_elem, mid_done);
-          b.SetInsertPoint(mid_elem);
-          const core::Lambda &ml = *mid->exp.lambda;
-          g.cur_body_ = &ml.body;
-          std::vector<Val> mrows = g.rows_at(mid->exp.arrays, mu);
-          for (size_t p = 0; p < mrows.size(); p++) g.bind(ml.params[p], mrows[p]);
-          for (size_t st = 0; st + 1 < ml.body.stms.size(); st++) g.stm(ml.body.stms[st]);
-        }
-        auto done = [&] {
-          if (!mid) return;
-          b.CreateBr(mid_done);
-          b.SetInsertPoint(mid_done);
-          g.cur_body_ = &e.lambda->body;
-        };
         if (straight) {
           g.map_element(*in.exp.lambda, in.exp.arrays, j, dests);
-          done();
           return;
         }
         BasicBlock *elem = BasicBlock::Create(c, "nested.elem", k.f);
@@ -552,7 +596,6 @@ void ProgramGen::flat_map_kernel(const SegOp &op) {
         g.map_element(*in.exp.lambda, in.exp.arrays, j, dests);
         b.CreateBr(next);
         b.SetInsertPoint(next);
-        done();
       };
       if (!tiles.rpt_slot) {
         one_row(i, false);
@@ -599,6 +642,17 @@ void ProgramGen::flat_map_kernel(const SegOp &op) {
   }
   std::map<size_t, ConstantRange> ranges;
   Value *small = narrow_test(sl, tiles, ranges);
+  if (mid) {
+    // Three nested maps: also n, max(mw, 1), the middle rows n * max(mw, 1) and the
+    // groups an outer element at most kNarrowLimit (n and mw each first, so that the
+    // product is exact), whether or not they are arguments (Note [Three nested maps]).
+    Value *lim = h.i64(kNarrowLimit);
+    small = hb.CreateAnd(small, hb.CreateAnd(hb.CreateICmpULE(n, lim), hb.CreateICmpULE(mw1_host, lim)));
+    small = hb.CreateAnd(small, hb.CreateAnd(hb.CreateICmpULE(mid_rows, lim), hb.CreateICmpULE(groups, lim)));
+    ranges.insert_or_assign(groups_slot, ConstantRange(APInt(64, 1), APInt(64, uint64_t(kNarrowLimit + 1))));
+    if (mid_rpt_slot)
+      ranges.insert_or_assign(mid_rpt_slot, ConstantRange(APInt(64, 1), APInt(64, uint64_t(kTileRows + 1))));
+  }
   int narrow = kernel(&ranges);
   LLVMContext &hc = hb.getContext();
   BasicBlock *nb = BasicBlock::Create(hc, "map.i32", h.function());
@@ -612,6 +666,161 @@ void ProgramGen::flat_map_kernel(const SegOp &op) {
   emit_launch(wide, tiles.threads, sl);
   hb.CreateBr(join);
   hb.SetInsertPoint(join);
+}
+
+void ProgramGen::nested3_rows(KernelFn &k, const SegOp &op, const SlotList &sl, size_t first_out,
+                              const TileIndex &at, Value *w, Value *mw, size_t groups_slot, size_t rpt_slot,
+                              std::map<Value *, ConstantRange> *seeds) {
+  const core::Stm &s = *op.stm, &in = *op.inner, &mid = *op.middle;
+  const core::Exp &e = s.exp;
+  const core::Lambda &ml = *mid.exp.lambda;
+  FnGen &g = *k.g;
+  IRBuilder<> &b = g.builder();
+  LLVMContext &c = b.getContext();
+  Type *i32 = b.getInt32Ty(), *i64 = b.getInt64Ty();
+  Value *j = at.j;
+  Value *groups = k.slot(groups_slot), *gm = k.slot(groups_slot + 1), *gl = k.slot(groups_slot + 2);
+  Value *rpt = rpt_slot ? k.slot(rpt_slot) : b.getInt64(1);
+  // The thread's outer element ou = i / groups and first middle element mu0 = (i %
+  // groups) * rpt, by groups' magic number (Note [Magic divisors]). In the 32-bit kernel
+  // in i32 (i < rows <= kNarrowLimit, groups in [1, kNarrowLimit]: the host's test),
+  // with ou < n and mu0 < max(mw, 1) <= kNarrowLimit recorded for the narrowing.
+  Value *ou, *mu0;
+  if (seeds) {
+    Value *i_lo = b.CreateTrunc(at.i, i32);
+    Value *q = g.ops().magic_div(i_lo, gm, gl);
+    Value *r = b.CreateMul(b.CreateSub(i_lo, b.CreateMul(q, b.CreateTrunc(groups, i32))), b.CreateTrunc(rpt, i32));
+    ou = b.CreateZExt(q, i64);
+    mu0 = b.CreateZExt(r, i64);
+    seeds->insert_or_assign(ou, ConstantRange(APInt(64, 0), APInt(64, uint64_t(kNarrowLimit + 1))));
+    seeds->insert_or_assign(mu0, ConstantRange(APInt(64, 0), APInt(64, uint64_t(kNarrowLimit + 1))));
+  } else {
+    ou = g.ops().divide_by_magic(BinOp::Quot, PrimType::U64, at.i, groups, gm, gl);
+    mu0 = b.CreateMul(b.CreateSub(at.i, b.CreateMul(ou, groups)), rpt);
+  }
+  // The outer element's rows and statements, once for all the thread's rows.
+  std::vector<Val> rows = g.rows_at(e.arrays, ou);
+  for (size_t p = 0; p < rows.size(); p++) g.bind(e.lambda->params[p], rows[p]);
+  for (size_t st = 0; st + 1 < e.lambda->body.stms.size(); st++) g.stm(e.lambda->body.stms[st]);
+  // Middle element mu (< mw): its rows and statements, then element j (if j < w unless
+  // `straight`: the caller tested it).
+  auto row = [&](Value *mu, bool straight) {
+    std::vector<Val> dests;
+    for (size_t r = 0; r < s.pat.size(); r++) {
+      const Val &d = g.lookup(sl.args[first_out + r].var);
+      PrimType t = p_.var(s.pat[r]).type.prim;
+      dests.push_back(g.subarray(d, g.element_addr(d.addr, g.offset_of(d, {ou, mu}), t), 2));
+    }
+    g.cur_body_ = &ml.body;
+    std::vector<Val> mrows = g.rows_at(mid.exp.arrays, mu);
+    for (size_t p = 0; p < mrows.size(); p++) g.bind(ml.params[p], mrows[p]);
+    for (size_t st = 0; st + 1 < ml.body.stms.size(); st++) g.stm(ml.body.stms[st]);
+    if (straight)
+      g.map_element(*in.exp.lambda, in.exp.arrays, j, dests);
+    else
+      g.when(b.CreateICmpSLT(j, w), [&] { g.map_element(*in.exp.lambda, in.exp.arrays, j, dests); });
+    g.cur_body_ = &e.lambda->body;
+  };
+  // The kTileRows rows with their inner elements' reductions in one loop (op.rows_loop:
+  // the inner element is `reduce op ne (map f xs)`, extract_kernels.cpp's
+  // row_loop_reduce): each row's middle statements, inner parameters and statements
+  // before the reduction, in turn, each row's bindings kept; then one loop over the
+  // reduction's width (the same for every row: known on the host) whose step is each
+  // row's step in turn, with its bindings (what the rows read alike, b[k, j], loaded
+  // once: the same address); then each row's statements after it and its results.
+  auto rows_in_one_loop = [&] {
+    const core::Lambda &il = *in.exp.lambda;
+    const core::Body &ib = il.body;
+    size_t at_red = 0;
+    while (ib.stms[at_red].exp.kind != core::ExpKind::Reduce) at_red++;
+    const core::Stm &red = ib.stms[at_red];
+    const std::map<int, Val> before = g.env_;
+    std::vector<std::map<int, Val>> envs;
+    std::vector<std::vector<Val>> dests;
+    for (int64_t u = 0; u < kTileRows; u++) {
+      Value *mu = b.CreateAdd(mu0, b.getInt64(u));
+      g.env_ = before;
+      std::vector<Val> d_u;
+      for (size_t r = 0; r < s.pat.size(); r++) {
+        const Val &d = g.lookup(sl.args[first_out + r].var);
+        PrimType t = p_.var(s.pat[r]).type.prim;
+        d_u.push_back(g.subarray(d, g.element_addr(d.addr, g.offset_of(d, {ou, mu}), t), 2));
+      }
+      dests.push_back(d_u);
+      g.cur_body_ = &ml.body;
+      std::vector<Val> mrows = g.rows_at(mid.exp.arrays, mu);
+      for (size_t p = 0; p < mrows.size(); p++) g.bind(ml.params[p], mrows[p]);
+      for (size_t st = 0; st + 1 < ml.body.stms.size(); st++) g.stm(ml.body.stms[st]);
+      std::vector<Val> xs = g.rows_at(in.exp.arrays, j);
+      for (size_t p = 0; p < xs.size(); p++) g.bind(il.params[p], xs[p]);
+      for (size_t st = 0; st < at_red; st++) g.stm(ib.stms[st]);
+      envs.push_back(g.env_);
+    }
+    const core::Lambda &op_l = *red.exp.lambda;
+    std::vector<int> acc_vars(op_l.params.begin(), op_l.params.begin() + long(red.exp.args.size() - 1));
+    std::vector<FnGen::Slots> acc;
+    for (int64_t u = 0; u < kTileRows; u++) {
+      g.env_ = envs[size_t(u)];
+      std::vector<Val> ne;
+      for (size_t a = 1; a < red.exp.args.size(); a++) ne.push_back(g.val(red.exp.args[a]));
+      acc.push_back(g.make_slots(acc_vars));
+      g.store_slots(acc.back(), ne, acc_vars);
+    }
+    g.env_ = envs[0];
+    Value *width = g.ops().to_i64(g.prim_of(red.exp.args[0]), g.scalar(red.exp.args[0]));
+    g.counted_range(b.getInt64(0), width, nullptr, [&](Value *kk) {
+      for (int64_t u = 0; u < kTileRows; u++) {
+        g.env_ = envs[size_t(u)];
+        std::vector<Val> args = g.load_slots(acc[size_t(u)], acc_vars);
+        std::vector<Val> xs = g.rows_at(red.exp.arrays, kk);
+        args.insert(args.end(), xs.begin(), xs.end());
+        g.store_slots(acc[size_t(u)], g.apply(op_l, args), acc_vars);
+      }
+    });
+    for (int64_t u = 0; u < kTileRows; u++) {
+      g.env_ = envs[size_t(u)];
+      std::vector<Val> out = g.load_slots(acc[size_t(u)], acc_vars);
+      for (size_t r = 0; r < red.pat.size(); r++) g.bind(red.pat[r], out[r]);
+      for (size_t st = at_red + 1; st < ib.stms.size(); st++) g.stm(ib.stms[st]);
+      std::vector<Val> res = g.results(ib);
+      for (size_t r = 0; r < res.size(); r++) {
+        const Val &d = dests[size_t(u)][r];
+        PrimType t = g.prim_of(ib.result[r]);
+        g.store_elem(t, res[r].scalar, g.element_addr(d.addr, g.offset_of(d, {j}), t));
+      }
+    }
+    g.env_ = before;
+    g.cur_body_ = &e.lambda->body;
+  };
+  if (!rpt_slot) {
+    // (No middle element when mw = 0: the outer element's statements only.)
+    g.when(b.CreateICmpSLT(mu0, mw), [&] { row(mu0, false); });
+    return;
+  }
+  // Rows mu0 .. mu0 + rpt - 1: all kTileRows in straight-line code when they are all
+  // below mw and the column is below w (their loads of the outer element's arrays, b[k,
+  // j], made once), else each that is (unrolled, each row mu0 plus a constant, which
+  // the 32-bit kernel narrows).
+  Value *last = b.CreateAdd(mu0, b.getInt64(kTileRows - 1));
+  Value *full = b.CreateAnd(b.CreateICmpEQ(rpt, b.getInt64(kTileRows)),
+                            b.CreateAnd(b.CreateICmpSLT(last, mw), b.CreateICmpSLT(j, w)));
+  BasicBlock *all = BasicBlock::Create(c, "rows3.all", k.f);
+  BasicBlock *some = BasicBlock::Create(c, "rows3.some", k.f);
+  BasicBlock *done = BasicBlock::Create(c, "rows3.done", k.f);
+  b.CreateCondBr(full, all, some);
+  b.SetInsertPoint(all);
+  if (op.rows_loop)
+    rows_in_one_loop();
+  else
+    for (int64_t u = 0; u < kTileRows; u++) row(b.CreateAdd(mu0, b.getInt64(u)), true);
+  b.CreateBr(done);
+  b.SetInsertPoint(some);
+  for (int64_t u = 0; u < kTileRows; u++) {
+    Value *mu = b.CreateAdd(mu0, b.getInt64(u));
+    g.when(b.CreateAnd(b.CreateICmpULT(b.getInt64(u), rpt), b.CreateICmpSLT(mu, mw)), [&] { row(mu, false); });
+  }
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
 }
 
 void ProgramGen::split_map_kernel(const SegOp &op, size_t v) {

@@ -287,6 +287,36 @@ count "$tmp/rows4c.count" '^together$' 1
 count "$tmp/rows4c_32.ptx" '^\.minnctapersm 8$' 1
 awk '/^\.visible \.entry kerb_kernel_0_map\(/,/^}/' "$tmp/rows4c.ptx" >"$tmp/rows4c_64.ptx"
 count "$tmp/rows4c_64.ptx" '^\.minnctapersm 8$' 1
+# Three nested maps, four middle elements a thread (Note [Three nested maps]): in the
+# 32-bit kernel the four rows' b[0, j] and b[1, j] are loaded once in the straight-line
+# copy (4 + 2 loads, and 4 x 3 in the guarded one: 18, where 24 would be per row),
+# eight stores, no division (the outer element by groups' magic number: mul.hi.u32)
+# and no 64-bit multiply; the 64-bit kernel also has no division on its fast path
+# (div only behind the test for i < 2^31: one div.u32 and one div.u64).
+emit rows3 ptx --unsafe <<'P'
+entry main [k][n][m] (as: [k][n][m]f32) (bs: [k][2][m]f32) : [k][n][m]f32 =
+  map2 (\a b -> map (\r -> map (\j -> r[j] * b[0, j] + b[1, j]) (iota m)) a) as bs
+P
+awk '/^\.visible \.entry kerb_kernel_1_map\(/,/^}/' "$tmp/rows3.ptx" >"$tmp/rows3_32.ptx"
+awk '/^\.visible \.entry kerb_kernel_0_map\(/,/^}/' "$tmp/rows3.ptx" >"$tmp/rows3_64.ptx"
+count "$tmp/rows3_32.ptx" 'st\.global\.f32' 8
+count "$tmp/rows3_32.ptx" 'ld\.global\.nc\.f32' 18
+count "$tmp/rows3_32.ptx" '(div|rem)\.[su](32|64)' 0
+count "$tmp/rows3_32.ptx" '(mul|mad)\.lo\.s64' 0
+count "$tmp/rows3_32.ptx" 'mul\.hi\.u32' 3
+count "$tmp/rows3_32.ptx" '^\.minnctapersm 8$' 1
+count "$tmp/rows3_64.ptx" 'div\.u(32|64)' 2
+# ... and with a product's dot in the inner element, the four rows' reductions are one
+# loop whose steps load b[k, j] once for the four rows: a block of the PTX with four
+# multiply-adds or more and fewer than two loads each (one row a thread: two each).
+emit rows3_loop ptx --unsafe <<'P'
+entry main [k][n][m][p] (as: [k][n][m]f32) (bs: [k][m][p]f32) : [k][n][p]f32 =
+  map2 (\a b -> map (\r -> map (\c -> reduce (+) 0 (map2 (*) r c)) (transpose b)) a) as bs
+P
+count "$tmp/rows3_loop.ptx" '^\.visible \.entry kerb_kernel_[0-9]+_map\(' 1
+awk '/^\$L__BB/ { if (f >= 4 && l < 2 * f) s++; f = 0; l = 0 } /fma\.rn\.f32/ { f++ } /ld\.global\.nc\.f32/ { l++ }
+     END { print (s >= 1) ? "shared" : "per row" }' "$tmp/rows3_loop.ptx" >"$tmp/rows3_loop.count"
+count "$tmp/rows3_loop.count" '^shared$' 1
 # ... but not when a fused map with a loop would be recomputed for every inner element.
 emit nested_lazy llvm <<'P'
 entry main (xs: []f32) (m: i64) : [][]f32 =
@@ -827,6 +857,25 @@ emit k_map2d_unchecked kernels --unsafe <<'P'
 entry main [n][m] (a: [n][m]f32) (is: [n]i64) : [n][m]f32 = map (\i -> map (\j -> a[is[i], j]) (iota m)) (iota n)
 P
 count "$tmp/k_map2d_unchecked.kernels" '^      kernel map: tiles of .*, 8 blocks/SM$' 1
+# Three nested maps whose inner element is straight-line code: the two-map versions,
+# four middle elements of one outer element a thread and a 32-bit version (Note [Three
+# nested maps] in codegen/thread_kernels.cpp), the launch bounds as for two maps.
+emit k_map3d kernels <<'P'
+entry main [k][n][m] (as: [k][n][m]f32) (bs: [k][2][m]f32) : [k][n][m]f32 =
+  map2 (\a b -> map (\r -> map (\j -> r[j] * b[0, j] + b[1, j]) (iota m)) a) as bs
+P
+count "$tmp/k_map3d.kernels" '^  map_[0-9]+ = segmap\(grid\) \[as_n0_0\]\[as_n1_1\]\[as_n2_2\] ' 1
+count "$tmp/k_map3d.kernels" '^    if the sizes fit 32 bits: 2-D tiles, 4 rows a thread from 64 rows, 32-bit indices$' 1
+count "$tmp/k_map3d.kernels" '^    otherwise: 2-D tiles, 4 rows a thread from 64 rows$' 1
+count "$tmp/k_map3d.kernels" '^      kernel map: tiles of as_n0_0 \* max\(as_n1_1, 1\) x max\(as_n2_2, 1\) threads, .*8 blocks/SM$' 2
+# ... and a product's dot (a reduction in the inner element: bench/batched_matmul.fut's
+# `rows`): four rows a thread, their reductions in one loop, 64-bit only, no bound.
+emit k_map3d_loop kernels <<'P'
+entry main [k][n][m][p] (as: [k][n][m]f32) (bs: [k][m][p]f32) : [k][n][p]f32 =
+  map2 (\a b -> map (\r -> map (\c -> reduce (+) 0 (map2 (*) r c)) (transpose b)) a) as bs
+P
+count "$tmp/k_map3d_loop.kernels" '^  map_[0-9]+ = segmap\(grid\) \[as_n0_0\]\[as_n1_1\]\[bs_n2_6\]: 2-D tiles, 4 rows a thread from 64 rows, their reductions in one loop \(' 1
+count "$tmp/k_map3d_loop.kernels" '32 bits|blocks/SM' 0
 # A map whose lambda makes an array sized by the element: a host loop, whose body's
 # operations are kernels of their own.
 emit k_hostloop kernels <<'P'
