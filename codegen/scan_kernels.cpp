@@ -557,6 +557,10 @@ std::vector<Val> ProgramGen::single_pass_prefix(KernelFn &k, const SinglePassBlo
 // when they take consecutive groups (striped) and groups I / 4 apart (blocked, I = 24),
 // with no padding (plain groups meet two by two in the blocked reads; a group of
 // padding after every eight, the prototype's layout, leaves some lanes two by two).
+// That is the usual model of 16-byte accesses, not a measurement of banks; measured on
+// the H100 (bench/results/2026-11-26-scan-vectors-h100), this layout with the 16-byte
+// global accesses was the fastest tried: 0.231-0.233 ms against 0.236-0.239 with the
+// prototype's padding.
 // (With --scan-vectors=off, or an I that is not a multiple of 4, the slice holds
 // elements, one of padding after every 32, and every access is one element.)
 //   1. load, striped: lane l computes the elements of groups l, l + w, ... of its
