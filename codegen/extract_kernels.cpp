@@ -745,6 +745,27 @@ private:
     op.versions.push_back(Version{Guard::Always, Strategy::Threads, {kernel("map", false, n, pre, true)}});
   }
 
+  // The 2-D tiles' versions of a nest of two or three maps (op's rows_per_thread and
+  // rows_loop set): the 32-bit kernel first where the elements are straight-line code
+  // (in a loop, i32 offsets, sign-extended per access, keep LLVM from stepping the
+  // addresses: matmul's k loop became slower), then the 64-bit one. Several rows a
+  // thread take launch bounds (Note [Rows per thread], the last paragraph): always in
+  // the 32-bit kernel, in the 64-bit one where it has checks and runs its rows one after
+  // another (not rows_loop's one loop).
+  void tile_versions(SegOp &op, const core::Stm &s, const Inputs &in, bool pre, bool straight_inner,
+                     const std::string &tiles) const {
+    bool checked = out_.may_fail && has_checks(s.exp.lambda->body);
+    for (const core::Stm *f : in.fused) checked = checked || (f->exp.lambda && has_checks(f->exp.lambda->body));
+    if (!map_arena(s, in) && straight_inner && fused_elementwise(in)) {
+      Kernel k = kernel("map", false, tiles, pre, true);
+      if (op.rows_per_thread > 1) k.blocks_per_sm = kTileRowsBlocksPerSm;
+      op.versions.push_back(Version{Guard::Narrow, Strategy::Tiles, {k}});
+    }
+    Kernel k = kernel("map", false, tiles, pre, true);
+    if (op.rows_per_thread > 1 && checked && !op.rows_loop) k.blocks_per_sm = kTileRowsBlocksPerSm;
+    op.versions.push_back(Version{Guard::Always, Strategy::Tiles, {k}});
+  }
+
   // `body`: the body being generated (read_back_once looks for the readers there).
   std::unique_ptr<SegOp> map_op(const core::Body &body, const core::Stm &s) const {
     const core::Exp &e = s.exp;
@@ -773,18 +794,9 @@ private:
         op->rows_per_thread = kTileRows;
         op->rows_loop = true;
       }
-      std::string tiles = "tiles of " + n + " * max(" + sub(middle->exp.args[0]) + ", 1) x max(" +
-                          sub(inner->exp.args[0]) + ", 1)";
-      bool checked = out_.may_fail && has_checks(e.lambda->body);
-      for (const core::Stm *f : in.fused) checked = checked || (f->exp.lambda && has_checks(f->exp.lambda->body));
-      if (!map_arena(s, in) && straight_inner && fused_elementwise(in)) {
-        Kernel k = kernel("map", false, tiles, pre, true);
-        if (op->rows_per_thread > 1) k.blocks_per_sm = kTileRowsBlocksPerSm;
-        op->versions.push_back(Version{Guard::Narrow, Strategy::Tiles, {k}});
-      }
-      Kernel k = kernel("map", false, tiles, pre, true);
-      if (op->rows_per_thread > 1 && checked && !op->rows_loop) k.blocks_per_sm = kTileRowsBlocksPerSm;
-      op->versions.push_back(Version{Guard::Always, Strategy::Tiles, {k}});
+      tile_versions(*op, s, in, pre, straight_inner,
+                    "tiles of " + n + " * max(" + sub(middle->exp.args[0]) + ", 1) x max(" +
+                        sub(inner->exp.args[0]) + ", 1)");
     } else if (inner) {
       op->inner = inner;
       op->space.push_back(inner->exp.args[0]);
@@ -794,21 +806,7 @@ private:
       block_tiled_version(s, *op);
       bool straight_inner = elementwise(inner->exp.lambda->body);
       op->rows_per_thread = straight_inner ? kTileRows : 1;
-      std::string tiles = "tiles of " + n + " x max(" + sub(inner->exp.args[0]) + ", 1)";
-      // Straight-line elements only: in a loop, i32 offsets (sign-extended per access)
-      // keep LLVM from stepping the addresses (matmul's k loop became slower).
-      // Several rows a thread: launch bounds (Note [Rows per thread], the last
-      // paragraph): always in the 32-bit kernel, in the 64-bit one where it has checks.
-      bool checked = out_.may_fail && has_checks(e.lambda->body);
-      for (const core::Stm *f : in.fused) checked = checked || (f->exp.lambda && has_checks(f->exp.lambda->body));
-      if (!map_arena(s, in) && straight_inner && fused_elementwise(in)) {
-        Kernel k = kernel("map", false, tiles, pre, true);
-        if (op->rows_per_thread > 1) k.blocks_per_sm = kTileRowsBlocksPerSm;
-        op->versions.push_back(Version{Guard::Narrow, Strategy::Tiles, {k}});
-      }
-      Kernel k = kernel("map", false, tiles, pre, true);
-      if (op->rows_per_thread > 1 && checked) k.blocks_per_sm = kTileRowsBlocksPerSm;
-      op->versions.push_back(Version{Guard::Always, Strategy::Tiles, {k}});
+      tile_versions(*op, s, in, pre, straight_inner, "tiles of " + n + " x max(" + sub(inner->exp.args[0]) + ", 1)");
     } else if (const core::Stm *red = segmented_reduce(s)) {
       op->red = red;
       op->space.push_back(red->exp.args[0]);
