@@ -9,6 +9,9 @@
 #   --unsafe, default          what Kerb chooses (kerb check --emit=kernels; nbody: a
 #                              block per body, Note [Arrays every element reads] in
 #                              codegen/extract_kernels.cpp);
+#   batched_matmul --stage-max=off  the 2-D tiles, not a block per product with a and b
+#                              in shared memory (Note [Small elements staged in shared
+#                              memory] in codegen/staged_kernels.cpp);
 #   nbody --row-warp-max=65536 a warp per body, 8 a block;
 #   nbody --row-block-min=off  one thread per body (what nbody ran before that Note).
 # Run from a checkout that carries build-carry/ (bench/build_carry.sh); nothing is built
@@ -41,7 +44,7 @@ programs=(batched_matmul nbody)
 # The strategy variants of each program, besides --unsafe and default: `;` between
 # variants, spaces between one variant's options.
 declare -A strategy_variants=(
-  [batched_matmul]=""
+  [batched_matmul]="--stage-max=off"
   [nbody]="--row-warp-max=65536;--row-block-min=off"
 )
 declare -A entries=([batched_matmul]="rows indexed flat" [nbody]="main")

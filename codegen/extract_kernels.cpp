@@ -191,6 +191,7 @@ public:
       : p_(p), out_(out), row_block_min_(opts.row_block_min),
         scan_single_pass_min_(opts.scan_single_pass_min),
         scan_single_pass_wide_min_(opts.scan_single_pass_wide_min), row_cache_max_(opts.row_cache_max),
+        stage_max_(opts.stage_max), stage_min_outputs_(opts.stage_min_outputs),
         row_warp_max_(opts.row_warp_max), row_warp_rows_(opts.row_warp_rows), block_tile_min_(opts.block_tile_min) {
     out_.may_fail = !p.failures.records.empty();
     out_.defer_checks = out_.may_fail && opts.deferred_checks;
@@ -793,6 +794,7 @@ private:
       if (!straight_inner && row_loop_reduce(*inner->exp.lambda) && !map_arena(s, in)) {
         op->rows_per_thread = kTileRows;
         op->rows_loop = true;
+        staged_version(s, *op, in, pre);
       }
       tile_versions(*op, s, in, pre, straight_inner,
                     "tiles of " + n + " * max(" + sub(middle->exp.args[0]) + ", 1) x max(" +
@@ -985,6 +987,54 @@ private:
     return true;
   }
 
+  // Whether the three nested maps s whose inner element reduces (op.rows_loop) also get
+  // a version of one block per outer element with its arrays in shared memory (Note
+  // [Small elements staged in shared memory] in staged_kernels.cpp), and if so that
+  // version (added to op, before the tiles'): the outer lambda's parameters that are
+  // arrays, read by its body and not rows of a map fused into the outer one (the host
+  // knows no size of those), staged; as many elements each as kStageBytes holds for all
+  // of them, at most GenOptions::stage_max.
+  void staged_version(const core::Stm &s, SegOp &op, const Inputs &in, bool pre) const {
+    if (stage_max_ <= 0) return;
+    const core::Lambda &l = *s.exp.lambda;
+    if (yields_arrays(l)) return;
+    int64_t bytes = 0;
+    for (size_t j = 0; j < l.params.size(); j++) {
+      int x = l.params[j];
+      bool read = false;
+      for (const core::Stm &st : l.body.stms) read = read || core::mentions(st.exp, {x});
+      if (p_.var(x).type.rank == 0 || !read || fused_array(in.fused, s.exp.arrays[j])) continue;
+      op.staged.push_back(j);
+      bytes += prim_bytes(p_.var(x).type.prim);
+    }
+    if (bytes == 0) return;
+    op.stage_max = std::min(stage_max_, kStageBytes / bytes);
+    op.stage_min_outputs = std::max<int64_t>(stage_min_outputs_, 1);
+    op.versions.push_back(Version{Guard::StagedFit, Strategy::Staged,
+                                  {kernel("staged", true, "ceil(" + sub(s.exp.args[0]) + " / its elements a block)", pre, false)}});
+  }
+
+  // Whether a branch or loop of l yields arrays: their slots hold global addresses, so
+  // no copy in shared memory may reach them.
+  bool yields_arrays(const core::Lambda &l) const {
+    bool yields = false;
+    core::for_each_exp(l.body, [&](const core::Exp &x) {
+      if (x.kind != core::ExpKind::If && x.kind != core::ExpKind::Loop) return;
+      for (const auto &b : x.bodies)
+        if (b)
+          for (const core::SubExp &r : b->result)
+            yields = yields || (r.is_var() && p_.var(r.var).type.rank > 0);
+    });
+    return yields;
+  }
+
+  // Whether array a is the result of one of the maps `fused` into a kernel.
+  static bool fused_array(const std::vector<const core::Stm *> &fused, int a) {
+    for (const core::Stm *f : fused)
+      if (std::find(f->pat.begin(), f->pat.end(), a) != f->pat.end()) return true;
+    return false;
+  }
+
   // Note [Arrays every element reads]
   // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
   // A map over scalars whose lambda reduces over arrays of the host, the same arrays for
@@ -1026,17 +1076,8 @@ private:
   bool row_cache_version(const core::Stm &s, SegOp &op) const {
     if (row_cache_max_ <= 0) return false;
     const core::Lambda &l = *s.exp.lambda;
-    // (A copy lives in shared memory, whose addresses are not global ones: none may
-    // reach the slots of a branch or loop that yields arrays.)
-    bool yields_arrays = false;
-    core::for_each_exp(l.body, [&](const core::Exp &x) {
-      if (x.kind != core::ExpKind::If && x.kind != core::ExpKind::Loop) return;
-      for (const auto &b : x.bodies)
-        if (b)
-          for (const core::SubExp &r : b->result)
-            yields_arrays = yields_arrays || (r.is_var() && p_.var(r.var).type.rank > 0);
-    });
-    if (yields_arrays) return false;
+    // (A copy lives in shared memory, whose addresses are not global ones.)
+    if (yields_arrays(l)) return false;
     // The parameters each fused map reaches; how many operations read each.
     std::map<const core::Stm *, std::set<int>> reach;
     std::map<int, int> readers;
@@ -1053,13 +1094,8 @@ private:
     }
     int64_t bytes = 0;
     // (Not the rows of a map fused into this one: the host knows no row length of it.)
-    auto fused_array = [&](int a) {
-      for (const core::Stm *f : op.fused)
-        if (std::find(f->pat.begin(), f->pat.end(), a) != f->pat.end()) return true;
-      return false;
-    };
     for (size_t j = 0; j < l.params.size(); j++)
-      if (readers[l.params[j]] >= 2 && !fused_array(s.exp.arrays[j])) {
+      if (readers[l.params[j]] >= 2 && !fused_array(op.fused, s.exp.arrays[j])) {
         op.cached_rows.push_back(j);
         bytes += prim_bytes(p_.var(l.params[j]).type.prim);
       }
@@ -1703,6 +1739,9 @@ private:
   int64_t scan_single_pass_wide_min_; // GenOptions::scan_single_pass_wide_min
   // GenOptions::row_cache_max: the RowCached version's longest row (negative: none).
   int64_t row_cache_max_;
+  // GenOptions::stage_max: the Staged version's largest array (negative: none).
+  int64_t stage_max_;
+  int64_t stage_min_outputs_; // GenOptions::stage_min_outputs
   // GenOptions::row_warp_max: the RowWarp version's longest row (negative: none).
   int64_t row_warp_max_;
   // GenOptions::row_warp_rows: the rows from which RowWarp takes rows of any length.

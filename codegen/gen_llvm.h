@@ -64,7 +64,15 @@ struct GenOptions {
   // command line's --row-cache-max=N; at most what kRowCacheBytes holds; a negative
   // value: never).
   int64_t row_cache_max = 4096;
-  // ... and runs a warp per row (eight rows a block) when its rows have at most this many
+  // Three nested maps whose inner element reduces run one block per outer element with
+  // the element's arrays in shared memory when each has at most this many elements (a
+  // version of its own, Strategy::Staged; the command line's --stage-max=N; at most what
+  // kStageBytes holds; a negative value: never).
+  int64_t stage_max = 1024;
+  // ... when an outer element has at least this many outputs (--stage-min-outputs=N;
+  // fewer leave most of a block's threads idle, or its copies hold few elements).
+  int64_t stage_min_outputs = 64;
+  // A map whose lambda reduces, scans and maps over rows also runs a warp per row (eight rows a block) when its rows have at most this many
   // elements (Strategy::RowWarp; --row-warp-max=N; a negative value: never).
   int64_t row_warp_max = 1024;
   // ... and also for longer rows (of any length, copies aside) when there are at least

@@ -39,6 +39,7 @@ const char *strategy_name(Strategy s) {
   case Strategy::RowCached: return "one block per element, rows in shared memory";
   case Strategy::RowWarp: return "one warp per element";
   case Strategy::BlockTiled: return "block and register tiles";
+  case Strategy::Staged: return "one block per outer element, its arrays in shared memory";
   case Strategy::Chunked: return "chunks";
   case Strategy::Striped: return "striped";
   }
@@ -104,6 +105,12 @@ private:
     return vars(as);
   }
 
+  std::string staged_arrays(const SegOp &op) const {
+    std::vector<int> as;
+    for (size_t j : op.staged) as.push_back(op.stm->exp.arrays[j]);
+    return vars(as);
+  }
+
   static std::string where(const core::Stm &s) {
     return s.exp.span.valid() ? " (" + s.exp.span.place() + ")" : "";
   }
@@ -151,6 +158,9 @@ private:
     case Guard::RowCacheFit:
       return fmt::format("if {} >= {} and the rows of {} have <= {} elements", m, op.row_block_min,
                          cached_arrays(op), op.row_cache_max);
+    case Guard::StagedFit:
+      return fmt::format("if each element of {} has <= {} elements and {} <= {} * max({}, 1) <= {}", staged_arrays(op),
+                         op.stage_max, op.stage_min_outputs, m, sub(op.space[2]), kStagedMaxOutputs);
     case Guard::BlockTileFit: {
       // (A map over iota (n * p) split by p: ceil(n / p) rows.)
       std::string p = op.tiled->flat >= 0 ? sub(op.split_p) : m;
@@ -180,6 +190,10 @@ private:
       break;
     case Strategy::SegRedRows: out += fmt::format(", {} rows loaded at a time", op.unroll); break;
     case Strategy::RowCached: out += " (" + cached_arrays(op) + ")"; break;
+    case Strategy::Staged:
+      out += fmt::format(" ({}), as many elements a block as the copies hold, at most {}", staged_arrays(op),
+                         kStagedMaxPerBlock);
+      break;
     case Strategy::RowWarp:
       out += fmt::format(", {} a block", kRowWarpRows);
       if (op.warp_copies) out += ", rows in shared memory (" + cached_arrays(op) + ")";

@@ -106,6 +106,18 @@ constexpr int64_t kRowWarpMaxWidth = GenOptions{}.row_warp_max;
 constexpr int64_t kRowWarpMinRows = 2048;
 constexpr int64_t kRowWarpRows = kGpuBlockThreads / 32;
 constexpr int64_t kRowWarpCopyUnroll = 8;
+// Three nested maps whose inner element reduces (batched small matrix products) also get
+// a version of one block per outer element, the element's arrays copied into shared
+// memory first (Strategy::Staged, Note [Small elements staged in shared memory] in
+// staged_kernels.cpp): for arrays of at most GenOptions::stage_max elements each
+// (`--stage-max=N`), at most kStageBytes of copies a block, and at least
+// kStagedMinOutputs outputs an outer element (fewer leave most of the block's threads
+// idle), at most kStagedMaxOutputs (its index arithmetic is 32-bit).
+constexpr int64_t kStageBytes = 16384;
+constexpr int64_t kStagedMinOutputs = GenOptions{}.stage_min_outputs;
+constexpr int64_t kStagedMaxOutputs = int64_t(1) << 24;
+// A block takes as many consecutive outer elements as its copies hold, at most this many.
+constexpr int64_t kStagedMaxPerBlock = 8;
 // Block and register tiling of map-map-reduce (Strategy::BlockTiled, Note [Block and
 // register tiling] in tiled_kernels.cpp): on the GPU a block of kBlockTileThreads x
 // kBlockTileThreads threads (256) computes a tile of (kBlockTileThreads * kBlockTileReg)^2
@@ -175,6 +187,10 @@ enum class Strategy : uint8_t {
   BlockTiled,  // map over n x p whose element reduces a map over k that reads arrays at
                // [i, k] and [k, j] (matrix product): block and register tiles (Note
                // [Block and register tiling] in tiled_kernels.cpp; SegOp::tiled)
+  Staged,      // three nested maps whose inner element reduces: one block per outer
+               // element, its arrays copied into shared memory, the middle and inner
+               // elements striped over the threads (Note [Small elements staged in
+               // shared memory] in staged_kernels.cpp; SegOp::staged)
   // Threads kernels again.
   Chunked,     // reduce and scan of rows: each thread folds a contiguous chunk; inside a
                // RowBlock element, a reduction whose operator may not commute
@@ -198,6 +214,8 @@ enum class Guard : uint8_t {
                  // row_warp_max elements or there are at least row_warp_rows rows, and
                  // the cached rows have at most row_warp_max elements
   BlockTileFit,  // the output has at least SegOp::tiled->min rows and columns
+  StagedFit,     // every staged array has at most SegOp::stage_max elements, an outer
+                 // element kStagedMinOutputs to kStagedMaxOutputs outputs
 };
 
 // How an update of a reduce_by_index combines into its bin.
@@ -330,6 +348,11 @@ struct SegOp {
   int64_t row_warp_max = 0;
   int64_t row_warp_rows = -1;
   bool warp_copies = false;
+  // Staged: the outer lambda's parameters (arrays) copied into shared memory, and the
+  // most elements each may have.
+  std::vector<size_t> staged;
+  int64_t stage_max = 0;
+  int64_t stage_min_outputs = kStagedMinOutputs; // the guard's fewest outputs an element
   // BlockTiled: the element's dot product.
   std::unique_ptr<TiledDot> tiled;
   const SegOp *block_op(const core::Stm &s) const {

@@ -253,6 +253,12 @@ private:
   void nested3_rows(KernelFn &k, const SegOp &op, const SlotList &sl, size_t first_out, const TileIndex &at,
                     Value *w, Value *mw, size_t groups_slot, size_t rpt_slot,
                     std::map<Value *, llvm::ConstantRange> *seeds);
+  // Its work for outer element ou (`outs` the map's outputs in the kernel): bind_outer()
+  // binds the outer lambda's parameters, then the outer statements run once; then
+  // middle elements mu0 + u, u < rpt (rpt nullptr: mu0 alone), those below mw, each at
+  // column j if j < w (with op.rows_loop, four full rows' reductions in one loop).
+  void nested3_group(KernelFn &k, const SegOp &op, const std::vector<Val> &outs, Value *ou, Value *mu0, Value *j,
+                     Value *w, Value *mw, Value *rpt, const std::function<void()> &bind_outer);
   // The arrays a thread running kMapLanes consecutive elements of `arrays` reads with
   // one vector load each (kernel code, g's bindings): `rows`, the one-dimensional
   // contiguous arrays read element by element (those of `arrays` and of the maps fused
@@ -541,6 +547,19 @@ private:
   // The caller's barrier follows before any thread reads them.
   std::vector<Val> cache_rows(KernelFn &k, const SegOp &op, const std::vector<Val> &rows, Value *tid, Value *ntid,
                               int64_t bound, int64_t copies, Value *slot, int64_t unroll);
+  // Strategy::Staged, version v of three nested maps (staged_kernels.cpp, Note [Small
+  // elements staged in shared memory]): when every staged array has at most
+  // op.stage_max elements and an outer element kStagedMinOutputs to kStagedMaxOutputs
+  // outputs, one block per outer element, its arrays copied into shared memory first;
+  // otherwise the 2-D tiles. The outputs are allocated before.
+  void staged_map(const SegOp &op, size_t v);
+  // The kernel's body: `outs` the map's outputs in the kernel; the slots of the
+  // elements a block, an element's outputs (then its magic multiplier and shift) and
+  // the inner width max(w, 1) (the same).
+  struct StagedSlots {
+    size_t per = 0, outputs = 0, width = 0;
+  };
+  void staged_body(KernelFn &k, const SegOp &op, const std::vector<Val> &outs, const StagedSlots &z, bool prelude);
   // Strategy::BlockTiled, version v of a map (tiled_kernels.cpp, Note [Block and register
   // tiling]): when the output has at least op.tiled->min rows and columns, blocks of
   // tiles staged in shared memory, a tile of outputs a thread in registers; otherwise

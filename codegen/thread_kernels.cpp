@@ -98,6 +98,7 @@ void ProgramGen::alloc_outputs(const SegOp &op, Value *n, SlotList &sl) {
 
 void ProgramGen::map_kernel(const SegOp &op) {
   if (op.strategy == Strategy::BlockTiled) return block_tiled_map(op, 0);
+  if (op.strategy == Strategy::Staged) return staged_map(op, 0);
   if (op.strategy == Strategy::Tiles) {
     flat_map_kernel(op);
     return;
@@ -673,14 +674,10 @@ void ProgramGen::flat_map_kernel(const SegOp &op) {
 void ProgramGen::nested3_rows(KernelFn &k, const SegOp &op, const SlotList &sl, size_t first_out,
                               const TileIndex &at, Value *w, Value *mw, size_t groups_slot, size_t rpt_slot,
                               std::map<Value *, ConstantRange> *seeds) {
-  const core::Stm &s = *op.stm, &in = *op.inner, &mid = *op.middle;
-  const core::Exp &e = s.exp;
-  const core::Lambda &ml = *mid.exp.lambda;
+  const core::Exp &e = op.stm->exp;
   FnGen &g = *k.g;
   IRBuilder<> &b = g.builder();
-  LLVMContext &c = b.getContext();
   Type *i32 = b.getInt32Ty(), *i64 = b.getInt64Ty();
-  Value *j = at.j;
   Value *groups = k.slot(groups_slot), *gm = k.slot(groups_slot + 1), *gl = k.slot(groups_slot + 2);
   Value *rpt = rpt_slot ? k.slot(rpt_slot) : b.getInt64(1);
   // The thread's outer element ou = i / groups and first middle element mu0 = (i %
@@ -700,16 +697,31 @@ void ProgramGen::nested3_rows(KernelFn &k, const SegOp &op, const SlotList &sl, 
     ou = g.ops().divide_by_magic(BinOp::Quot, PrimType::U64, at.i, groups, gm, gl);
     mu0 = b.CreateMul(b.CreateSub(at.i, b.CreateMul(ou, groups)), rpt);
   }
+  std::vector<Val> outs;
+  for (size_t r = 0; r < op.stm->pat.size(); r++) outs.push_back(g.lookup(sl.args[first_out + r].var));
+  nested3_group(k, op, outs, ou, mu0, at.j, w, mw, rpt_slot ? rpt : nullptr, [&] {
+    std::vector<Val> rows = g.rows_at(e.arrays, ou);
+    for (size_t p = 0; p < rows.size(); p++) g.bind(e.lambda->params[p], rows[p]);
+  });
+}
+
+void ProgramGen::nested3_group(KernelFn &k, const SegOp &op, const std::vector<Val> &outs, Value *ou, Value *mu0,
+                               Value *j, Value *w, Value *mw, Value *rpt, const std::function<void()> &bind_outer) {
+  const core::Stm &s = *op.stm, &in = *op.inner, &mid = *op.middle;
+  const core::Exp &e = s.exp;
+  const core::Lambda &ml = *mid.exp.lambda;
+  FnGen &g = *k.g;
+  IRBuilder<> &b = g.builder();
+  LLVMContext &c = b.getContext();
   // The outer element's rows and statements, once for all the thread's rows.
-  std::vector<Val> rows = g.rows_at(e.arrays, ou);
-  for (size_t p = 0; p < rows.size(); p++) g.bind(e.lambda->params[p], rows[p]);
+  bind_outer();
   for (size_t st = 0; st + 1 < e.lambda->body.stms.size(); st++) g.stm(e.lambda->body.stms[st]);
   // Middle element mu (< mw): its rows and statements, then element j (if j < w unless
   // `straight`: the caller tested it).
   auto row = [&](Value *mu, bool straight) {
     std::vector<Val> dests;
     for (size_t r = 0; r < s.pat.size(); r++) {
-      const Val &d = g.lookup(sl.args[first_out + r].var);
+      const Val &d = outs[r];
       PrimType t = p_.var(s.pat[r]).type.prim;
       dests.push_back(g.subarray(d, g.element_addr(d.addr, g.offset_of(d, {ou, mu}), t), 2));
     }
@@ -744,7 +756,7 @@ void ProgramGen::nested3_rows(KernelFn &k, const SegOp &op, const SlotList &sl, 
       g.env_ = before;
       std::vector<Val> d_u;
       for (size_t r = 0; r < s.pat.size(); r++) {
-        const Val &d = g.lookup(sl.args[first_out + r].var);
+        const Val &d = outs[r];
         PrimType t = p_.var(s.pat[r]).type.prim;
         d_u.push_back(g.subarray(d, g.element_addr(d.addr, g.offset_of(d, {ou, mu}), t), 2));
       }
@@ -794,7 +806,7 @@ void ProgramGen::nested3_rows(KernelFn &k, const SegOp &op, const SlotList &sl, 
     g.env_ = before;
     g.cur_body_ = &e.lambda->body;
   };
-  if (!rpt_slot) {
+  if (!rpt) {
     // (No middle element when mw = 0: the outer element's statements only.)
     g.when(b.CreateICmpSLT(mu0, mw), [&] { row(mu0, false); });
     return;

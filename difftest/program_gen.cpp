@@ -1448,6 +1448,8 @@ private:
       }
       if (t.rank() == 2) o.push_back({in_kernel(1), [&] { return transpose(t, d, exact); }});
       if (t.rank() == 2 && t.elem().is_prim()) o.push_back({in_kernel(1), [&] { return matmul(t, d, exact); }});
+      if (t.rank() == 2 && t.elem().is_prim())
+        o.push_back({in_kernel(0.5), [&] { return batched_matmul(t, d, exact); }});
       if (t.rank() == 1 && elem.kind == GType::Tuple) o.push_back({4, [&] { return zip(t, d, exact); }});
       o.push_back({1, [&] { return if_(t, d, exact); }});
       o.push_back({1, [&] { return let_(t, d, exact); }});
@@ -1753,6 +1755,33 @@ private:
     GNode n = node(fmt::format("(let {0} = $0 in let {1} = $1 in map (\\{2} -> map (\\{3} -> {4}.sum (map2 (*) {2} {3})) "
                                "(transpose {1})) {0})",
                                x, y, r, c, prim_name(p)),
+                   {a, b}, t);
+    n.approx = is_float(p) || a.approx || b.approx;
+    return n;
+  }
+
+  // A product of a batch of them (three nested maps whose inner element reduces: one
+  // block per few products with their arrays in shared memory, Strategy::Staged, Note
+  // [Small elements staged in shared memory]; else 2-D tiles): product i of (map2 (\\x y
+  // -> map (\\r -> map (\\c -> sum (map2 (*) r c)) (transpose y)) x) a3 b3), a3 of q
+  // matrices [n][k], b3 of q [k][p], q a small constant. Exactness as for matmul.
+  std::optional<GNode> batched_matmul(const GType &t, int d, bool exact) {
+    PrimType p = t.elem().prim;
+    if (p == PrimType::Bool || (is_float(p) && exact)) return std::nullopt;
+    int64_t qv = between(1, 4);
+    int q = const_size(qv);
+    int k = chance(0.8) ? const_size(between(1, 6)) : any_size();
+    GNode a = gen_array(GType::array(GType::of(p), {q, t.dims[0], k}), d - 1, exact);
+    GNode b = gen_array(GType::array(GType::of(p), {q, k, t.dims[1]}), d - 1, exact);
+    Mark mark(*this);
+    for (int s : {q, t.dims[0], t.dims[1], k}) {
+      if (!can_iterate(s)) return std::nullopt;
+      work_ *= size_work(s);
+    }
+    std::string x = fresh("a"), y = fresh("b"), u = fresh("u"), v = fresh("v"), r = fresh("r"), c = fresh("c");
+    GNode n = node(fmt::format("(let {0} = $0 in let {1} = $1 in (map2 (\\{2} {3} -> map (\\{4} -> map (\\{5} -> "
+                               "{6}.sum (map2 (*) {4} {5})) (transpose {3})) {2}) {0} {1})[{7}])",
+                               x, y, u, v, r, c, prim_name(p), int_text(PrimType::I64, between(0, qv - 1))),
                    {a, b}, t);
     n.approx = is_float(p) || a.approx || b.approx;
     return n;

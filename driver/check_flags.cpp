@@ -43,6 +43,8 @@ const std::vector<ThresholdFlag> &threshold_flags() {
       {"--row-warp-max", &G::row_warp_max},
       {"--row-warp-rows", &G::row_warp_rows},
       {"--block-tile-min", &G::block_tile_min},
+      {"--stage-max", &G::stage_max},
+      {"--stage-min-outputs", &G::stage_min_outputs},
   };
   return flags;
 }

@@ -103,6 +103,13 @@ void print_check_report(const Program &program, const CheckFlags &flags, std::FI
   "                      a map over k reading [i, k] and [k, j]) runs in block and\n"   \
   "                      register tiles when n and p are at least N (default 32; a\n"  \
   "                      guard tested at run time); off: never (docs/CODEGEN.md)\n"    \
+  "  --stage-max=N|off   three nested maps whose inner element reduces (batched small\n" \
+  "                      matrix products) run a block per outer element, its arrays\n"  \
+  "                      copied into shared memory, when each has at most N elements\n" \
+  "                      (default 1024; at most 16 KB a block; a guard tested at run\n" \
+  "                      time); off: never (docs/CODEGEN.md)\n"                        \
+  "  --stage-min-outputs=N  ... and an outer element has at least N outputs (default\n" \
+  "                      64)\n"                                                          \
   "\n"                                                                                     \
   "Checks (docs/CHECKS.md):\n"                                                             \
   "  --unsafe            no checks at all (the interpreter still reports the failures\n"   \

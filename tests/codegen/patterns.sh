@@ -874,8 +874,35 @@ emit k_map3d_loop kernels <<'P'
 entry main [k][n][m][p] (as: [k][n][m]f32) (bs: [k][m][p]f32) : [k][n][p]f32 =
   map2 (\a b -> map (\r -> map (\c -> reduce (+) 0 (map2 (*) r c)) (transpose b)) a) as bs
 P
-count "$tmp/k_map3d_loop.kernels" '^  map_[0-9]+ = segmap\(grid\) \[as_n0_0\]\[as_n1_1\]\[bs_n2_6\]: 2-D tiles, 4 rows a thread from 64 rows, their reductions in one loop \(' 1
+count "$tmp/k_map3d_loop.kernels" '^    otherwise: 2-D tiles, 4 rows a thread from 64 rows, their reductions in one loop$' 1
 count "$tmp/k_map3d_loop.kernels" '32 bits|blocks/SM' 0
+# ... whose version before the tiles is a block per few products, their arrays copied
+# into shared memory (Note [Small elements staged in shared memory] in
+# codegen/staged_kernels.cpp): each array's element at most --stage-max elements (1024,
+# or fewer for what 16 KB holds), at least 64 outputs an element (--stage-min-outputs).
+count "$tmp/k_map3d_loop.kernels" '^    if each element of as_[0-9]+, bs_[0-9]+ has <= 1024 elements and 64 <= as_n1_1 \* max\(bs_n2_6, 1\) <= 16777216: one block per outer element, its arrays in shared memory \(as_[0-9]+, bs_[0-9]+\), as many elements a block as the copies hold, at most 8$' 1
+count "$tmp/k_map3d_loop.kernels" '^      kernel staged: ceil\(as_n0_0 / its elements a block\) blocks of 256 threads$' 1
+emit k_map3d_stage kernels --stage-max=5000 --stage-min-outputs=1 <"$tmp/k_map3d_loop.fut"
+count "$tmp/k_map3d_stage.kernels" '^    if each element of as_[0-9]+, bs_[0-9]+ has <= 2048 elements and 1 <= ' 1
+emit k_map3d_nostage kernels --stage-max=off <"$tmp/k_map3d_loop.fut"
+count "$tmp/k_map3d_nostage.kernels" 'shared memory|staged' 0
+count "$tmp/k_map3d_nostage.kernels" '^  map_[0-9]+ = segmap\(grid\) \[as_n0_0\]\[as_n1_1\]\[bs_n2_6\]: 2-D tiles, 4 rows a thread from 64 rows, their reductions in one loop \(' 1
+# Its PTX: one barrier (after the copies), global loads of both arrays issued before
+# their stores into shared memory (four indices of each a thread), and the four rows'
+# reductions in one loop reading shared memory: a[i + u, k] for four rows and b[k, j]
+# once, 5 loads for 4 fma a step.
+emit k_map3d_stage ptx <"$tmp/k_map3d_loop.fut"
+awk '/^\.visible \.entry kerb_kernel_[0-9]+_staged/ { p = 1; next } /^\.visible \.entry/ { p = 0 } p' \
+  "$tmp/k_map3d_stage.ptx" >"$tmp/k_map3d_stage.staged"
+count "$tmp/k_map3d_stage.staged" 'bar\.sync' 1
+at_least "$tmp/k_map3d_stage.staged" 'st\.shared\.f32' 8
+awk '/ld\.global\.nc\.f32/ { if (++n > most) most = n } /st\.shared\.f32/ { n = 0 } END { print most + 0 }' \
+  "$tmp/k_map3d_stage.staged" >"$tmp/k_map3d_stage.first"
+count "$tmp/k_map3d_stage.first" '^8$' 1
+awk '/^\$L__BB[0-9_]+:/ { if (fma >= 4 && 4 * lds <= 5 * fma) found++; fma = 0; lds = 0 }
+     /fma\.rn\.f32/ { fma++ } /ld\.shared\.f32/ { lds++ } END { print found + 0 }' \
+  "$tmp/k_map3d_stage.staged" >"$tmp/k_map3d_stage.loop"
+count "$tmp/k_map3d_stage.loop" '^[1-9]' 1
 # A map whose lambda makes an array sized by the element: a host loop, whose body's
 # operations are kernels of their own.
 emit k_hostloop kernels <<'P'
