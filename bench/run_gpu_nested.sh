@@ -3,8 +3,8 @@
 # The nested programs of issue 17 that are neither row-wise nor one large matrix product,
 # on the lent GPU in one call of under 250 s on an H100, next to JAX (jit) and PyTorch
 # (eager): bench/batched_matmul.fut (2^16 products of 16x16 f32 matrices; entries rows
-# and indexed, three nested maps, and flat, one map: each one thread per output in 2-D
-# tiles) and bench/nbody.fut (the accelerations of 2^15 bodies, a reduce_comm over every pair).
+# and indexed, three nested maps: a block per four products staged in shared memory;
+# and flat, one map: one thread per output in 2-D tiles) and bench/nbody.fut (the accelerations of 2^15 bodies, a reduce_comm over every pair).
 # Kerb's variants, their runs interleaved in one process:
 #   --unsafe, default          what Kerb chooses (kerb check --emit=kernels; nbody: a
 #                              block per body, Note [Arrays every element reads] in
