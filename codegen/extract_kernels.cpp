@@ -1113,13 +1113,16 @@ private:
   // The shape that gets a Strategy::BlockTiled version: a map over n x p outputs (i, j),
   // either perfectly nested maps over `iota n` and `iota p` (the lambdas' parameters are
   // i and j) or a map over `iota (n * p)` that splits its index into t / p and t % p
-  // (flat_split: i and j), whose element is exactly
+  // (flat_split: i and j), whose element is
   //     let ks = iota m
   //     let xs = map (\k -> ...) ks
   //     in reduce op ne xs
-  // (`reduce op ne (map f (iota m))`, the last three statements of the element; before
-  // them only the split of t, and in the lambdas asserts of host values, as the checks
-  // of iota's sizes: uniform_assert), where
+  // (`reduce op ne (map f (iota m))`; before them the split of t, and in the lambdas
+  // asserts of host values, as the checks of iota's sizes: uniform_assert), with scalar
+  // statements of the element before the iota and after the reduction (its epilogue:
+  // `a[i, j] - reduce ...`, LUD's update), scalar code and reads of arrays of the host at
+  // the output's indices and host values, none with a kept check or reading the map,
+  // run for each output when it is stored; the element's result a scalar. Where
   //   - m and ne are known on the host and the reduction's one result is a scalar;
   //   - f's statements are scalar (arithmetic, conversions, functions; no branches,
   //     loops or SOACs, no integer division by a variable: f also runs on the zeros
@@ -1163,19 +1166,57 @@ private:
       default: return false;
       }
     };
+    // Statements of the element around the dot (its epilogue): scalar code, and reads
+    // of two-dimensional arrays of the host at indices of the output (rows, cols) and
+    // values of the host, without a kept check.
+    std::set<int> out_index(rows.begin(), rows.end());
+    out_index.insert(cols.begin(), cols.end());
+    auto epilogue_stm = [&](const core::Stm &st) {
+      if (scalar_stm(st)) return true;
+      const core::Exp &x = st.exp;
+      if (x.kind != core::ExpKind::Index || x.site >= 0 || x.arrays.size() != 1 || st.pat.size() != 1 ||
+          p_.var(st.pat[0]).type.rank != 0)
+        return false;
+      int a = x.arrays[0];
+      if (!bound_.count(a) || fused_.count(a) || p_.var(a).type.rank != int(x.args.size())) return false;
+      return std::all_of(x.args.begin(), x.args.end(), [&](const core::SubExp &u) {
+        return !u.is_var() || out_index.count(u.var) || (bound_.count(u.var) && p_.var(u.var).type.rank == 0);
+      });
+    };
     // (The rows form has no iota: its map is over the rows.)
     size_t need = rf ? 2 : 3;
-    if (body.stms.size() != first + need || body.result.size() != 1) return false;
-    const core::Stm *io = rf ? nullptr : &body.stms[first];
-    const core::Stm &ms = body.stms[first + need - 2], &rs = body.stms[first + need - 1];
+    if (body.result.size() != 1 || body.stms.size() < first + need) return false;
+    std::vector<const core::Stm *> epilogue;
+    size_t at = first;
+    auto starts_dot = [&](const core::Stm &st) {
+      return st.exp.kind == (rf ? core::ExpKind::Map : core::ExpKind::Iota);
+    };
+    while (at < body.stms.size() && !starts_dot(body.stms[at])) {
+      if (!epilogue_stm(body.stms[at])) return false;
+      epilogue.push_back(&body.stms[at++]);
+    }
+    if (body.stms.size() < at + need) return false;
+    const core::Stm *io = rf ? nullptr : &body.stms[at];
+    const core::Stm &ms = body.stms[at + need - 2], &rs = body.stms[at + need - 1];
     if (ms.exp.kind != core::ExpKind::Map || rs.exp.kind != core::ExpKind::Reduce) return false;
+    for (size_t q = at + need; q < body.stms.size(); q++) {
+      if (!epilogue_stm(body.stms[q])) return false;
+      epilogue.push_back(&body.stms[q]);
+    }
+    // (The result a scalar of the element: the reduction's or an epilogue's.)
+    if (!body.result[0].is_var() || p_.var(body.result[0].var).type.rank != 0) return false;
+    // (No epilogue statement reads the map's or the iota's array.)
+    std::set<int> dot_arrays(ms.pat.begin(), ms.pat.end());
+    if (io) dot_arrays.insert(io->pat.begin(), io->pat.end());
+    for (const core::Stm *st : epilogue)
+      if (core::mentions(st->exp, dot_arrays)) return false;
     if (io && (io->exp.kind != core::ExpKind::Iota || io->exp.to != PrimType::I64 || ms.exp.arrays.size() != 1 ||
                ms.exp.arrays[0] != io->pat[0] || !same_subexp(io->exp.args[0], rs.exp.args[0])))
       return false;
     const core::SubExp &m = rs.exp.args[0];
     if (!on_host(m) || !same_subexp(ms.exp.args[0], m) || ms.pat.size() != 1) return false;
     if (rs.exp.arrays.size() != 1 || rs.exp.arrays[0] != ms.pat[0] || rs.pat.size() != 1 ||
-        p_.var(rs.pat[0]).type.rank != 0 || !is_var(body.result[0], rs.pat[0]))
+        p_.var(rs.pat[0]).type.rank != 0)
       return false;
     // The operator: scalar code on its two parameters and host values.
     const core::Lambda &opl = *rs.exp.lambda;
@@ -1239,6 +1280,8 @@ private:
     d.rows.assign(rows.begin(), rows.end());
     d.cols.assign(cols.begin(), cols.end());
     d.asserts = std::move(dot.asserts); // (those of the lambdas around, found before)
+    d.epilogue = std::move(epilogue);
+    d.result = body.result[0];
     dot = std::move(d);
     return true;
   }

@@ -206,6 +206,9 @@ private:
       for (size_t r = 0; r < d.reads.size(); r++)
         out += fmt::format("{} {}[{}]", r ? "," : "", p_.var(d.reads[r].array).name,
                            d.reads[r].k_first ? (d.reads[r].col ? "k, j" : "k, i") : (d.reads[r].col ? "j, k" : "i, k"));
+      if (!d.epilogue.empty())
+        out += fmt::format("; {} statement{} of the element per output", d.epilogue.size(),
+                           d.epilogue.size() == 1 ? "" : "s");
       out += ")";
       break;
     }

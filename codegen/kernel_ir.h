@@ -267,6 +267,12 @@ struct TiledDot {
   std::vector<size_t> param_reads;
   // Asserts of host values in the lambdas (the sizes' checks), made first.
   std::vector<const core::Stm *> asserts;
+  // The element's scalar statements before the iota (the rows form: before the map)
+  // and after the reduction, none reading k (`a[i, j] - reduce ...`, LUD's update), run
+  // in order for each output when it is stored, with the reduction's result bound; and
+  // the element's result (the reduction's, or one of theirs).
+  std::vector<const core::Stm *> epilogue;
+  core::SubExp result;
   int64_t min = kBlockTileMin; // the guard's threshold
 };
 

@@ -34,7 +34,9 @@
 //      the CPU) and folds the result into the output's
 //      accumulator with the reduction's operator: each output in k order, as the
 //      sequential loop does.
-// Finally each thread stores the outputs of its R x R that are inside the n x p output.
+// Finally each thread stores the outputs of its R x R that are inside the n x p output,
+// each after the element's epilogue (TiledDot::epilogue: `a[i, j] - reduce ...`, its
+// statements with i, j and the reduction's result bound; no failure path).
 // Edges: a value of the tile outside its array (row >= n, column >= p, k >= m: the
 // tests are against the array's own dims, so no load leaves the array) is stored in
 // shared memory as zero and never reaches an output: in the last, partial k-tile the
@@ -393,7 +395,16 @@ void ProgramGen::block_tiled_body(KernelFn &k, const SegOp &op, const Val &out, 
         } else {
           at = g.offset_of(out, {i, j});
         }
-        g.when(ok, [&] { g.store_elem(ot, b.CreateLoad(acc_t, acc_at(t, ri * R + ci)), g.element_addr(out.addr, at, ot)); });
+        g.when(ok, [&] {
+          // The epilogue (Note [Matrix products]) with the output's indices and the
+          // reduction's result bound.
+          for (int x : d.rows) g.bind(x, Val{i, nullptr, {}, {}});
+          for (int x : d.cols) g.bind(x, Val{j, nullptr, {}, {}});
+          if (d.flat >= 0) g.bind(d.flat, Val{at, nullptr, {}, {}});
+          g.bind(d.red->pat[0], Val{b.CreateLoad(acc_t, acc_at(t, ri * R + ci)), nullptr, {}, {}});
+          for (const core::Stm *st : d.epilogue) g.stm(*st);
+          g.store_elem(ot, g.val(d.result).scalar, g.element_addr(out.addr, at, ot));
+        });
       }
   });
   b.CreateBr(ids.after);

@@ -903,6 +903,14 @@ awk '/^\$L__BB[0-9_]+:/ { if (fma >= 4 && 4 * lds <= 5 * fma) found++; fma = 0; 
      /fma\.rn\.f32/ { fma++ } /ld\.shared\.f32/ { lds++ } END { print found + 0 }' \
   "$tmp/k_map3d_stage.staged" >"$tmp/k_map3d_stage.loop"
 count "$tmp/k_map3d_stage.loop" '^[1-9]' 1
+# A product with statements of the element around the dot (LUD's update `a[i, j] -
+# dot`: a read at the output's indices and a subtraction): the block and register tiles
+# run them per output when it is stored (Note [Matrix products]).
+emit k_lud kernels <<'P'
+entry main [n][m] (a: [n][n]f32) (l: [n][m]f32) (u: [m][n]f32) : [n][n]f32 =
+  map (\i -> map (\j -> a[i, j] - reduce (+) 0f32 (map (\k -> l[i, k] * u[k, j]) (iota m))) (iota n)) (iota n)
+P
+count "$tmp/k_lud.kernels" '^    if a_n0_0 >= 32 and a_n0_0 >= 32: block and register tiles \(.*reads l_[0-9]+\[i, k\], u_[0-9]+\[k, j\]; 2 statements of the element per output\)$' 1
 # A map whose lambda makes an array sized by the element: a host loop, whose body's
 # operations are kernels of their own.
 emit k_hostloop kernels <<'P'
