@@ -324,9 +324,12 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
     std::vector<Val> copies = cache_rows(k, op, rows, tid, ntid, warps ? op.row_warp_max : op.row_cache_max,
                                          warp_rows ? kRowWarpRows : 1, wslot,
                                          warp_rows ? kRowWarpCopyUnroll : kRowBlockUnroll);
-    // (Every thread reads the copies.)
-    end_segment(true);
+    // (Bound before the segment ends, so that the copies' addresses are carried past its
+    // end as the segment's other values are: a failure edge from before them, in a map
+    // fused into the lambda's arrays, skips their definitions. Found by kerb difftest:
+    // an invalid module, seed 600521.) Every thread reads the copies: a barrier.
     for (size_t j = 0; j < copies.size(); j++) g.bind(l.params[op.cached_rows[j]], copies[j]);
+    end_segment(true);
     g.invariant_loads = false;
   }
   // `work` in a thread whose failure goes on to `cont` (the shuffles' operator).
