@@ -206,6 +206,9 @@ private:
     ArenaSlots arena;
   };
   MapSlots add_map_slots(const SegOp &op, Value *n, Value *threads, SlotList &sl);
+  // The same for a map's block kernels (no arena): its lambda's free variables, its
+  // arrays, its outputs; returns the first output's place in sl.args.
+  size_t add_block_map_slots(const SegOp &op, SlotList &sl);
 
   // A map's versions (kernel_ir.h): one thread per element, or kMapLanes consecutive
   // elements per thread (Strategy::Lanes): then a thread whose elements are all in

@@ -130,7 +130,6 @@ void ProgramGen::row_block_map(const SegOp &op, size_t v) {
   const Kernel &kr = ver.kernels[0];
   const core::Stm &s = *op.stm;
   const core::Exp &e = s.exp;
-  const core::Lambda &l = *e.lambda;
   FnGen &h = *host_;
   IRBuilder<> &hb = h.builder();
   LLVMContext &c = hb.getContext();
@@ -163,10 +162,7 @@ void ProgramGen::row_block_map(const SegOp &op, size_t v) {
   hb.CreateCondBr(fits, blocks, other);
   hb.SetInsertPoint(blocks);
   SlotList sl;
-  for (int f : lambda_free_vars(p_, l)) add_input(sl, f);
-  for (int a : e.arrays) add_input(sl, a);
-  size_t first_out = sl.args.size();
-  alloc_outputs(op, h.scalar(e.args[0]), sl);
+  size_t first_out = add_block_map_slots(op, sl);
   KernelFn k = new_kernel(kr.name, sl.host_values.size() + 1, KernelDesc{KernelDesc::Blocks, 0});
   int id = int(out_.kernel_descs.size()) - 1;
   bind_kernel_args(k, sl);

@@ -125,10 +125,7 @@ void ProgramGen::staged_map(const SegOp &op, size_t v) {
   hb.CreateCondBr(fits, staged, other);
   hb.SetInsertPoint(staged);
   SlotList sl;
-  for (int f : lambda_free_vars(p_, *e.lambda)) add_input(sl, f);
-  for (int a : e.arrays) add_input(sl, a);
-  size_t first_out = sl.args.size();
-  alloc_outputs(op, h.scalar(e.args[0]), sl);
+  size_t first_out = add_block_map_slots(op, sl);
   // An element's items: groups of kTileRows middle elements (the last may be short) at
   // each column, ceil(max(mw, 1) / kTileRows) * max(w, 1) of them.
   Value *mw1 = hb.CreateSelect(hb.CreateICmpSGT(mw, h.i64(0)), mw, h.i64(1));

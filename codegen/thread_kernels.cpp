@@ -158,6 +158,15 @@ ProgramGen::MapSlots ProgramGen::add_map_slots(const SegOp &op, Value *n, Value 
   return r;
 }
 
+size_t ProgramGen::add_block_map_slots(const SegOp &op, SlotList &sl) {
+  const core::Exp &e = op.stm->exp;
+  for (int v : lambda_free_vars(p_, *e.lambda)) add_input(sl, v);
+  for (int a : e.arrays) add_input(sl, a);
+  size_t first_out = sl.args.size();
+  alloc_outputs(op, host_->scalar(e.args[0]), sl);
+  return first_out;
+}
+
 void ProgramGen::thread_map_kernel(const SegOp &op, size_t v) {
   const Version &ver = op.versions[v];
   if (ver.strategy == Strategy::SplitTiles) return split_map_kernel(op, v);

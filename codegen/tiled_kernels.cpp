@@ -121,11 +121,8 @@ void ProgramGen::block_tiled_map(const SegOp &op, size_t v) {
   hb.CreateCondBr(hb.CreateICmpSLT(blocks, h.i64(INT32_MAX)), launch, other);
   hb.SetInsertPoint(launch);
   SlotList sl;
-  for (int f : lambda_free_vars(p_, *e.lambda)) add_input(sl, f);
   // (The rows form reads the map's array; over iota, the iota, not read.)
-  for (int a : e.arrays) add_input(sl, a);
-  size_t first_out = sl.args.size();
-  alloc_outputs(op, h.scalar(e.args[0]), sl);
+  size_t first_out = add_block_map_slots(op, sl);
   size_t rows_slot = add_raw(sl, rows), p_slot = add_raw(sl, p), m_slot = add_raw(sl, m), n_slot = add_raw(sl, n);
   size_t nbx_slot = add_raw(sl, nbx);
   KernelFn k = new_kernel(kr.name, sl.host_values.size() + 1, KernelDesc{KernelDesc::Blocks, 0});
