@@ -28,7 +28,7 @@
 // (reassociated by parallel reductions) or a libm function (sin, exp, **, ...: the GPU
 // rounds differently); an approximate value only flows into results and into
 // operations that keep relative error small (*, /, abs, sqrt, min, max, conversion to
-// another float type), never into comparisons, integers, indices or control flow, nor
+// a float type no wider), never into comparisons, integers, indices or control flow, nor
 // into libm functions and ** (cos of a sum of 1e30s has no relative error bound: kerb
 // difftest, seed 100838).
 // Float sums add absolute values, so that their relative error stays small. Reduction
