@@ -187,6 +187,7 @@ void ProgramGen::staged_body(KernelFn &k, const SegOp &op, const std::vector<Val
     Val src;              // the first element's view
     int array;            // the map's array
     Value *base, *total;  // the copy; one element's elements
+    Value *all;           // the block's elements' elements: total * count
   };
   std::vector<Copy> copies;
   Value *longest = b.getInt64(0);
@@ -206,8 +207,8 @@ void ProgramGen::staged_body(KernelFn &k, const SegOp &op, const std::vector<Val
       base = a;
     }
     Value *total = g.product(rows[j].dims);
-    copies.push_back(Copy{t, rows[j], e.arrays[j], base, total});
     Value *all = b.CreateMul(total, count);
+    copies.push_back(Copy{t, rows[j], e.arrays[j], base, total, all});
     longest = b.CreateSelect(b.CreateICmpUGT(all, longest), all, longest);
   }
   // Element i of a copy's source: contiguous elements of a contiguous array follow
@@ -232,7 +233,7 @@ void ProgramGen::staged_body(KernelFn &k, const SegOp &op, const std::vector<Val
         for (const Copy &cp : copies) {
           BasicBlock *from = b.GetInsertBlock();
           BasicBlock *load = BasicBlock::Create(c, "stage.load", f), *next = BasicBlock::Create(c, "stage.next", f);
-          b.CreateCondBr(b.CreateICmpULT(i, b.CreateMul(cp.total, count)), load, next);
+          b.CreateCondBr(b.CreateICmpULT(i, cp.all), load, next);
           b.SetInsertPoint(load);
           Value *x = g.load_elem(cp.t, source_addr(cp, i));
           BasicBlock *loaded = b.GetInsertBlock();
@@ -249,7 +250,7 @@ void ProgramGen::staged_body(KernelFn &k, const SegOp &op, const std::vector<Val
         Value *i = v[0].scalar;
         for (size_t q = 0; q < copies.size(); q++) {
           const Copy &cp = copies[q];
-          g.when(b.CreateICmpULT(i, b.CreateMul(cp.total, count)),
+          g.when(b.CreateICmpULT(i, cp.all),
                  [&] { g.store_elem(cp.t, v[q + 1].scalar, g.element_addr(cp.base, i, cp.t)); });
         }
       });
