@@ -61,6 +61,7 @@
 #include <fmt/format.h>
 #include <functional>
 #include <optional>
+#include <set>
 
 namespace kerb::codegen {
 
@@ -86,6 +87,55 @@ bool elementwise_stm(const core::Stm &st) {
 
 bool elementwise(const core::Body &body) {
   return std::all_of(body.stms.begin(), body.stms.end(), elementwise_stm);
+}
+
+// Note [Loops over rows, fewer threads]
+// A map whose thread runs a for-loop reading arrays at `s + j` (j the counter, s any
+// variable: a CSR row, `vals[s + j]` and `cols[s + j]`) streams rows of its own through
+// the L1 cache, a 128-byte line of each row at a time. At full occupancy (eight blocks
+// of 256 an SM, 2048 threads) spmv's lines need 2048 * 2 * 128 = 512 KB, more than the
+// L1 holds, and a line is evicted before its thread comes back for the next element.
+// Such a kernel runs at most kLoopL1Bytes / (256 * 128 * rows) blocks an SM (rows:
+// the arrays the loop reads so; spmv's two give 3), so that every thread's lines fit
+// (Kernel::max_blocks_per_sm; --loop-blocks-per-sm=N fixes N, off leaves every block
+// that fits). The runtime launches it with dynamic shared memory that leaves room for no
+// more, out of 32 KB of shared memory an SM, the rest (224 KB on the H100) left to the
+// L1 (CudaDevice::bound_blocks_per_sm). Measured on the H100 (bench/results/
+// 2026-11-27-spmv-occupancy-h100): spmv (bench/unproved/spmv.fut, 2^21 rows of 0-31)
+// 0.432 ms checked and 0.432 unchecked at three blocks against 0.557 and 0.533
+// unbounded (call V2; four blocks 0.451 / 0.466); rows of 0-127: 0.486 / 0.500 against
+// 0.684 / 0.642; a small x (cached): 0.817 / 0.787 against 0.979 / 1.002. Rows of 0-7
+// nonzeros (28 bytes of cols, one line) lose: 0.106 / 0.105 against 0.099 / 0.096, the
+// fewer threads hiding less latency with no line to keep (call V3). Giving shared
+// memory more of the SM (a smaller L1) was slower at every bound: 0.472 / 0.476 at
+// four with 98 KB shared, 0.79 ms with all 228 KB (calls Z, X). Other kernels keep every
+// block that fits: gathers without rows of their own (bsearch, gather3) need the threads
+// to hide their latency.
+constexpr int64_t kLoopL1Bytes = 224 * 1024;
+
+// The arrays that a for-loop in `body` reads at `s + j`, most of any one loop.
+size_t rows_read_in_loops(const core::Body &body) {
+  size_t most = 0;
+  for (const core::Stm &st : body.stms) {
+    const core::Exp &e = st.exp;
+    for (const auto &b : e.bodies)
+      if (b) most = std::max(most, rows_read_in_loops(*b));
+    if (e.kind != core::ExpKind::Loop || e.is_while || e.loop_var < 0 || e.bodies.empty() || !e.bodies[0])
+      continue;
+    std::set<int> offsets; // s + j
+    std::set<int> rows;    // arrays read at one
+    for (const core::Stm &in : e.bodies[0]->stms) {
+      const core::Exp &x = in.exp;
+      if (x.kind == core::ExpKind::BinOp && x.binop == BinOp::Add && in.pat.size() == 1 && x.args[0].is_var() &&
+          x.args[1].is_var() && (x.args[0].var == e.loop_var) != (x.args[1].var == e.loop_var))
+        offsets.insert(in.pat[0]);
+      if (x.kind == core::ExpKind::Index && !x.args.empty() && x.args.back().is_var() &&
+          offsets.count(x.args.back().var))
+        rows.insert(x.arrays[0]);
+    }
+    most = std::max(most, rows.size());
+  }
+  return most;
 }
 
 // Whether a reduction operator is commutative: a lambda whose body is one commutative
@@ -192,7 +242,8 @@ public:
         scan_single_pass_min_(opts.scan_single_pass_min),
         scan_single_pass_wide_min_(opts.scan_single_pass_wide_min), row_cache_max_(opts.row_cache_max),
         stage_max_(opts.stage_max), stage_min_outputs_(opts.stage_min_outputs),
-        row_warp_max_(opts.row_warp_max), row_warp_rows_(opts.row_warp_rows), block_tile_min_(opts.block_tile_min) {
+        row_warp_max_(opts.row_warp_max), row_warp_rows_(opts.row_warp_rows), block_tile_min_(opts.block_tile_min),
+        loop_blocks_per_sm_(opts.loop_blocks_per_sm) {
     out_.may_fail = !p.failures.records.empty();
     out_.defer_checks = out_.may_fail && opts.deferred_checks;
   }
@@ -743,7 +794,13 @@ private:
                                             pre, true)}});
       return;
     }
-    op.versions.push_back(Version{Guard::Always, Strategy::Threads, {kernel("map", false, n, pre, true)}});
+    Kernel k = kernel("map", false, n, pre, true);
+    if (size_t rows = loop_blocks_per_sm_ >= 0 ? rows_read_in_loops(e.lambda->body) : 0) {
+      int64_t fit = kLoopL1Bytes / (kGpuThreadsBlock * 128 * int64_t(rows));
+      int64_t most = loop_blocks_per_sm_ > 0 ? loop_blocks_per_sm_ : std::max<int64_t>(fit, 1);
+      if (most < kGpuMaxThreadsSm / kGpuThreadsBlock) k.max_blocks_per_sm = most;
+    }
+    op.versions.push_back(Version{Guard::Always, Strategy::Threads, {k}});
   }
 
   // The 2-D tiles' versions of a nest of two or three maps (op's rows_per_thread and
@@ -1791,6 +1848,9 @@ private:
   int64_t row_warp_rows_;
   // GenOptions::block_tile_min: the BlockTiled version's threshold (negative: none).
   int64_t block_tile_min_;
+  // GenOptions::loop_blocks_per_sm: Kernel::max_blocks_per_sm of maps whose threads loop
+  // over rows (negative: none).
+  int64_t loop_blocks_per_sm_;
   // Host maps and iotas computed where read (ProgramGen::host_lazy_): result -> statement.
   std::map<int, const core::Stm *> fused_;
   // Variables the host has bound (FnGen::has in host code), and every statement of the

@@ -84,6 +84,12 @@ struct GenOptions {
   // [k, j] runs in block and register tiles when n and p are at least this (Strategy::
   // BlockTiled; the command line's --block-tile-min=N; a negative value: never).
   int64_t block_tile_min = 32;
+  // A map whose threads each run a loop over consecutive elements of arrays from a
+  // per-thread start (CSR rows: `vals[s + j]`) runs at most this many blocks an SM on
+  // the GPU (Kernel::max_blocks_per_sm, Note [Loops over rows, fewer threads] in
+  // extract_kernels.cpp; --loop-blocks-per-sm=N; 0: as many as keep a line of each row
+  // in the L1, `auto`; a negative value: no bound).
+  int64_t loop_blocks_per_sm = 0;
 };
 
 struct GeneratedProgram {

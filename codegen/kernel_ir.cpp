@@ -239,6 +239,7 @@ private:
     if (k.prelude) text += ", prelude";
     if (k.rerun && k_.defer_checks) text += ", checks deferred";
     if (k.blocks_per_sm) text += fmt::format(", {} blocks/SM", k.blocks_per_sm);
+    if (k.max_blocks_per_sm) text += fmt::format(", at most {} blocks/SM", k.max_blocks_per_sm);
     line(depth, text);
   }
 

@@ -231,6 +231,9 @@ struct Kernel {
                          // (Note [Deferred checks]); Threads kernels
   int64_t blocks_per_sm = 0; // launch bound on the GPU (.minnctapersm), 0: none
   int64_t block_threads = 0; // Blocks: threads a block on the GPU, 0: kGpuBlockThreads
+  // Threads: at most this many blocks an SM on the GPU, 0: no bound (KernelDesc::
+  // max_blocks_per_sm; Note [Loops over rows, fewer threads] in extract_kernels.cpp)
+  int64_t max_blocks_per_sm = 0;
 };
 
 // A version of an operation: when the host takes it, how it runs, what it launches.

@@ -455,7 +455,8 @@ Library compile_library(const Program &program, const std::string &name, const L
   for (size_t i = 0; same && i < cpu.kernel_descs.size(); i++)
     same = cpu.kernel_descs[i].kind == cuda.kernel_descs[i].kind &&
            cpu.kernel_descs[i].shared_bytes_per_thread == cuda.kernel_descs[i].shared_bytes_per_thread &&
-           cpu.kernel_descs[i].block_threads == cuda.kernel_descs[i].block_threads;
+           cpu.kernel_descs[i].block_threads == cuda.kernel_descs[i].block_threads &&
+           cpu.kernel_descs[i].max_blocks_per_sm == cuda.kernel_descs[i].max_blocks_per_sm;
   if (!same)
     throw std::logic_error("internal error: the CPU and CUDA targets generated different kernels");
   std::string ptx =

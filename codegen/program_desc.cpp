@@ -58,7 +58,8 @@ ProgramInfo program_info(const std::string &name, const core::Program &core,
   }
   info.kernel_names = gen.kernel_names;
   for (const KernelDesc &d : gen.kernel_descs) {
-    info.kernel_info.push_back(d.kind == KernelDesc::Threads ? 0 : 1 | d.block_threads << 8);
+    info.kernel_info.push_back((d.kind == KernelDesc::Threads ? 0u : 1u) | d.block_threads << 8 |
+                               d.max_blocks_per_sm << 24);
     info.kernel_info.push_back(d.shared_bytes_per_thread);
   }
   info.ptx = std::move(ptx);

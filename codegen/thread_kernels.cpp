@@ -186,7 +186,9 @@ void ProgramGen::thread_map_kernel(const SegOp &op, size_t v) {
 
   bool lanes = ver.strategy == Strategy::Lanes;
   KERB_ASSERT(!lanes || !arena.used, "a map in lanes with scratch memory");
-  KernelFn k = new_kernel(kr.name, sl.host_values.size() + 1, KernelDesc{KernelDesc::Threads, 0});
+  KernelDesc desc{KernelDesc::Threads, 0};
+  desc.max_blocks_per_sm = uint32_t(kr.max_blocks_per_sm);
+  KernelFn k = new_kernel(kr.name, sl.host_values.size() + 1, desc);
   bind_kernel_args(k, sl);
   FnGen &g = *k.g;
   g.invariant_loads = true;

@@ -45,6 +45,7 @@ const std::vector<ThresholdFlag> &threshold_flags() {
       {"--block-tile-min", &G::block_tile_min},
       {"--stage-max", &G::stage_max},
       {"--stage-min-outputs", &G::stage_min_outputs},
+      {"--loop-blocks-per-sm", &G::loop_blocks_per_sm},
   };
   return flags;
 }
@@ -53,7 +54,10 @@ bool match_threshold_flag(const std::vector<std::string> &args, size_t &i, Check
   std::string value;
   for (const ThresholdFlag &t : threshold_flags())
     if (match_option(args, i, {t.name}, value)) {
-      flags.thresholds.*t.field = value == "off" ? -1 : parse_whole_number(t.name, value);
+      // (--loop-blocks-per-sm=auto: 0, GenOptions::loop_blocks_per_sm.)
+      flags.thresholds.*t.field = value == "off"                                        ? -1
+                                  : value == "auto" && t.field == &codegen::GenOptions::loop_blocks_per_sm ? 0
+                                                                                        : parse_whole_number(t.name, value);
       return true;
     }
   return false;

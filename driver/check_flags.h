@@ -110,6 +110,12 @@ void print_check_report(const Program &program, const CheckFlags &flags, std::FI
   "                      time); off: never (docs/CODEGEN.md)\n"                        \
   "  --stage-min-outputs=N  ... and an outer element has at least N outputs (default\n" \
   "                      64)\n"                                                          \
+  "  --loop-blocks-per-sm=N|auto|off  a map whose threads each loop over\n"          \
+  "                      consecutive elements from a start of their own (CSR rows:\n"  \
+  "                      vals[s + j]) runs at most N blocks of 256 threads an SM on\n" \
+  "                      the GPU; auto (default): as many as keep a 128-byte line of\n" \
+  "                      each such row in the L1 cache (spmv: 3); off: as many as fit\n" \
+  "                      (docs/CODEGEN.md)\n"                                          \
   "\n"                                                                                     \
   "Checks (docs/CHECKS.md):\n"                                                             \
   "  --unsafe            no checks at all (the interpreter still reports the failures\n"   \

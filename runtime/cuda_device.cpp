@@ -2,6 +2,7 @@
 // Without KERB_HAVE_CUDA_H only stubs are compiled: open() reports "no CUDA support".
 #include "runtime/cuda_device.h"
 
+#include <algorithm>
 #include <utility>
 
 #if defined(KERB_HAVE_CUDA_H)
@@ -109,6 +110,13 @@ std::unique_ptr<CudaDevice> CudaDevice::open(int ordinal, std::string *why_not) 
                                     dev->device_));
     KERB_CU(d->cuDeviceGetAttribute(&dev->multiprocessors_, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
                                     dev->device_));
+    KERB_CU(d->cuDeviceGetAttribute(&dev->shared_per_sm_,
+                                    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+                                    dev->device_));
+    KERB_CU(d->cuDeviceGetAttribute(&dev->shared_reserved_,
+                                    CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK, dev->device_));
+    KERB_CU(d->cuDeviceGetAttribute(&dev->shared_optin_,
+                                    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev->device_));
     KERB_CU(d->cuDriverGetVersion(&dev->driver_version_));
     KERB_CU(d->cuDevicePrimaryCtxRetain(&dev->ctx_, dev->device_));
     t_current = nullptr;
@@ -427,6 +435,29 @@ void CudaDevice::launch(CUfunction f, Dim3 grid, Dim3 block, unsigned shared_byt
                                   shared_bytes, stream_, args, nullptr));
 }
 
+unsigned CudaDevice::bound_blocks_per_sm(CUfunction f, unsigned blocks) {
+  if (blocks == 0) return 0;
+  make_current();
+  // The SM splits its memory between shared memory and the L1 in steps (on the H100 0,
+  // 8, 16, 32, 64, 100, 132, 164, 196 or 228 KB shared of 256), taking the smallest
+  // step that holds what the carveout preference asks for. A block takes `unit` bytes
+  // of kBoundShared, so that `blocks` fit and one more does not, and the preference asks
+  // for just those: the L1 keeps the rest (224 KB on the H100). Note [Loops over rows,
+  // fewer threads] in codegen/extract_kernels.cpp has the measurements.
+  std::int64_t share = std::min<std::int64_t>(shared_per_sm_, kBoundShared);
+  int unit = int(share / blocks / 128 * 128);
+  if (std::int64_t(unit) * (blocks + 1) <= share) return 0;
+  int fixed = 0;
+  KERB_CU(driver_->cuFuncGetAttribute(&fixed, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f));
+  int bytes = unit - shared_reserved_ - fixed;
+  if (bytes <= 0 || bytes + fixed > shared_optin_) return 0;
+  KERB_CU(driver_->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes));
+  // In whole percent of the SM's shared memory, rounded down: the step is the next up.
+  int percent = int(std::int64_t(unit) * blocks * 100 / shared_per_sm_);
+  KERB_CU(driver_->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, percent));
+  return unsigned(bytes);
+}
+
 void CudaDevice::synchronize() {
   // Nothing queued since the last wait: nothing to wait for (an entry call that read a
   // scalar back has waited already).
@@ -520,6 +551,7 @@ void CudaDevice::copy_on_device(CUdeviceptr, CUdeviceptr, std::size_t) { no_cuda
 void CudaDevice::memset32(CUdeviceptr, std::uint32_t, std::size_t) { no_cuda(); }
 void CudaDevice::fill(CUdeviceptr, std::uint32_t, int, std::size_t) { no_cuda(); }
 void CudaDevice::launch(CUfunction, Dim3, Dim3, unsigned, void **) { no_cuda(); }
+unsigned CudaDevice::bound_blocks_per_sm(CUfunction, unsigned) { no_cuda(); }
 void CudaDevice::synchronize() { no_cuda(); }
 void CudaDevice::synchronize_all() { no_cuda(); }
 void CudaDevice::set_stream(CUstream) { no_cuda(); }

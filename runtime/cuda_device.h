@@ -143,6 +143,12 @@ public:
 
   // Launches on the stream; `args` as for cuLaunchKernel (pointers to each argument).
   void launch(CUfunction f, Dim3 grid, Dim3 block, unsigned shared_bytes, void **args);
+  // The dynamic shared memory to launch `f` with so that at most `blocks` of its blocks
+  // fit on an SM, its carveout set to prefer shared memory (KernelDesc::
+  // max_blocks_per_sm); 0 where no such amount exists on this device.
+  unsigned bound_blocks_per_sm(CUfunction f, unsigned blocks);
+  // The shared memory bound_blocks_per_sm shares out among the blocks.
+  static constexpr int kBoundShared = 32 * 1024;
   // Waits for all work on the stream (returns at once when nothing was queued on it
   // since the last wait).
   void synchronize();
@@ -179,6 +185,8 @@ private:
   std::size_t timing_depth_ = 0;
   std::string name_;
   int cc_major_ = 0, cc_minor_ = 0, driver_version_ = 0, multiprocessors_ = 1;
+  // Shared memory: an SM's, reserved by the system for each block, a block's at most.
+  int shared_per_sm_ = 0, shared_reserved_ = 0, shared_optin_ = 0;
 };
 
 } // namespace kerb

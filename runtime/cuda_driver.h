@@ -48,6 +48,7 @@ const CudaDriver *cuda_driver(std::string *why_not);
   X(cuModuleGetFunction)                                                                  \
   X(cuModuleGetGlobal)                                                                    \
   X(cuFuncGetAttribute)                                                                   \
+  X(cuFuncSetAttribute)                                                                   \
   X(cuMemAlloc)                                                                           \
   X(cuMemFree)                                                                            \
   X(cuMemAllocAsync)                                                                      \

@@ -27,6 +27,11 @@ public:
                  std::vector<KernelDesc> descs, std::vector<std::string> names)
       : dev_(dev), module_(std::move(module)), fns_(std::move(fns)), descs_(std::move(descs)),
         names_(std::move(names)) {
+    // Kernels that run at most so many blocks an SM: their dynamic shared memory.
+    shared_.resize(fns_.size());
+    for (size_t i = 0; i < fns_.size() && i < descs_.size(); i++)
+      if (descs_[i].kind == KernelDesc::Threads && descs_[i].max_blocks_per_sm)
+        shared_[i] = dev_.bound_blocks_per_sm(fns_[i], descs_[i].max_blocks_per_sm);
     const char *p = std::getenv("KERB_PROFILE");
     profile_ = p && *p && std::string(p) != "0";
     if (profile_) measure_copy_bandwidth();
@@ -161,17 +166,17 @@ public:
       block.x = threads ? threads : kBlocksBlock;
     }
     if (!profile_ && !trace_) {
-      dev_.launch(fns_[size_t(kernel)], grid, block, 0, args);
+      dev_.launch(fns_[size_t(kernel)], grid, block, shared_[size_t(kernel)], args);
       return;
     }
     if (trace_) {
       trace_->begin(CudaTrace::Kind::Launch, fmt::format("launch {}[grid={}]", names_[size_t(kernel)], grid.x));
-      dev_.launch(fns_[size_t(kernel)], grid, block, 0, args);
+      dev_.launch(fns_[size_t(kernel)], grid, block, shared_[size_t(kernel)], args);
       trace_->queued();
       trace_->end();
       return;
     }
-    float ms = dev_.time_ms([&] { dev_.launch(fns_[size_t(kernel)], grid, block, 0, args); });
+    float ms = dev_.time_ms([&] { dev_.launch(fns_[size_t(kernel)], grid, block, shared_[size_t(kernel)], args); });
     times_[fmt::format("{}[grid={}]", names_[size_t(kernel)], grid.x)].push_back(ms);
   }
   int64_t block_size() const override { return kBlocksBlock; }
@@ -188,6 +193,7 @@ private:
   CudaModule module_;
   std::vector<CUfunction> fns_;
   std::vector<KernelDesc> descs_;
+  std::vector<unsigned> shared_; // each kernel's dynamic shared memory (bound_blocks_per_sm)
   std::vector<std::string> names_;
   bool profile_ = false;
   std::unique_ptr<CudaTrace> trace_; // KERB_TRACE

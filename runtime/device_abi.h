@@ -51,12 +51,18 @@ struct KernelDesc {
   } kind = Threads;
   uint32_t shared_bytes_per_thread = 0; // Blocks: shared memory per thread
   uint32_t block_threads = 0;           // Blocks: threads a block on the GPU (0: kGpuBlockThreads)
+  // Threads: at most this many blocks an SM on the GPU (0: as many as fit; codegen/
+  // extract_kernels.cpp, Note [Loops over rows, fewer threads])
+  uint32_t max_blocks_per_sm = 0;
 };
 
 // Threads per block of Threads kernels on the GPU. The 2-D tiles of map kernels
 // (codegen/thread_kernels.cpp, Note [2-D tiles of map kernels]) take a block's index
 // and thread index from the global thread index by it.
 constexpr int64_t kGpuThreadsBlock = 256;
+
+// Threads an SM runs at most (compute capability 8.0 to 9.0).
+constexpr int64_t kGpuMaxThreadsSm = 2048;
 
 // Threads per block of Blocks kernels on the GPU. The tiled block kernels
 // (codegen/block_kernels.cpp) size their shared arrays by it.

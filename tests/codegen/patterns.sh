@@ -1092,5 +1092,45 @@ count "$tmp/rowscan.ptx.rw" 'shfl\.sync\.up\.b32' 20
 count "$tmp/rowscan.ptx.rw" 'vote\.sync\.any\.pred' 4
 count "$tmp/rowscan.ptx.rw" 'bar\.red|bar\.sync|barrier\.sync' 0
 
+# Loops over rows of their own (Note [Loops over rows, fewer threads] in
+# codegen/extract_kernels.cpp): a CSR row's loop reads vals[s + j] and cols[s + j], so
+# its kernel runs at most as many blocks an SM as keep a 128-byte line of both rows of
+# every thread in 224 KB of L1 (3; one row: 7), or --loop-blocks-per-sm=N; off, or a
+# loop that reads a shared array at j (no row of its own) or a binary search's while
+# loop, keeps every block that fits.
+emit k_csr kernels <<'P'
+entry main [n][nnz][m] (rp: [n]i64) (re: [n]i64) (cols: [nnz]i64) (vals: [nnz]f32) (x: [m]f32) : [n]f32 =
+  map (\r -> let s = rp[r]
+             let e = re[r]
+             in loop acc = 0f32 for j < e - s do acc + vals[s + j] * x[cols[s + j]]) (iota n)
+P
+count "$tmp/k_csr.kernels" '^    kernel map: rp_n0_0 threads, prelude, checks deferred, at most 3 blocks/SM$' 1
+emit k_csr_auto kernels --loop-blocks-per-sm=auto <"$tmp/k_csr.fut"
+count "$tmp/k_csr_auto.kernels" 'at most 3 blocks/SM$' 1
+emit k_one_row kernels <<'P'
+entry main [n][nnz] (rp: [n]i64) (re: [n]i64) (vals: [nnz]f32) : [n]f32 =
+  map (\r -> let s = rp[r]
+             let e = re[r]
+             in loop acc = 0f32 for j < e - s do acc + vals[s + j]) (iota n)
+P
+count "$tmp/k_one_row.kernels" '^    kernel map: rp_n0_0 threads, prelude, checks deferred, at most 7 blocks/SM$' 1
+emit k_csr_off kernels --loop-blocks-per-sm=off <"$tmp/k_csr.fut"
+count "$tmp/k_csr_off.kernels" 'blocks/SM' 0
+emit k_csr_6 kernels --loop-blocks-per-sm=6 --unsafe <"$tmp/k_csr.fut"
+count "$tmp/k_csr_6.kernels" '^    kernel map: rp_n0_0 threads, at most 6 blocks/SM$' 1
+emit k_loop_shared kernels <<'P'
+entry main [n][m] (a: [m]f32) (b: [n]f32) : [n]f32 =
+  map (\y -> loop acc = 0f32 for j < m do acc + a[j] * y) b
+P
+count "$tmp/k_loop_shared.kernels" 'blocks/SM' 0
+emit k_bsearch kernels <<'P'
+entry main [n][m] (xs: [m]i64) (qs: [n]i64) : [n]i64 =
+  map (\q -> let (lo, _) = loop (lo, hi) = (0i64, m) while lo < hi do
+                            let mid = (lo + hi) / 2
+                            in if xs[mid] < q then (mid + 1, hi) else (lo, mid)
+             in lo) qs
+P
+count "$tmp/k_bsearch.kernels" 'blocks/SM' 0
+
 echo "$checks checks, $failures failed"
 [ "$failures" -eq 0 ]

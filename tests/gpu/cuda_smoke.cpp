@@ -1,6 +1,7 @@
 // Standalone smoke test of Kerb's CUDA runtime (runtime/cuda_device.h), not Catch2:
 // opens device 0, JIT-loads a hand-written PTX kernel, round-trips 2^20 floats through
-// it, checks that malformed PTX fails with the JIT log in the error, and times a launch.
+// it, checks that malformed PTX fails with the JIT log in the error, times a launch, and
+// counts the blocks resident on an SM under CudaDevice::bound_blocks_per_sm.
 // Prints "cuda_smoke: OK" (exit 0), "cuda_smoke: SKIP (reason)" without a usable GPU
 // (exit 0), or "cuda_smoke: FAIL ..." (exit 1). Build: tests/gpu/build_cuda_smoke.sh.
 #include "runtime/cuda_device.h"
@@ -46,6 +47,53 @@ const char *const add_one_ptx = R"(
     ld.global.f32 %f1, [%rd5];
     add.f32 %f2, %f1, 0f3F800000;
     st.global.f32 [%rd5], %f2;
+DONE:
+    ret;
+}
+)";
+
+// resident(unsigned *now, unsigned *most, long spin): each block counts itself in now[SM]
+// and keeps the largest count in most[SM], spins for `spin` cycles, then leaves.
+const char *const resident_ptx = R"(
+.version 7.5
+.target sm_80
+.address_size 64
+
+.visible .entry resident(
+    .param .u64 now,
+    .param .u64 most,
+    .param .u64 spin
+)
+{
+    .reg .pred %p<3>;
+    .reg .b32 %r<6>;
+    .reg .b64 %rd<10>;
+
+    ld.param.u64 %rd1, [now];
+    ld.param.u64 %rd2, [most];
+    ld.param.u64 %rd3, [spin];
+    cvta.to.global.u64 %rd1, %rd1;
+    cvta.to.global.u64 %rd2, %rd2;
+    mov.u32 %r1, %smid;
+    mul.wide.u32 %rd4, %r1, 4;
+    add.s64 %rd5, %rd1, %rd4;
+    add.s64 %rd6, %rd2, %rd4;
+    mov.u32 %r2, %tid.x;
+    setp.ne.u32 %p1, %r2, 0;
+    @%p1 bra SPIN;
+    atom.global.add.u32 %r3, [%rd5], 1;
+    add.u32 %r3, %r3, 1;
+    atom.global.max.u32 %r4, [%rd6], %r3;
+SPIN:
+    mov.u64 %rd7, %clock64;
+LOOP:
+    mov.u64 %rd8, %clock64;
+    sub.s64 %rd9, %rd8, %rd7;
+    setp.lt.s64 %p2, %rd9, %rd3;
+    @%p2 bra LOOP;
+    bar.sync 0;
+    @%p1 bra DONE;
+    atom.global.add.u32 %r5, [%rd5], 4294967295;
 DONE:
     ret;
 }
@@ -137,6 +185,32 @@ int run() {
     if (back[i] != 3.0f) return fail("after timed launches: element " + std::to_string(i));
 
   dev->free(xs);
+
+  // bound_blocks_per_sm: with its shared memory, at most (and, given enough blocks,
+  // exactly) that many blocks of 256 threads share an SM.
+  kerb::CudaModule probe_module = dev->load_module(resident_ptx);
+  CUfunction resident = dev->function(probe_module, "resident");
+  const std::size_t slots = 1024; // %smid < %nsmid <= 1024
+  CUdeviceptr now = dev->alloc(2 * slots * sizeof(unsigned)), most = now + slots * sizeof(unsigned);
+  if (dev->bound_blocks_per_sm(resident, 0) != 0) return fail("bound_blocks_per_sm(f, 0) is not 0");
+  for (unsigned want : {2u, 3u, 4u, 5u, 6u}) {
+    unsigned bytes = dev->bound_blocks_per_sm(resident, want);
+    if (bytes == 0) return fail("bound_blocks_per_sm(f, " + std::to_string(want) + ") found no amount");
+    dev->memset32(now, 0, 2 * slots);
+    long long spin = 200000;
+    void *pargs[] = {&now, &most, &spin};
+    unsigned blocks = unsigned(dev->multiprocessors()) * 12;
+    dev->launch(resident, {blocks, 1, 1}, {256, 1, 1}, bytes, pargs);
+    std::vector<unsigned> seen(slots);
+    dev->copy_to_host(seen.data(), most, slots * sizeof(unsigned));
+    unsigned top = 0;
+    for (unsigned v : seen) top = v > top ? v : top;
+    std::printf("bound_blocks_per_sm(%u): %u bytes, at most %u blocks on an SM\n", want, bytes, top);
+    if (top != want)
+      return fail("bound_blocks_per_sm(" + std::to_string(want) + "): " + std::to_string(top) +
+                  " blocks shared an SM");
+  }
+  dev->free(now);
   dev->synchronize();
   std::printf("cuda_smoke: OK\n");
   return 0;
