@@ -100,7 +100,9 @@ bool elementwise(const core::Body &body) {
 // (Kernel::max_blocks_per_sm; --loop-blocks-per-sm=N fixes N, off leaves every block
 // that fits). The runtime launches it with dynamic shared memory that leaves room for no
 // more, out of 32 KB of shared memory an SM, the rest (224 KB on the H100) left to the
-// L1 (CudaDevice::bound_blocks_per_sm). Measured on the H100 (bench/results/
+// L1 (CudaDevice::bound_blocks_per_sm), where one of the rows' arrays (Kernel::
+// rows_array) has at least kLoopMinRowElems elements a thread (rows of 8 or more on
+// average: tested when it is launched, KernelDesc::rows_slot). Measured on the H100 (bench/results/
 // 2026-11-27-spmv-occupancy-h100): spmv (bench/unproved/spmv.fut, 2^21 rows of 0-31)
 // 0.432 ms checked and 0.432 unchecked at three blocks against 0.557 and 0.533
 // unbounded (call V2; four blocks 0.451 / 0.466); rows of 0-127: 0.486 / 0.500 against
@@ -113,13 +115,14 @@ bool elementwise(const core::Body &body) {
 // to hide their latency.
 constexpr int64_t kLoopL1Bytes = 224 * 1024;
 
-// The arrays that a for-loop in `body` reads at `s + j`, most of any one loop.
-size_t rows_read_in_loops(const core::Body &body) {
+// The arrays that a for-loop in `body` reads at `s + j`, most of any one loop; *array
+// one of them.
+size_t rows_read_in_loops(const core::Body &body, int *array) {
   size_t most = 0;
   for (const core::Stm &st : body.stms) {
     const core::Exp &e = st.exp;
     for (const auto &b : e.bodies)
-      if (b) most = std::max(most, rows_read_in_loops(*b));
+      if (b) most = std::max(most, rows_read_in_loops(*b, array));
     if (e.kind != core::ExpKind::Loop || e.is_while || e.loop_var < 0 || e.bodies.empty() || !e.bodies[0])
       continue;
     std::set<int> offsets; // s + j
@@ -133,6 +136,7 @@ size_t rows_read_in_loops(const core::Body &body) {
           offsets.count(x.args.back().var))
         rows.insert(x.arrays[0]);
     }
+    if (rows.size() > most) *array = *rows.begin();
     most = std::max(most, rows.size());
   }
   return most;
@@ -795,10 +799,15 @@ private:
       return;
     }
     Kernel k = kernel("map", false, n, pre, true);
-    if (size_t rows = loop_blocks_per_sm_ >= 0 ? rows_read_in_loops(e.lambda->body) : 0) {
+    int array = -1;
+    if (size_t rows = loop_blocks_per_sm_ >= 0 ? rows_read_in_loops(e.lambda->body, &array) : 0) {
       int64_t fit = kLoopL1Bytes / (kGpuThreadsBlock * 128 * int64_t(rows));
       int64_t most = loop_blocks_per_sm_ > 0 ? loop_blocks_per_sm_ : std::max<int64_t>(fit, 1);
-      if (most < kGpuMaxThreadsSm / kGpuThreadsBlock) k.max_blocks_per_sm = most;
+      if (most < kGpuMaxThreadsSm / kGpuThreadsBlock) {
+        k.max_blocks_per_sm = most;
+        // (A row array of rank 1 bound on the host: its length is a kernel argument.)
+        if (p_.var(array).type.rank == 1) k.rows_array = array;
+      }
     }
     op.versions.push_back(Version{Guard::Always, Strategy::Threads, {k}});
   }

@@ -239,7 +239,11 @@ private:
     if (k.prelude) text += ", prelude";
     if (k.rerun && k_.defer_checks) text += ", checks deferred";
     if (k.blocks_per_sm) text += fmt::format(", {} blocks/SM", k.blocks_per_sm);
-    if (k.max_blocks_per_sm) text += fmt::format(", at most {} blocks/SM", k.max_blocks_per_sm);
+    if (k.max_blocks_per_sm)
+      text += fmt::format(", at most {} blocks/SM{}", k.max_blocks_per_sm,
+                          k.rows_array >= 0 ? fmt::format(" if {} has >= {} elements a thread",
+                                                          p_.var(k.rows_array).name, kLoopMinRowElems)
+                                            : "");
     line(depth, text);
   }
 

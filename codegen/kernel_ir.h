@@ -234,6 +234,9 @@ struct Kernel {
   // Threads: at most this many blocks an SM on the GPU, 0: no bound (KernelDesc::
   // max_blocks_per_sm; Note [Loops over rows, fewer threads] in extract_kernels.cpp)
   int64_t max_blocks_per_sm = 0;
+  // ... where this array (an array of the lambda's, -1: none) has at least
+  // kLoopMinRowElems elements a thread
+  int rows_array = -1;
 };
 
 // A version of an operation: when the host takes it, how it runs, what it launches.

@@ -456,7 +456,8 @@ Library compile_library(const Program &program, const std::string &name, const L
     same = cpu.kernel_descs[i].kind == cuda.kernel_descs[i].kind &&
            cpu.kernel_descs[i].shared_bytes_per_thread == cuda.kernel_descs[i].shared_bytes_per_thread &&
            cpu.kernel_descs[i].block_threads == cuda.kernel_descs[i].block_threads &&
-           cpu.kernel_descs[i].max_blocks_per_sm == cuda.kernel_descs[i].max_blocks_per_sm;
+           cpu.kernel_descs[i].max_blocks_per_sm == cuda.kernel_descs[i].max_blocks_per_sm &&
+           cpu.kernel_descs[i].rows_slot == cuda.kernel_descs[i].rows_slot;
   if (!same)
     throw std::logic_error("internal error: the CPU and CUDA targets generated different kernels");
   std::string ptx =

@@ -61,6 +61,7 @@ ProgramInfo program_info(const std::string &name, const core::Program &core,
     info.kernel_info.push_back((d.kind == KernelDesc::Threads ? 0u : 1u) | d.block_threads << 8 |
                                d.max_blocks_per_sm << 24);
     info.kernel_info.push_back(d.shared_bytes_per_thread);
+    info.kernel_info.push_back(d.rows_slot);
   }
   info.ptx = std::move(ptx);
   info.failure_table = core.failures.serialize();

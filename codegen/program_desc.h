@@ -19,7 +19,8 @@ struct ProgramInfo {
   std::string name; // the source file
   std::vector<std::string> entry_names, entry_signatures;
   std::vector<std::string> kernel_names;
-  std::vector<uint32_t> kernel_info; // two words per kernel (kind | block threads << 8 | max blocks an SM << 24, shared bytes)
+  std::vector<uint32_t> kernel_info; // three words per kernel (kind | block threads << 8 | max blocks an SM << 24, shared
+  // bytes, rows slot: runtime/program_abi.h)
   std::string ptx;
   std::string failure_table;
 };

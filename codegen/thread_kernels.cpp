@@ -188,6 +188,9 @@ void ProgramGen::thread_map_kernel(const SegOp &op, size_t v) {
   KERB_ASSERT(!lanes || !arena.used, "a map in lanes with scratch memory");
   KernelDesc desc{KernelDesc::Threads, 0};
   desc.max_blocks_per_sm = uint32_t(kr.max_blocks_per_sm);
+  // The rows' length: the row array's first dimension, after its address.
+  for (const KernelArg &a : sl.args)
+    if (kr.rows_array >= 0 && a.var == kr.rows_array) desc.rows_slot = uint32_t(a.first + 1);
   KernelFn k = new_kernel(kr.name, sl.host_values.size() + 1, desc);
   bind_kernel_args(k, sl);
   FnGen &g = *k.g;

@@ -441,10 +441,12 @@ void Context::start(const Config &cfg, const kerb_program_desc *prog) {
   for (uint32_t k = 0; k < prog->num_kernels; k++) {
     KernelDesc d;
     // (kind | block threads << 8 | max blocks an SM << 24: codegen/program_desc.cpp)
-    d.kind = (prog->kernel_info[2 * k] & 0xff) == 0 ? KernelDesc::Threads : KernelDesc::Blocks;
-    d.block_threads = (prog->kernel_info[2 * k] >> 8) & 0xffff;
-    d.max_blocks_per_sm = prog->kernel_info[2 * k] >> 24;
-    d.shared_bytes_per_thread = prog->kernel_info[2 * k + 1];
+    const uint32_t *info = prog->kernel_info + 3 * k;
+    d.kind = (info[0] & 0xff) == 0 ? KernelDesc::Threads : KernelDesc::Blocks;
+    d.block_threads = (info[0] >> 8) & 0xffff;
+    d.max_blocks_per_sm = info[0] >> 24;
+    d.shared_bytes_per_thread = info[1];
+    d.rows_slot = info[2];
     descs.push_back(d);
     names.push_back(prog->kernel_names[k]);
   }

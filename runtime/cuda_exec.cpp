@@ -165,18 +165,25 @@ public:
       unsigned threads = descs_[size_t(kernel)].block_threads;
       block.x = threads ? threads : kBlocksBlock;
     }
+    // Bounded in blocks an SM where its rows are long enough (KernelDesc::rows_slot).
+    const KernelDesc &d = descs_[size_t(kernel)];
+    unsigned shared = shared_[size_t(kernel)];
+    if (shared && d.rows_slot > 0 && (int(d.rows_slot) >= num_slots || slots[d.rows_slot] < kLoopMinRowElems * total))
+      shared = 0;
     if (!profile_ && !trace_) {
-      dev_.launch(fns_[size_t(kernel)], grid, block, shared_[size_t(kernel)], args);
+      dev_.launch(fns_[size_t(kernel)], grid, block, shared, args);
       return;
     }
     if (trace_) {
-      trace_->begin(CudaTrace::Kind::Launch, fmt::format("launch {}[grid={}]", names_[size_t(kernel)], grid.x));
-      dev_.launch(fns_[size_t(kernel)], grid, block, shared_[size_t(kernel)], args);
+      trace_->begin(CudaTrace::Kind::Launch,
+                    fmt::format("launch {}[grid={}{}]", names_[size_t(kernel)], grid.x,
+                                shared ? fmt::format(", {} B shared", shared) : ""));
+      dev_.launch(fns_[size_t(kernel)], grid, block, shared, args);
       trace_->queued();
       trace_->end();
       return;
     }
-    float ms = dev_.time_ms([&] { dev_.launch(fns_[size_t(kernel)], grid, block, shared_[size_t(kernel)], args); });
+    float ms = dev_.time_ms([&] { dev_.launch(fns_[size_t(kernel)], grid, block, shared, args); });
     times_[fmt::format("{}[grid={}]", names_[size_t(kernel)], grid.x)].push_back(ms);
   }
   int64_t block_size() const override { return kBlocksBlock; }

@@ -54,7 +54,15 @@ struct KernelDesc {
   // Threads: at most this many blocks an SM on the GPU (0: as many as fit; codegen/
   // extract_kernels.cpp, Note [Loops over rows, fewer threads])
   uint32_t max_blocks_per_sm = 0;
+  // ... only when the argument slot rows_slot (> 0), the length of the rows the loop
+  // reads, holds at least kLoopMinRowElems elements a thread; 0: always
+  uint32_t rows_slot = 0;
 };
+
+// KernelDesc::rows_slot: the elements a thread's rows must average for its kernel to run
+// at most max_blocks_per_sm blocks an SM (codegen/extract_kernels.cpp, Note [Loops over
+// rows, fewer threads]).
+constexpr int64_t kLoopMinRowElems = 8;
 
 // Threads per block of Threads kernels on the GPU. The 2-D tiles of map kernels
 // (codegen/thread_kernels.cpp, Note [2-D tiles of map kernels]) take a block's index

@@ -20,7 +20,7 @@ extern "C" {
 struct kerb_context;
 struct kerb_context_config;
 
-#define KERB_PROGRAM_ABI_VERSION 2
+#define KERB_PROGRAM_ABI_VERSION 3
 
 // An entry point's host code: `ctx` is the runtime's ExecContext, `in` and `out` its
 // flattened parameters and results as 8-byte slots (runtime/device_abi.h).
@@ -46,8 +46,8 @@ struct kerb_program_desc {
   // of tuples: parameter J's first K dims must equal parameter I's.
   const char *const *entry_names;
   const char *const *entry_signatures;
-  // Per kernel: its name (in the PTX) and two words: KernelDesc::Kind and shared bytes
-  // per thread.
+  // Per kernel: its name (in the PTX) and three words: KernelDesc::kind | block_threads
+  // << 8 | max_blocks_per_sm << 24, shared_bytes_per_thread, rows_slot + 1.
   const char *const *kernel_names;
   const uint32_t *kernel_info;
   const char *ptx; // NUL-terminated PTX of every kernel; "" when there are none

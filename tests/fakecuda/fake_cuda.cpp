@@ -115,6 +115,9 @@ CUresult CUDAAPI cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice) {
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
   case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 132; break;
   case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: *v = 1; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: *v = 228 * 1024; break;
+  case CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK: *v = 1024; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = 227 * 1024; break;
   default: *v = 0;
   }
   return CUDA_SUCCESS;
@@ -152,6 +155,9 @@ CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr *, size_t *, CUmodule, const char
 CUresult CUDAAPI cuFuncGetAttribute(int *v, CUfunction_attribute, CUfunction) {
   *v = 0;
   return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuFuncSetAttribute(CUfunction f, CUfunction_attribute, int) {
+  return f ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 CUresult CUDAAPI cuMemAlloc(CUdeviceptr *p, size_t n) {
   void *m = std::calloc(1, n ? n : 1);

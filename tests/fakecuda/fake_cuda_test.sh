@@ -40,4 +40,24 @@ check() {
 
 check reduce 4 3
 check nn 4 3   # one read of both results (before: a read each, 4 operations)
+
+# A loop over rows of its own: launched with the shared memory that bounds its blocks an
+# SM (3 for two rows: 9856 bytes of the fake device's 32 KB share) where the rows
+# average 8 elements or more (rows.fut: 20), without it where not (rows_short.fut: 2).
+bounded() {
+  local name=$1 want=$2
+  LD_LIBRARY_PATH="$LIB" KERB_TRACE=2 "$KERB" bench "$DIR/$name.fut" --device cuda --runs 2 --warmup 0 \
+    > "$OUT/$name.out" 2> "$OUT/$name.err" || { echo "FAIL: $name: kerb bench failed"; cat "$OUT/$name.err"; fail=1; }
+  local got
+  got=$(grep -c '^trace:   op [0-9]* launch kerb_kernel_[0-9]*_map\[grid=4, 9856 B shared\]' "$OUT/$name.err")
+  if { [ "$want" = yes ] && [ "$got" -eq 0 ]; } || { [ "$want" = no ] && [ "$got" -ne 0 ]; }; then
+    echo "FAIL: $name: $got launches with the bound's shared memory, want $want"
+    grep 'launch' "$OUT/$name.err" | head -3
+    fail=1
+  fi
+  grep -q '^trace:   op [0-9]* launch kerb_kernel_[0-9]*_map\[grid=4' "$OUT/$name.err" ||
+    { echo "FAIL: $name: no launch of the map traced"; fail=1; }
+}
+bounded rows yes
+bounded rows_short no
 exit $fail
