@@ -104,15 +104,15 @@ bool elementwise(const core::Body &body) {
 // rows_array) has at least kLoopMinRowElems elements a thread (rows of 8 or more on
 // average: tested when it is launched, KernelDesc::rows_slot). Measured on the H100 (bench/results/
 // 2026-11-27-spmv-occupancy-h100): spmv (bench/unproved/spmv.fut, 2^21 rows of 0-31)
-// 0.432 ms checked and 0.432 unchecked at three blocks against 0.557 and 0.533
-// unbounded (call V2; four blocks 0.451 / 0.466); rows of 0-127: 0.486 / 0.500 against
-// 0.684 / 0.642; a small x (cached): 0.817 / 0.787 against 0.979 / 1.002. Rows of 0-7
-// nonzeros (28 bytes of cols, one line) lose: 0.106 / 0.105 against 0.099 / 0.096, the
-// fewer threads hiding less latency with no line to keep (call V3). Giving shared
-// memory more of the SM (a smaller L1) was slower at every bound: 0.472 / 0.476 at
-// four with 98 KB shared, 0.79 ms with all 228 KB (calls Z, X). Other kernels keep every
-// block that fits: gathers without rows of their own (bsearch, gather3) need the threads
-// to hide their latency.
+// 0.430 ms checked and 0.427 unchecked at three blocks against 0.558 and 0.533
+// unbounded (call G; four blocks 0.446 / 0.461); rows of 0-23: 0.311 / 0.310 against
+// 0.385 / 0.369; rows of 0-127: 0.480 / 0.495 against 0.678 / 0.636. Rows of 0-7
+// nonzeros (a row of cols is one line: nothing to keep) were 8% slower bounded, the
+// fewer threads hiding less latency (call V3): hence the test at launch; rows of 0-15
+// were the same either way. Giving shared memory more of the SM (a smaller L1) was
+// slower at every bound: 0.472 / 0.476 at four with 98 KB shared, 0.79 ms with all 228
+// KB (calls Z, X). Other kernels keep every block that fits: gathers without rows of
+// their own (bsearch, gather3) need the threads to hide their latency.
 constexpr int64_t kLoopL1Bytes = 224 * 1024;
 
 // The arrays that a for-loop in `body` reads at `s + j`, most of any one loop; *array
