@@ -98,12 +98,12 @@ bool elementwise(const core::Body &body) {
 // Such a kernel runs at most kLoopL1Bytes / (256 * 128 * rows) blocks an SM (rows:
 // the arrays the loop reads so; spmv's two give 3), so that every thread's lines fit
 // (Kernel::max_blocks_per_sm; --loop-blocks-per-sm=N fixes N, off leaves every block
-// that fits). The runtime launches it with dynamic shared memory that leaves room for no
-// more, out of 32 KB of shared memory an SM, the rest (224 KB on the H100) left to the
-// L1 (CudaDevice::bound_blocks_per_sm), where one of the rows' arrays (Kernel::
-// rows_array) has at least kLoopMinRowElems elements a thread (rows of 8 or more on
-// average: tested when it is launched, KernelDesc::rows_slot). Measured on the H100 (bench/results/
-// 2026-11-27-spmv-occupancy-h100): spmv (bench/unproved/spmv.fut, 2^21 rows of 0-31)
+// that fits). Where one of the rows' arrays (Kernel::rows_array) has at least
+// kLoopMinRowElems elements a thread (rows of 8 or more on average; tested at each
+// launch, KernelDesc::rows_slot), the runtime launches it with dynamic shared memory
+// that leaves room for no more, out of 32 KB of shared memory an SM, the rest of the
+// H100's 256 KB (224, kLoopL1Bytes) left to the L1 (CudaDevice::bound_blocks_per_sm).
+// Measured on the H100 (bench/results/2026-11-27-spmv-occupancy-h100): spmv (bench/unproved/spmv.fut, 2^21 rows of 0-31)
 // 0.430 ms checked and 0.427 unchecked at three blocks against 0.558 and 0.533
 // unbounded (call G; four blocks 0.446 / 0.461); rows of 0-23: 0.311 / 0.310 against
 // 0.385 / 0.369; rows of 0-127: 0.480 / 0.495 against 0.678 / 0.636. Rows of 0-7

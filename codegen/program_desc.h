@@ -19,8 +19,9 @@ struct ProgramInfo {
   std::string name; // the source file
   std::vector<std::string> entry_names, entry_signatures;
   std::vector<std::string> kernel_names;
-  std::vector<uint32_t> kernel_info; // three words per kernel (kind | block threads << 8 | max blocks an SM << 24, shared
-  // bytes, rows slot: runtime/program_abi.h)
+  // Three words per kernel (runtime/program_abi.h): kind | block threads << 8 | max
+  // blocks an SM << 24, shared bytes per thread, rows slot.
+  std::vector<uint32_t> kernel_info;
   std::string ptx;
   std::string failure_table;
 };

@@ -55,9 +55,8 @@ bool match_threshold_flag(const std::vector<std::string> &args, size_t &i, Check
   for (const ThresholdFlag &t : threshold_flags())
     if (match_option(args, i, {t.name}, value)) {
       // (--loop-blocks-per-sm=auto: 0, GenOptions::loop_blocks_per_sm.)
-      flags.thresholds.*t.field = value == "off"                                        ? -1
-                                  : value == "auto" && t.field == &codegen::GenOptions::loop_blocks_per_sm ? 0
-                                                                                        : parse_whole_number(t.name, value);
+      bool automatic = value == "auto" && t.field == &codegen::GenOptions::loop_blocks_per_sm;
+      flags.thresholds.*t.field = value == "off" ? -1 : automatic ? 0 : parse_whole_number(t.name, value);
       return true;
     }
   return false;

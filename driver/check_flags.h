@@ -113,7 +113,8 @@ void print_check_report(const Program &program, const CheckFlags &flags, std::FI
   "  --loop-blocks-per-sm=N|auto|off  a map whose threads each loop over\n"          \
   "                      consecutive elements from a start of their own (CSR rows:\n"  \
   "                      vals[s + j]) runs at most N blocks of 256 threads an SM on\n" \
-  "                      the GPU; auto (default): as many as keep a 128-byte line of\n" \
+  "                      the GPU where the rows average 8 elements or more (tested at\n" \
+  "                      launch); auto (default): as many as keep a 128-byte line of\n" \
   "                      each such row in the L1 cache (spmv: 3); off: as many as fit\n" \
   "                      (docs/CODEGEN.md)\n"                                          \
   "\n"                                                                                     \

@@ -78,7 +78,8 @@ Options:
                     each program runs in a child process
   --row-block-min=N|off, --row-cache-max=N|off, --row-warp-max=N|off,
   --row-warp-rows=N|off, --block-tile-min=N|off, --scan-single-pass-min=N|off,
-  --scan-single-pass-wide-min=N|off, --stage-max=N|off, --stage-min-outputs=N
+  --scan-single-pass-wide-min=N|off, --stage-max=N|off, --stage-min-outputs=N,
+  --loop-blocks-per-sm=N|auto|off
                     the compiled devices' strategies' thresholds (kerb run --help):
                     e.g. --row-block-min=1 --block-tile-min=1 --scan-single-pass-wide-min=1
                     --stage-min-outputs=1

@@ -144,8 +144,9 @@ public:
   // Launches on the stream; `args` as for cuLaunchKernel (pointers to each argument).
   void launch(CUfunction f, Dim3 grid, Dim3 block, unsigned shared_bytes, void **args);
   // The dynamic shared memory to launch `f` with so that at most `blocks` of its blocks
-  // fit on an SM, its carveout set to prefer shared memory (KernelDesc::
-  // max_blocks_per_sm); 0 where no such amount exists on this device.
+  // fit on an SM, out of kBoundShared (its carveout preference set to that much, the
+  // rest of the SM's memory left to the L1; KernelDesc::max_blocks_per_sm); 0 where no
+  // such amount exists on this device.
   unsigned bound_blocks_per_sm(CUfunction f, unsigned blocks);
   // The shared memory bound_blocks_per_sm shares out among the blocks.
   static constexpr int kBoundShared = 32 * 1024;
