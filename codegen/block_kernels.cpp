@@ -503,17 +503,14 @@ void ProgramGen::segred_rows_body(KernelFn &k, const core::Stm &red, const Block
   b.SetInsertPoint(work);
   walk(r, j, done);
   // Shared memory: one element per thread per result component.
-  std::vector<GlobalVariable *> shared;
+  std::vector<Value *> shared;
+  std::vector<ArrayType *> shared_t;
   for (size_t x = 0; x < kr; x++) {
-    auto *arr = ArrayType::get(g.ops().mem_type(types[x]), uint64_t(kGpuBlockThreads));
-    auto *gv = new GlobalVariable(kernel_module(), arr, false, GlobalValue::InternalLinkage,
-                                  UndefValue::get(arr), fmt::format("{}_shared{}", f->getName().str(), x),
-                                  nullptr, GlobalValue::NotThreadLocal, 3);
-    gv->setAlignment(Align(8));
-    shared.push_back(gv);
+    shared_t.push_back(ArrayType::get(g.ops().mem_type(types[x]), uint64_t(kGpuBlockThreads)));
+    shared.push_back(shared_array(g, shared_t[x], fmt::format("{}_shared{}", f->getName().str(), x), Align(8)));
   }
   auto shared_at = [&](size_t x, Value *i) {
-    return b.CreateGEP(shared[x]->getValueType(), shared[x], {b.getInt64(0), i});
+    return b.CreateGEP(shared_t[x], shared[x], {b.getInt64(0), i});
   };
   auto load_shared = [&](size_t x, Value *i) {
     return Val{g.ops().from_mem(types[x], b.CreateLoad(g.ops().mem_type(types[x]), shared_at(x, i))),
@@ -640,17 +637,11 @@ void ProgramGen::block_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   std::vector<Value *> shared;
   for (size_t j = 0; j < kr; j++) {
     Type *et = g.ops().mem_type(types[j]);
-    if (gpu()) {
-      auto *arr = ArrayType::get(et, uint64_t(kGpuBlockThreads));
-      auto *gv = new GlobalVariable(kernel_module(), arr, false, GlobalValue::InternalLinkage,
-                                    UndefValue::get(arr),
-                                    fmt::format("{}_shared{}", f->getName().str(), j), nullptr,
-                                    GlobalValue::NotThreadLocal, 3);
-      gv->setAlignment(Align(8));
-      shared.push_back(gv);
-    } else {
-      shared.push_back(g.entry_alloca(et));
-    }
+    if (gpu())
+      shared.push_back(shared_array(g, ArrayType::get(et, uint64_t(kGpuBlockThreads)),
+                                    fmt::format("{}_shared{}", f->getName().str(), j), Align(8)));
+    else
+      shared.push_back(g.entry_alloca(et)); // (a block of one thread: one element)
   }
   auto shared_at = [&](size_t j, Value *i) -> Value * {
     if (gpu())
@@ -1066,12 +1057,7 @@ void ProgramGen::tiled_body(KernelFn &k, const core::Stm &s, Value *n, const Blo
   };
   auto make_arr = [&](const char *what, size_t j, int64_t count) {
     auto *t = ArrayType::get(mem[j], uint64_t(count));
-    if (!gpu()) return Arr{g.entry_alloca(t), t};
-    auto *gv = new GlobalVariable(kernel_module(), t, false, GlobalValue::InternalLinkage,
-                                  UndefValue::get(t), fmt::format("{}_{}{}", f->getName().str(), what, j),
-                                  nullptr, GlobalValue::NotThreadLocal, 3);
-    gv->setAlignment(Align(16));
-    return Arr{gv, t};
+    return Arr{shared_array(g, t, fmt::format("{}_{}{}", f->getName().str(), what, j), Align(16)), t};
   };
   std::vector<Arr> tl, pa, pb, wv, pf;
   for (size_t j = 0; j < kr; j++) {

@@ -184,6 +184,18 @@ Value *ProgramGen::sreg(IRBuilder<> &b, Intrinsic::ID id) {
   return b.CreateZExt(b.CreateCall(f), b.getInt64Ty());
 }
 
+Value *ProgramGen::shared_array(FnGen &g, ArrayType *t, const std::string &name, Align align) {
+  if (!gpu()) {
+    AllocaInst *a = g.entry_alloca(t);
+    a->setAlignment(align);
+    return a;
+  }
+  auto *gv = new GlobalVariable(kernel_module(), t, false, GlobalValue::InternalLinkage, UndefValue::get(t), name,
+                                nullptr, GlobalValue::NotThreadLocal, 3);
+  gv->setAlignment(align);
+  return gv;
+}
+
 void ProgramGen::threads_kernel(KernelFn &k, Value *n,
                                 const std::function<void(Value *)> &per_thread, bool prelude,
                                 bool rerun) {

@@ -176,6 +176,11 @@ private:
   // GPU: the global thread index and the thread/block ids.
   Value *sreg(IRBuilder<> &b, Intrinsic::ID id);
 
+  // An array of type `t` that a block's threads share: on the GPU a static shared-memory
+  // array named `name` (address space 3), on the CPU (a block is one thread) a stack
+  // array in the kernel's entry block; aligned to `align` either way.
+  Value *shared_array(FnGen &g, llvm::ArrayType *t, const std::string &name, llvm::Align align);
+
   // Emits the per-thread loop (CPU) or the guarded thread (GPU) of a Threads kernel
   // over [0, n); `per_thread(gid)` emits one thread's work. A thread that fails a check
   // stops; a kernel launched after a failure does nothing. `rerun`: per_thread's work

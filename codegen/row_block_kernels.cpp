@@ -376,13 +376,9 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
     return g.apply(opl, x);
   };
   // Shared memory: `count` slots of 8 bytes per component (values as slots).
-  auto shared_array = [&](size_t components, int64_t count) -> Value * {
-    auto *arr = ArrayType::get(i64, uint64_t(count) * components);
-    auto *gv = new GlobalVariable(km, arr, false, GlobalValue::InternalLinkage, UndefValue::get(arr),
-                                  fmt::format("{}_row_shared", f->getName().str()), nullptr,
-                                  GlobalValue::NotThreadLocal, 3);
-    gv->setAlignment(Align(8));
-    return gv;
+  auto slots_array = [&](size_t components, int64_t count) -> Value * {
+    return shared_array(g, ArrayType::get(i64, uint64_t(count) * components),
+                        fmt::format("{}_row_shared", f->getName().str()), Align(8));
   };
   auto shared_at = [&](Value *arr, size_t components, Value *slot, size_t j) {
     Value *at = b.CreateAdd(b.CreateMul(slot, b.getInt64(components)), b.getInt64(j));
@@ -438,7 +434,7 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
         go_on_failing([&] { store_all(acc, apply(opl, load_all(acc, ts), other)); });
       });
     }
-    Value *shared = shared_array(kc, kGpuBlockThreads / kWarp);
+    Value *shared = slots_array(kc, kGpuBlockThreads / kWarp);
     g.when(b.CreateICmpEQ(lane, b.getInt64(0)), [&] {
       std::vector<Val> r = load_all(acc, ts);
       for (size_t j = 0; j < kc; j++)
@@ -500,7 +496,7 @@ void ProgramGen::row_block_body(KernelFn &k, const SegOp &op, const std::vector<
     store_all(running, ne);
     Value *w = g.ops().to_i64(g.prim_of(se.args[0]), g.scalar(se.args[0]));
     Value *tiles = b.CreateUDiv(b.CreateAdd(w, b.CreateSub(ntid, b.getInt64(1))), ntid);
-    Value *shared = gpu() ? shared_array(kc, 2 * (kGpuBlockThreads / kWarp)) : nullptr;
+    Value *shared = gpu() ? slots_array(kc, 2 * (kGpuBlockThreads / kWarp)) : nullptr;
     // Tiles of ntid elements, kRowBlockUnroll of them at a time on the GPU (their loads
     // in flight together), one on the CPU.
     int64_t unroll = gpu() ? kRowBlockUnroll : 1;

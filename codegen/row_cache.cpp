@@ -66,16 +66,7 @@ std::vector<Val> ProgramGen::cache_rows(KernelFn &k, const SegOp &op, const std:
     int x = l.params[j];
     PrimType t = p_.var(x).type.prim;
     auto *arr = ArrayType::get(g.ops().mem_type(t), uint64_t(bound * copies));
-    Value *copy;
-    if (gpu()) {
-      auto *gv = new GlobalVariable(kernel_module(), arr, false, GlobalValue::InternalLinkage, UndefValue::get(arr),
-                                    fmt::format("{}_row_copy_{}", k.f->getName().str(), j), nullptr,
-                                    GlobalValue::NotThreadLocal, 3);
-      gv->setAlignment(Align(16));
-      copy = gv;
-    } else {
-      copy = g.entry_alloca(arr);
-    }
+    Value *copy = shared_array(g, arr, fmt::format("{}_row_copy_{}", k.f->getName().str(), j), Align(16));
     if (slot) copy = g.element_addr(copy, g.builder().CreateMul(slot, g.i64(bound)), t);
     Value *w = rows[j].dims[0];
     g.strided_range(tid, w, ntid, unroll, nullptr,

@@ -620,16 +620,7 @@ void ProgramGen::single_pass_tile(KernelFn &k, const core::Stm &s, Value *n, con
   const int64_t slice = w * I + (pad ? w * I / 32 : 0);
   auto make_shared = [&](const char *what, int64_t count) -> std::pair<Value *, ArrayType *> {
     auto *t = ArrayType::get(mem, uint64_t(count));
-    if (!gpu()) {
-      AllocaInst *a = g.entry_alloca(t);
-      a->setAlignment(Align(16));
-      return {a, t};
-    }
-    auto *gv = new GlobalVariable(m, t, false, GlobalValue::InternalLinkage, UndefValue::get(t),
-                                  fmt::format("{}_{}", f->getName().str(), what), nullptr,
-                                  GlobalValue::NotThreadLocal, 3);
-    gv->setAlignment(Align(16));
-    return {gv, t};
+    return {shared_array(g, t, fmt::format("{}_{}", f->getName().str(), what), Align(16)), t};
   };
   auto [slices, slices_t] = make_shared("slices", nw * slice);
   auto [totals, totals_t] = make_shared("warps", nw);

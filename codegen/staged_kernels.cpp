@@ -194,18 +194,7 @@ void ProgramGen::staged_body(KernelFn &k, const SegOp &op, const std::vector<Val
   for (size_t j : op.staged) {
     PrimType t = p_.var(l.params[j]).type.prim;
     auto *arr = ArrayType::get(g.ops().mem_type(t), uint64_t(op.stage_max));
-    Value *base;
-    if (gpu()) {
-      auto *gv = new GlobalVariable(kernel_module(), arr, false, GlobalValue::InternalLinkage, UndefValue::get(arr),
-                                    fmt::format("{}_stage_{}", f->getName().str(), j), nullptr,
-                                    GlobalValue::NotThreadLocal, 3);
-      gv->setAlignment(Align(16));
-      base = gv;
-    } else {
-      AllocaInst *a = g.entry_alloca(arr);
-      a->setAlignment(Align(16));
-      base = a;
-    }
+    Value *base = shared_array(g, arr, fmt::format("{}_stage_{}", f->getName().str(), j), Align(16));
     Value *total = g.product(rows[j].dims);
     Value *all = b.CreateMul(total, count);
     copies.push_back(Copy{t, rows[j], e.arrays[j], base, total, all});

@@ -1466,15 +1466,7 @@ void ProgramGen::shared_hists(const SegOp &op, const std::vector<SharedHist> &pa
     p.al = Align(kernel_module().getDataLayout().getTypeAllocSize(p.et));
     int64_t cap = kSharedHistBytes / int64_t(p.al.value());
     p.arr_t = ArrayType::get(p.et, uint64_t(cap));
-    if (gpu()) {
-      std::string name = f->getName().str() + "_bins" + (k ? std::to_string(k) : "");
-      auto *gv = new GlobalVariable(kernel_module(), p.arr_t, false, GlobalValue::InternalLinkage,
-                                    UndefValue::get(p.arr_t), name, nullptr, GlobalValue::NotThreadLocal, 3);
-      gv->setAlignment(Align(16));
-      p.sh = gv;
-    } else {
-      p.sh = g.entry_alloca(p.arr_t);
-    }
+    p.sh = shared_array(g, p.arr_t, f->getName().str() + "_bins" + (k ? std::to_string(k) : ""), Align(16));
     p.dst = &g.lookup(ph.s->pat[0]);
     p.nbins = p.dst->dims[0];
     p.n = kf.slot(ph.n_slot);

@@ -174,17 +174,7 @@ void ProgramGen::block_tiled_body(KernelFn &k, const SegOp &op, const Val &out, 
   for (size_t r = 0; r < d.reads.size(); r++) {
     read_t.push_back(p_.var(d.reads[r].array).type.prim);
     auto *at = ArrayType::get(g.ops().mem_type(read_t[r]), uint64_t(BK * LD));
-    if (!gpu()) {
-      AllocaInst *a = g.entry_alloca(at);
-      a->setAlignment(Align(16));
-      shared.push_back({a, at});
-      continue;
-    }
-    auto *gv = new GlobalVariable(km, at, false, GlobalValue::InternalLinkage, UndefValue::get(at),
-                                  fmt::format("{}_tile{}", k.f->getName().str(), r), nullptr,
-                                  GlobalValue::NotThreadLocal, 3);
-    gv->setAlignment(Align(16));
-    shared.push_back({gv, at});
+    shared.push_back({shared_array(g, at, fmt::format("{}_tile{}", k.f->getName().str(), r), Align(16)), at});
   }
   // Two blocks per SM (at most 128 registers) for 4-byte values and at most two reads;
   // otherwise one (the accumulators alone of f64 take 128 registers).
