@@ -45,7 +45,7 @@ const std::vector<ThresholdFlag> &threshold_flags() {
       {"--block-tile-min", &G::block_tile_min},
       {"--stage-max", &G::stage_max},
       {"--stage-min-outputs", &G::stage_min_outputs},
-      {"--loop-blocks-per-sm", &G::loop_blocks_per_sm},
+      {"--loop-blocks-per-sm", &G::loop_blocks_per_sm, "auto"},
   };
   return flags;
 }
@@ -54,9 +54,8 @@ bool match_threshold_flag(const std::vector<std::string> &args, size_t &i, Check
   std::string value;
   for (const ThresholdFlag &t : threshold_flags())
     if (match_option(args, i, {t.name}, value)) {
-      // (--loop-blocks-per-sm=auto: 0, GenOptions::loop_blocks_per_sm.)
-      bool automatic = value == "auto" && t.field == &codegen::GenOptions::loop_blocks_per_sm;
-      flags.thresholds.*t.field = value == "off" ? -1 : automatic ? 0 : parse_whole_number(t.name, value);
+      bool zero = t.zero_word && value == t.zero_word;
+      flags.thresholds.*t.field = value == "off" ? -1 : zero ? 0 : parse_whole_number(t.name, value);
       return true;
     }
   return false;

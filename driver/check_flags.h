@@ -42,6 +42,7 @@ bool match_check_flag(const std::vector<std::string> &args, size_t &i, CheckFlag
 struct ThresholdFlag {
   const char *name;
   int64_t codegen::GenOptions::*field;
+  const char *zero_word = nullptr; // a word the flag also takes for 0 ("auto"), if any
 };
 const std::vector<ThresholdFlag> &threshold_flags();
 
